@@ -1,0 +1,214 @@
+package dev.reed.coordinator.ingest;
+
+import dev.reed.proto.v1.Endpoint;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.ProbeStatus;
+import dev.reed.proto.v1.RttSample;
+import dev.reed.proto.v1.ServerInfo;
+import dev.reed.proto.v1.Stability;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The ingest state of one replica: target and landmark slots over an {@link RttWindows}, plus the
+ * per-target facts the positioning round publishes (protocol, latest server info, partition,
+ * when it was last heard). Per-target objects are fine (tens of thousands); per-pair state lives
+ * only in the flat array.
+ *
+ * <p>Not thread-safe: owned by the ingest loop, which also runs the positioning rounds.
+ */
+public final class TargetWindows {
+  /** What the replica knows about a target besides its windows. */
+  public static final class Target {
+    final String key;
+    final int slot;
+    final Endpoint endpoint;
+    GameProtocol protocol;
+    ServerInfo info;
+    int partition;
+    long lastHeardMillis;
+    long newestRound;
+    boolean dirty;
+
+    Target(String key, int slot, Endpoint endpoint) {
+      this.key = key;
+      this.slot = slot;
+      this.endpoint = endpoint;
+    }
+
+    public String key() { return key; }
+    public int slot() { return slot; }
+    public Endpoint endpoint() { return endpoint; }
+    public GameProtocol protocol() { return protocol; }
+    public ServerInfo info() { return info; }
+    public int partition() { return partition; }
+    public long newestRound() { return newestRound; }
+  }
+
+  private final RttWindows windows;
+  private final Map<String, Target> targets = new HashMap<>();
+  private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
+  private final Map<String, Integer> landmarkSlots = new HashMap<>();
+  private int nextTargetSlot;
+  private long nowMillis;
+  private final int[] scratch;
+  private final int[] scratch2;
+
+  public TargetWindows(int window, int expectedTargets) {
+    this.windows = new RttWindows(window, 16, Math.max(16, expectedTargets));
+    this.scratch = new int[window];
+    this.scratch2 = new int[window];
+  }
+
+  public RttWindows windows() {
+    return windows;
+  }
+
+  /** Sets the wall-clock time (from the injected clock) that samples added from now on are heard at. */
+  public void setNow(long epochMillis) {
+    this.nowMillis = epochMillis;
+  }
+
+  public int size() {
+    return targets.size();
+  }
+
+  public int landmarkSlot(String landmarkId) {
+    return landmarkSlots.computeIfAbsent(landmarkId, id -> landmarkSlots.size());
+  }
+
+  /** Adds a validated sample; returns true if it changed the target's window. */
+  public boolean add(String key, RttSample s, int partition) {
+    Target t = targets.get(key);
+    if (t == null) {
+      int slot = freeSlots.isEmpty() ? nextTargetSlot++ : freeSlots.pop();
+      t = new Target(key, slot, s.getTarget());
+      targets.put(key, t);
+    }
+    t.protocol = s.getProtocol();
+    t.partition = partition;
+    t.lastHeardMillis = nowMillis;
+    if (s.getRound() > t.newestRound) t.newestRound = s.getRound();
+    int rtt = s.getStatus() == ProbeStatus.PROBE_STATUS_OK ? s.getRttUs() : RttWindows.LOSS;
+    if (s.getStatus() == ProbeStatus.PROBE_STATUS_OK && s.hasServerInfo()) t.info = s.getServerInfo();
+    boolean changed = windows.record(t.slot, landmarkSlot(s.getLandmarkId()), s.getRound(), rtt);
+    if (changed) t.dirty = true;
+    return changed;
+  }
+
+  public Target get(String key) {
+    return targets.get(key);
+  }
+
+  /** Targets changed since the last call, clearing their dirty flag. */
+  public List<Target> drainDirty() {
+    List<Target> out = new ArrayList<>();
+    for (Target t : targets.values()) {
+      if (t.dirty) {
+        t.dirty = false;
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /** All targets, for a full re-fit after the landmark embedding changed. */
+  public List<Target> all() {
+    return new ArrayList<>(targets.values());
+  }
+
+  /** Drops targets not heard for {@code maxAgeMillis}; returns their keys. */
+  public List<String> expire(long maxAgeMillis) {
+    List<String> gone = new ArrayList<>();
+    for (Target t : List.copyOf(targets.values())) {
+      if (nowMillis - t.lastHeardMillis >= maxAgeMillis) {
+        remove(t);
+        gone.add(t.key);
+      }
+    }
+    return gone;
+  }
+
+  /** Drops targets of partitions this replica no longer owns. */
+  public int dropPartitions(java.util.Collection<Integer> partitions) {
+    int n = 0;
+    for (Target t : List.copyOf(targets.values())) {
+      if (partitions.contains(t.partition)) {
+        remove(t);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private void remove(Target t) {
+    targets.remove(t.key);
+    windows.clearTarget(t.slot);
+    freeSlots.push(t.slot);
+  }
+
+  /**
+   * Window minima in ms towards the given landmarks, NaN where a landmark has no RTT in the window.
+   */
+  public double[] minimaMs(Target t, List<String> landmarkIds) {
+    double[] out = new double[landmarkIds.size()];
+    for (int i = 0; i < out.length; i++) {
+      Integer l = landmarkSlots.get(landmarkIds.get(i));
+      int us = l == null ? 0 : windows.minimumUs(t.slot, l);
+      out[i] = us > 0 ? us / 1000.0 : Double.NaN;
+    }
+    return out;
+  }
+
+  /**
+   * Stability from the windows (MUSST report): median and jitter of the best landmark's window
+   * (the one with the lowest minimum), loss over every landmark's window.
+   */
+  public Stability stability(Target t) {
+    int best = -1;
+    int bestMin = Integer.MAX_VALUE;
+    long lost = 0;
+    long answered = 0;
+    for (int l : landmarkSlots.values()) {
+      windows.copyWindow(t.slot, l, scratch);
+      for (int v : scratch) {
+        if (v == RttWindows.LOSS) lost++;
+        else if (v > 0) answered++;
+      }
+      int m = windows.minimumUs(t.slot, l);
+      if (m > 0 && m < bestMin) {
+        bestMin = m;
+        best = l;
+      }
+    }
+    Stability.Builder b = Stability.newBuilder();
+    if (lost + answered > 0) b.setLossFraction((double) lost / (lost + answered));
+    if (best < 0) return b.build();
+    windows.copyWindow(t.slot, best, scratch);
+    int n = 0;
+    int rounds = 0;
+    int diffs = 0;
+    int prev = 0;
+    for (int v : scratch) {
+      if (v != RttWindows.EMPTY) rounds++;
+      if (v > 0) {
+        if (prev > 0) scratch2[diffs++] = Math.abs(v - prev);
+        prev = v;
+        scratch[n++] = v;
+      }
+    }
+    b.setRounds(rounds).setMedianRttUs(median(scratch, n));
+    if (diffs > 0) b.setJitterUs(median(scratch2, diffs));
+    return b.build();
+  }
+
+  private static int median(int[] values, int n) {
+    int[] copy = Arrays.copyOf(values, n);
+    Arrays.sort(copy);
+    return n % 2 == 1 ? copy[n / 2] : (int) (((long) copy[n / 2 - 1] + copy[n / 2]) / 2);
+  }
+}
