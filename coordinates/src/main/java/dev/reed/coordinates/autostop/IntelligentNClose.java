@@ -1,0 +1,81 @@
+package dev.reed.coordinates.autostop;
+
+/**
+ * Intelligent N_close (REED Algorithm 6): the ordered list is only approximately right, so keep
+ * probing while the probes still improve the set of the N_close lowest RTTs; stop after
+ * {@code window} consecutive probes that did not. Keeps the set as a bounded max-heap of doubles.
+ */
+final class IntelligentNClose implements AutoStopPolicy {
+  private final int nClose;
+  private final int window;
+  private final double[] heap; // max-heap of the nClose lowest RTTs
+  private int size;
+  private int probes;
+  private int sinceChange;
+  private boolean stopped;
+
+  IntelligentNClose(int nClose, int window) {
+    if (nClose < 1 || window < 1) {
+      throw new IllegalArgumentException("nClose and window must be >= 1, got " + nClose + ", " + window);
+    }
+    this.nClose = nClose;
+    this.window = window;
+    this.heap = new double[nClose];
+  }
+
+  @Override
+  public boolean observe(double predictedMs, double rttMs) {
+    probes++;
+    boolean changed = false;
+    if (Double.isFinite(rttMs) && rttMs >= 0) {
+      if (size < nClose) {
+        int c = size++;
+        while (c > 0 && heap[(c - 1) >>> 1] < rttMs) {
+          heap[c] = heap[(c - 1) >>> 1];
+          c = (c - 1) >>> 1;
+        }
+        heap[c] = rttMs;
+        changed = true;
+      } else if (rttMs < heap[0]) {
+        int c = 0;
+        while (true) {
+          int l = 2 * c + 1;
+          if (l >= size) {
+            break;
+          }
+          int b = (l + 1 < size && heap[l + 1] > heap[l]) ? l + 1 : l;
+          if (heap[b] <= rttMs) {
+            break;
+          }
+          heap[c] = heap[b];
+          c = b;
+        }
+        heap[c] = rttMs;
+        changed = true;
+      }
+    }
+    sinceChange = changed ? 0 : sinceChange + 1;
+    stopped |= size == nClose && sinceChange >= window;
+    return stopped;
+  }
+
+  /** The current N_close-th lowest RTT (NaN until the set is full). */
+  double threshold() {
+    return size == nClose ? heap[0] : Double.NaN;
+  }
+
+  @Override
+  public boolean stopped() {
+    return stopped;
+  }
+
+  @Override
+  public int probes() {
+    return probes;
+  }
+
+  @Override
+  public String name() {
+    return "intelligent(" + nClose + "," + window + ")";
+  }
+}

@@ -1,0 +1,129 @@
+package dev.reed.coordinates.calibration;
+
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.CoordinateConfig;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Chooses the calibration set of REED Algorithm 3 (Armitage &amp; Heyde 2011): N_calib servers with
+ * known, accurate coordinates that a client probes first to position itself.
+ *
+ * <p>Accuracy: only candidates fitted from at least D+1 landmarks with a relative error at most
+ * {@link CoordinateConfig#calibrationMaxError()} are eligible; if fewer than {@code count} are, the
+ * most accurate ones fill up. Spread: farthest-point selection (Gonzalez 1985) in coordinate space,
+ * so the client's calibration RTTs constrain every direction (clustered calibration servers leave
+ * the client's position ill-determined, as clustered GNP landmarks do). Rotation: each epoch draws
+ * a different random half of the eligible pool (deterministic in the epoch, so every coordinator
+ * replica hands out the same set) and starts the farthest-point walk from a different server, so
+ * no single server carries all the calibration traffic.
+ */
+public final class CalibrationSelector {
+
+  private final CoordinateConfig config;
+
+  public CalibrationSelector(CoordinateConfig config) {
+    if (config == null) {
+      throw new IllegalArgumentException("config must not be null");
+    }
+    this.config = config;
+  }
+
+  /**
+   * @param count N_calib; must be &gt;= D+1
+   * @param rotationEpoch any long (e.g. the round number or hour); the same epoch gives the same set
+   * @return at most {@code count} candidates (fewer only if fewer were given), no duplicates
+   * @throws IllegalArgumentException count &lt; D+1, null or mixed-dimension candidates
+   */
+  public List<CalibrationCandidate> select(List<CalibrationCandidate> candidates, int count, long rotationEpoch) {
+    int d = config.dimensions();
+    if (count < d + 1) {
+      throw new IllegalArgumentException("calibration count must be >= D+1 = " + (d + 1) + ", got " + count);
+    }
+    if (candidates == null) {
+      throw new IllegalArgumentException("candidates must not be null");
+    }
+    List<CalibrationCandidate> eligible = new ArrayList<>();
+    List<CalibrationCandidate> rest = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (CalibrationCandidate c : candidates) {
+      if (c == null) {
+        throw new IllegalArgumentException("candidate must not be null");
+      }
+      if (c.coordinate().dimensions() != d) {
+        throw new IllegalArgumentException("dimension mismatch: candidate " + c.key() + " has "
+            + c.coordinate().dimensions() + " dimensions, config " + d);
+      }
+      if (!seen.add(c.key())) {
+        continue;
+      }
+      if (c.anchorsUsed() >= d + 1 && c.relativeError() <= config.calibrationMaxError()) {
+        eligible.add(c);
+      } else {
+        rest.add(c);
+      }
+    }
+    if (eligible.size() < count) {
+      rest.sort(Comparator.comparingDouble(CalibrationCandidate::relativeError)
+          .thenComparing(CalibrationCandidate::key));
+      for (CalibrationCandidate c : rest) {
+        if (eligible.size() >= count) {
+          break;
+        }
+        eligible.add(c);
+      }
+      return farthestPoints(eligible, count, rotationEpoch);
+    }
+    eligible.sort(Comparator.comparing(CalibrationCandidate::key)); // input order must not matter
+    SplittableRandom rnd = new SplittableRandom(rotationEpoch * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L);
+    List<CalibrationCandidate> pool = eligible;
+    if (eligible.size() >= 4 * count) {
+      pool = new ArrayList<>(eligible.size() / 2 + 1);
+      for (CalibrationCandidate c : eligible) {
+        if (rnd.nextBoolean()) {
+          pool.add(c);
+        }
+      }
+      if (pool.size() < count) {
+        pool = eligible;
+      }
+    }
+    return farthestPoints(pool, count, rnd.nextLong());
+  }
+
+  private static List<CalibrationCandidate> farthestPoints(List<CalibrationCandidate> pool, int count, long seed) {
+    int m = pool.size();
+    if (m <= count) {
+      return List.copyOf(pool);
+    }
+    List<CalibrationCandidate> out = new ArrayList<>(count);
+    double[] minDist = new double[m];
+    java.util.Arrays.fill(minDist, Double.POSITIVE_INFINITY);
+    boolean[] taken = new boolean[m];
+    int cur = (int) Math.floorMod(seed, (long) m);
+    for (int k = 0; k < count; k++) {
+      taken[cur] = true;
+      out.add(pool.get(cur));
+      Coordinate cc = pool.get(cur).coordinate();
+      int next = -1;
+      double far = -1;
+      for (int i = 0; i < m; i++) {
+        if (taken[i]) {
+          continue;
+        }
+        minDist[i] = Math.min(minDist[i], cc.distanceTo(pool.get(i).coordinate()));
+        if (minDist[i] > far) {
+          far = minDist[i];
+          next = i;
+        }
+      }
+      if (next < 0) {
+        break;
+      }
+      cur = next;
+    }
+    return List.copyOf(out);
+  }
+}
