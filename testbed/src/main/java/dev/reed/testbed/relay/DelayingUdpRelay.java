@@ -67,13 +67,14 @@ public final class DelayingUdpRelay implements AutoCloseable {
    * @param fromClients datagrams received from clients
    * @param fromUpstream datagrams received from the upstream server
    * @param sent datagrams sent after their delay (both directions)
-   * @param dropped datagrams dropped: queue full, send failed, or a failing {@link PathDelay}
+   * @param lost datagrams dropped because the {@link PathDelay} said so (null: emulated loss)
+   * @param dropped datagrams dropped otherwise: queue full, send failed, or a failing {@link PathDelay}
    * @param upstreamErrors receive errors on upstream sockets (e.g. ICMP port unreachable)
    * @param sessionsOpened client sessions opened so far
    * @param sessionsEvicted sessions closed for idleness or to make room
    * @param activeSessions sessions open now
    */
-  public record RelayCounters(long fromClients, long fromUpstream, long sent, long dropped, long upstreamErrors,
+  public record RelayCounters(long fromClients, long fromUpstream, long sent, long lost, long dropped, long upstreamErrors,
       long sessionsOpened, long sessionsEvicted, int activeSessions) {}
 
   private static final class Session {
@@ -103,6 +104,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
   private volatile long fromClients;
   private volatile long fromUpstream;
   private volatile long delayFailures;
+  private volatile long lost;
   private volatile long upstreamErrors;
   private volatile long sessionsOpened;
   private volatile long sessionsEvicted;
@@ -166,7 +168,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
 
   public RelayCounters counters() {
     DatagramDelayLine.Counters c = line.counters();
-    return new RelayCounters(fromClients, fromUpstream, c.sent(), c.droppedFull() + c.sendFailed() + delayFailures,
+    return new RelayCounters(fromClients, fromUpstream, c.sent(), lost, c.droppedFull() + c.sendFailed() + delayFailures,
         upstreamErrors, sessionsOpened, sessionsEvicted, activeSessions);
   }
 
@@ -249,10 +251,14 @@ public final class DelayingUdpRelay implements AutoCloseable {
     }
   }
 
-  /** The one-way delay in nanoseconds, or -1 (counted) if the PathDelay failed. */
+  /** The one-way delay in nanoseconds, or -1 (counted) if the PathDelay failed or lost it. */
   private long delayNanos(InetSocketAddress client) {
     try {
       Duration d = delay.oneWay(client);
+      if (d == null) {
+        lost++;
+        return -1;
+      }
       return d.isNegative() ? 0 : d.toNanos();
     } catch (RuntimeException e) {
       delayFailures++;
@@ -360,7 +366,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
       log.debug("closing relay: {}", e.toString());
     }
     RelayCounters c = counters();
-    log.info("relay {} -> {} stopped: {} from clients, {} from upstream, {} dropped", address, upstream,
-        c.fromClients(), c.fromUpstream(), c.dropped());
+    log.info("relay {} -> {} stopped: {} from clients, {} from upstream, {} lost, {} dropped", address, upstream,
+        c.fromClients(), c.fromUpstream(), c.lost(), c.dropped());
   }
 }

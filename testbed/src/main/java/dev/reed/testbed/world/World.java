@@ -1,0 +1,128 @@
+package dev.reed.testbed.world;
+
+import dev.reed.testbed.relay.PathDelay;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
+
+/**
+ * An emulated world: a latency model whose hosts each own a loopback address, plus per-probe
+ * noise. Kernel network emulation is unavailable here (DESIGN.md section 6), so whoever answers
+ * a datagram (an emulated game server, a landmark's beacon, the relay in front of a real
+ * OpenArena server) looks up the sender's address here and delays its answer by the model's RTT
+ * between the two hosts. Probers therefore see the world's latencies over real sockets, as the
+ * REED paper's landmarks and clients saw the Internet's (Armitage &amp; Heyde, TOMCCAP 2011).
+ *
+ * <p>A datagram from an address outside the world (e.g. a tool on 127.0.0.1) has no host:
+ * {@link #indexOf} answers -1 and the delay adapters add no delay to it; give such tools a
+ * world address ({@code quakestat -srcip}) to see the world.
+ *
+ * <p>Immutable and thread-safe; sampling takes the caller's random generator.
+ */
+public final class World {
+  private final LatencyModel model;
+  private final AddressPlan plan;
+  private final Noise noise;
+
+  public World(LatencyModel model, AddressPlan plan, Noise noise) {
+    this.model = Objects.requireNonNull(model, "model");
+    this.plan = Objects.requireNonNull(plan, "plan");
+    this.noise = Objects.requireNonNull(noise, "noise");
+    if (model.size() > plan.capacity()) {
+      throw new IllegalArgumentException(model.size() + " hosts do not fit the address plan (" + plan.capacity() + ")");
+    }
+  }
+
+  /** The model on {@link AddressPlan#DEFAULT} without noise. */
+  public static World of(LatencyModel model) {
+    return new World(model, AddressPlan.DEFAULT, Noise.NONE);
+  }
+
+  public World withNoise(Noise n) {
+    return new World(model, plan, n);
+  }
+
+  public LatencyModel model() {
+    return model;
+  }
+
+  public AddressPlan plan() {
+    return plan;
+  }
+
+  public Noise noise() {
+    return noise;
+  }
+
+  public int size() {
+    return model.size();
+  }
+
+  public Host host(int index) {
+    return model.host(index);
+  }
+
+  /** The loopback address host {@code index} binds. */
+  public Inet4Address address(int index) {
+    Objects.checkIndex(index, model.size());
+    return plan.address(index);
+  }
+
+  /** The host bound to {@code address}, or -1 when it is not in this world. */
+  public int indexOf(InetAddress address) {
+    int i = plan.indexOf(address);
+    return i < model.size() ? i : -1;
+  }
+
+  /** Base RTT in ms between two hosts (NaN where the model has none). */
+  public double rttMs(int from, int to) {
+    return model.rttMs(from, to);
+  }
+
+  /** One probe's RTT in ms: base plus jitter, NaN when lost or the pair is unreachable. */
+  public double sampleRttMs(int from, int to, RandomGenerator rng) {
+    return noise.sample(model.rttMs(from, to), rng);
+  }
+
+  /**
+   * One direction of a path in ms: half the base RTT plus jitter with half the mean (so two
+   * directions add up to {@link #sampleRttMs} on average), NaN when lost; each direction is lost
+   * with probability {@code 1 - sqrt(1 - lossRate)} so a round trip is lost with {@code lossRate}.
+   */
+  public double sampleOneWayMs(int from, int to, RandomGenerator rng) {
+    double base = model.rttMs(from, to);
+    if (Double.isNaN(base)) {
+      return Double.NaN;
+    }
+    if (noise.lossRate() > 0 && rng.nextDouble() < 1 - Math.sqrt(1 - noise.lossRate())) {
+      return Double.NaN;
+    }
+    double jitter = noise.jitterMeanMs() > 0 ? -noise.jitterMeanMs() / 2 * Math.log1p(-rng.nextDouble()) : 0;
+    return base / 2 + jitter;
+  }
+
+  /**
+   * The path delay a {@link dev.reed.testbed.relay.DelayingUdpRelay} needs to put a real server
+   * at host {@code serverHost}: each direction delayed by {@link #sampleOneWayMs} between the
+   * client's host and the server's; null (the relay drops the datagram) when lost; no delay for
+   * clients outside the world.
+   */
+  public PathDelay pathDelayTo(int serverHost, long seed) {
+    Objects.checkIndex(serverHost, model.size());
+    SplittableRandom rng = new SplittableRandom(seed);
+    return client -> {
+      int c = indexOf(client.getAddress());
+      if (c < 0) {
+        return Duration.ZERO;
+      }
+      double ms;
+      synchronized (rng) {
+        ms = sampleOneWayMs(c, serverHost, rng);
+      }
+      return Double.isNaN(ms) ? null : Duration.ofNanos(Math.round(ms * 1e6));
+    };
+  }
+}
