@@ -1,0 +1,321 @@
+package dev.reed.client;
+
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.MoreExecutors;
+import dev.reed.coordinates.Coordinate;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.CalibrationMeasurement;
+import dev.reed.proto.v1.CalibrationServer;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.GetCalibrationServersRequest;
+import dev.reed.proto.v1.GetCalibrationServersResponse;
+import dev.reed.proto.v1.GetOrderedServersRequest;
+import dev.reed.proto.v1.GetOrderedServersResponse;
+import dev.reed.proto.v1.GroupRankedServer;
+import dev.reed.proto.v1.LocateRequest;
+import dev.reed.proto.v1.LocateResponse;
+import dev.reed.proto.v1.PasswordFilter;
+import dev.reed.proto.v1.RankForGroupRequest;
+import dev.reed.proto.v1.RankForGroupResponse;
+import dev.reed.proto.v1.RankedServer;
+import dev.reed.proto.v1.ReedServiceGrpc;
+import dev.reed.proto.v1.ServerFilter;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's ReedService as this client uses it: every call carries a deadline, every
+ * failure becomes a {@link ReedClientException} that names the coordinator and the call, and
+ * every reply is checked before use (a coordinate of the wrong dimension or with NaN, an
+ * endpoint that is not a literal address, an unknown protocol). Invalid entries in a list are
+ * dropped and counted; a reply with nothing usable is an error.
+ */
+final class CoordinatorClient implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CoordinatorClient.class);
+
+  /** Calibration servers and the deployment's geometry. */
+  record CalibrationSet(int dimensions, boolean heightModel, List<CalibrationTarget> servers, int dropped) {}
+
+  /** A calibration server with its coordinate. */
+  record CalibrationTarget(Candidate candidate, Coordinate coordinate) {}
+
+  /** One page of the ordered list. */
+  record Page(List<Candidate> servers, String nextToken, int totalMatching, int dropped) {}
+
+  /** A measured RTT to a server the coordinator knows. */
+  record Measurement(InetSocketAddress address, double rttMs) {}
+
+  private final ManagedChannel channel;
+  private final String target;
+  private final Duration deadline;
+  private final boolean ownsChannel;
+  private int dimensions; // learned from GetCalibrationServers; 0 = not yet known
+
+  CoordinatorClient(ManagedChannel channel, String target, Duration deadline, boolean ownsChannel) {
+    this.channel = channel;
+    this.target = target;
+    this.deadline = deadline;
+    this.ownsChannel = ownsChannel;
+  }
+
+  String target() {
+    return target;
+  }
+
+  private ReedServiceGrpc.ReedServiceBlockingStub blocking() {
+    return ReedServiceGrpc.newBlockingStub(channel).withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /** Algorithm 3: the calibration servers to probe. */
+  CalibrationSet calibrationServers(int count) {
+    GetCalibrationServersResponse r = call("GetCalibrationServers",
+        () -> blocking().getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(count).build()));
+    int dims = r.getDimensions();
+    if (dims < 1 || dims > Coordinate.MAX_DIMENSIONS) {
+      throw bad("GetCalibrationServers", "dimensions " + dims + " (expected 1-" + Coordinate.MAX_DIMENSIONS + ")");
+    }
+    dimensions = dims;
+    List<CalibrationTarget> servers = new ArrayList<>();
+    int dropped = 0;
+    String firstProblem = null;
+    for (CalibrationServer s : r.getServersList()) {
+      try {
+        Candidate c = new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()), Double.NaN);
+        servers.add(new CalibrationTarget(c, coordinate(s.getCoordinate(), dims)));
+      } catch (IllegalArgumentException e) {
+        if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
+      }
+    }
+    if (servers.size() < dims + 1) {
+      throw bad("GetCalibrationServers", servers.size() + " usable calibration servers (" + dropped
+          + " invalid" + (firstProblem == null ? "" : ", e.g. " + firstProblem) + "), positioning in " + dims
+          + " dimensions needs at least " + (dims + 1));
+    }
+    if (dropped > 0) {
+      log.warn("coordinator {}: dropped {} of {} calibration servers, e.g. {}", target, dropped, r.getServersCount(), firstProblem);
+    }
+    return new CalibrationSet(dims, r.getHeightModel(), List.copyOf(servers), dropped);
+  }
+
+  /** The deployment's dimension count (asks GetCalibrationServers once if not yet known). */
+  int dimensions() {
+    if (dimensions == 0) {
+      GetCalibrationServersResponse r = call("GetCalibrationServers",
+          () -> blocking().getCalibrationServers(GetCalibrationServersRequest.getDefaultInstance()));
+      if (r.getDimensions() < 1 || r.getDimensions() > Coordinate.MAX_DIMENSIONS) {
+        throw bad("GetCalibrationServers", "dimensions " + r.getDimensions() + " (expected 1-" + Coordinate.MAX_DIMENSIONS + ")");
+      }
+      dimensions = r.getDimensions();
+    }
+    return dimensions;
+  }
+
+  /** Positions the client on the coordinator from its measurements. */
+  ClientPosition locate(List<Measurement> measurements) {
+    LocateRequest.Builder req = LocateRequest.newBuilder();
+    for (Measurement m : measurements) {
+      int us = (int) Math.round(m.rttMs() * 1000);
+      req.addMeasurements(CalibrationMeasurement.newBuilder()
+          .setEndpoint(Endpoints.of(m.address())).setRttUs(Math.max(1, Math.min(998_999, us))));
+    }
+    LocateResponse r = call("Locate", () -> blocking().locate(req.build()));
+    try {
+      Coordinate c = coordinate(r.getCoordinate(), dimensions);
+      double err = r.getFit().getRelativeError();
+      return new ClientPosition(c, Double.isFinite(err) ? err : Double.NaN, r.getFit().getLandmarksUsed(),
+          ClientPosition.Source.LOCATE_RPC);
+    } catch (IllegalArgumentException e) {
+      throw bad("Locate", e.getMessage());
+    }
+  }
+
+  /** Algorithm 4: one page of servers in ascending predicted RTT. */
+  Page orderedPage(Coordinate client, Filter filter, int pageSize, String token) {
+    GetOrderedServersResponse r = call("GetOrderedServers", () -> blocking().getOrderedServers(pageRequest(client, filter, pageSize, token)));
+    return page(r);
+  }
+
+  /** {@link #orderedPage} without blocking the caller; the future fails with a ReedClientException. */
+  CompletableFuture<Page> orderedPageAsync(Coordinate client, Filter filter, int pageSize, String token) {
+    CompletableFuture<Page> out = new CompletableFuture<>();
+    var future = ReedServiceGrpc.newFutureStub(channel).withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS)
+        .getOrderedServers(pageRequest(client, filter, pageSize, token));
+    Futures.addCallback(future, new FutureCallback<>() {
+      @Override
+      public void onSuccess(GetOrderedServersResponse r) {
+        try {
+          out.complete(page(r));
+        } catch (RuntimeException e) {
+          out.completeExceptionally(e);
+        }
+      }
+
+      @Override
+      public void onFailure(Throwable t) {
+        out.completeExceptionally(t instanceof StatusRuntimeException s ? failure("GetOrderedServers", s)
+            : new ReedClientException(ReedClientException.Kind.COORDINATOR_BAD_RESPONSE,
+                "coordinator " + target + " GetOrderedServers failed: " + t, t));
+      }
+    }, MoreExecutors.directExecutor());
+    return out;
+  }
+
+  /** Ranks servers for a group of players. */
+  GroupRanking rankForGroup(List<GroupMember> members, GroupObjective objective, double ceilingMs, Filter filter,
+      int pageSize, String token) {
+    RankForGroupRequest.Builder req = RankForGroupRequest.newBuilder()
+        .setObjective(objective == GroupObjective.MIN_MAX ? dev.reed.proto.v1.GroupObjective.GROUP_OBJECTIVE_MIN_MAX
+            : dev.reed.proto.v1.GroupObjective.GROUP_OBJECTIVE_MEAN_UNDER_CEILING)
+        .setMemberRttCeilingUs(micros(ceilingMs)).setFilter(filter(filter)).setPageSize(pageSize)
+        .setPageToken(token == null ? "" : token);
+    for (GroupMember m : members) {
+      req.addMembers(dev.reed.proto.v1.GroupMember.newBuilder().setMemberId(m.id()).setCoordinate(proto(m.coordinate())));
+    }
+    RankForGroupResponse r = call("RankForGroup", () -> blocking().rankForGroup(req.build()));
+    List<GroupServer> out = new ArrayList<>();
+    int dropped = 0;
+    String firstProblem = null;
+    for (GroupRankedServer g : r.getServersList()) {
+      RankedServer s = g.getServer();
+      try {
+        if (g.getMemberPredictedRttUsCount() != members.size()) {
+          throw new IllegalArgumentException(g.getMemberPredictedRttUsCount() + " member predictions for " + members.size() + " members");
+        }
+        List<Double> perMember = g.getMemberPredictedRttUsList().stream().map(us -> us / 1000.0).toList();
+        out.add(new GroupServer(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()),
+            s.getPredictedRttUs() / 1000.0, perMember, s.getServerInfo()));
+      } catch (IllegalArgumentException e) {
+        if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
+      }
+    }
+    if (dropped > 0 && out.isEmpty()) throw bad("RankForGroup", "all " + dropped + " servers invalid, e.g. " + firstProblem);
+    if (dropped > 0) log.warn("coordinator {}: dropped {} invalid group-ranked servers, e.g. {}", target, dropped, firstProblem);
+    return new GroupRanking(members, out, r.getNextPageToken());
+  }
+
+  private GetOrderedServersRequest pageRequest(Coordinate client, Filter filter, int pageSize, String token) {
+    return GetOrderedServersRequest.newBuilder().setClient(proto(client)).setFilter(filter(filter))
+        .setPageSize(pageSize).setPageToken(token == null ? "" : token).build();
+  }
+
+  private Page page(GetOrderedServersResponse r) {
+    List<Candidate> servers = new ArrayList<>(r.getServersCount());
+    int dropped = 0;
+    String firstProblem = null;
+    for (RankedServer s : r.getServersList()) {
+      try {
+        servers.add(new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()),
+            s.getPredictedRttUs() / 1000.0));
+      } catch (IllegalArgumentException e) {
+        if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
+      }
+    }
+    if (dropped > 0 && servers.isEmpty()) {
+      throw bad("GetOrderedServers", "all " + dropped + " servers of the page are invalid, e.g. " + firstProblem);
+    }
+    if (dropped > 0) {
+      log.warn("coordinator {}: dropped {} of {} servers of a page, e.g. {}", target, dropped, r.getServersCount(), firstProblem);
+    }
+    return new Page(List.copyOf(servers), r.getNextPageToken(), r.getTotalMatching(), dropped);
+  }
+
+  static ServerFilter filter(Filter f) {
+    return ServerFilter.newBuilder().setGame(f.game()).setMap(f.map()).setMinPlayers(f.minPlayers())
+        .setNotFull(f.notFull()).setNotEmpty(f.notEmpty())
+        .setPassword(switch (f.password()) {
+          case ANY -> PasswordFilter.PASSWORD_FILTER_UNSPECIFIED;
+          case EXCLUDE -> PasswordFilter.PASSWORD_FILTER_EXCLUDE;
+          case ONLY -> PasswordFilter.PASSWORD_FILTER_ONLY;
+        })
+        .setRttLimitUs(micros(f.rttLimitMs())).build();
+  }
+
+  private static int micros(double ms) {
+    return (int) Math.round(ms * 1000);
+  }
+
+  static dev.reed.proto.v1.Coordinate proto(Coordinate c) {
+    var b = dev.reed.proto.v1.Coordinate.newBuilder().setHeightMs(c.height());
+    for (double x : c.components()) b.addComponents(x);
+    return b.build();
+  }
+
+  /** A checked coordinate; IllegalArgumentException names what is wrong. */
+  static Coordinate coordinate(dev.reed.proto.v1.Coordinate p, int dims) {
+    if (dims > 0 && p.getComponentsCount() != dims) {
+      throw new IllegalArgumentException("coordinate has " + p.getComponentsCount() + " components, deployment has " + dims);
+    }
+    double[] x = new double[p.getComponentsCount()];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = p.getComponents(i);
+      if (!Double.isFinite(x[i])) throw new IllegalArgumentException("coordinate component " + i + " is " + x[i]);
+    }
+    if (!Double.isFinite(p.getHeightMs()) || p.getHeightMs() < 0) {
+      throw new IllegalArgumentException("coordinate height is " + p.getHeightMs());
+    }
+    return new Coordinate(x, p.getHeightMs());
+  }
+
+  /** An endpoint for messages, whatever it holds. */
+  private static String text(dev.reed.proto.v1.Endpoint e) {
+    return "'" + e.getIp() + "':" + e.getPort();
+  }
+
+  private static GameProtocol probeable(GameProtocol p) {
+    if (p != GameProtocol.GAME_PROTOCOL_A2S && p != GameProtocol.GAME_PROTOCOL_QUAKE3) {
+      throw new IllegalArgumentException("protocol " + p + " cannot be probed");
+    }
+    return p;
+  }
+
+  private <T> T call(String method, Supplier<T> rpc) {
+    try {
+      return rpc.get();
+    } catch (StatusRuntimeException e) {
+      throw failure(method, e);
+    }
+  }
+
+  ReedClientException failure(String method, StatusRuntimeException e) {
+    Status s = e.getStatus();
+    String what = s.getCode() + (s.getDescription() == null ? "" : ": " + s.getDescription())
+        + (s.getCause() == null ? "" : " (" + s.getCause().getMessage() + ")");
+    return switch (s.getCode()) {
+      case UNAVAILABLE -> new ReedClientException(ReedClientException.Kind.COORDINATOR_UNAVAILABLE,
+          "coordinator " + target + " is unreachable (" + method + "): " + what, e);
+      case DEADLINE_EXCEEDED -> new ReedClientException(ReedClientException.Kind.COORDINATOR_DEADLINE,
+          "coordinator " + target + " did not answer " + method + " within " + deadline.toMillis() + " ms", e);
+      case INTERNAL, UNKNOWN, DATA_LOSS -> new ReedClientException(ReedClientException.Kind.COORDINATOR_BAD_RESPONSE,
+          "coordinator " + target + " answered " + method + " with something that is not a valid REED reply: " + what, e);
+      default -> new ReedClientException(ReedClientException.Kind.COORDINATOR_REJECTED,
+          "coordinator " + target + " refused " + method + ": " + what, e);
+    };
+  }
+
+  private ReedClientException bad(String method, String detail) {
+    return new ReedClientException(ReedClientException.Kind.COORDINATOR_BAD_RESPONSE,
+        "coordinator " + target + " answered " + method + " with an unusable reply: " + detail);
+  }
+
+  @Override
+  public void close() {
+    if (!ownsChannel) return;
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

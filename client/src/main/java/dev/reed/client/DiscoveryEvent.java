@@ -1,0 +1,26 @@
+package dev.reed.client;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/** Something a live server browser shows while discovery runs. */
+public sealed interface DiscoveryEvent {
+
+  /** The client has a position (after calibration, or again after re-positioning). */
+  record Positioned(ClientPosition position, int calibrationReplies, boolean reposition) implements DiscoveryEvent {}
+
+  /** The coordinator listed servers for probing (one page, or the whole traditional list). */
+  record Listed(int servers, int totalMatching) implements DiscoveryEvent {}
+
+  /** A server answered; probesSent and elapsed describe the discovery so far. */
+  record ServerFound(DiscoveredServer server, int probesSent, Duration elapsed) implements DiscoveryEvent {}
+
+  /** A probe got no valid reply (timeout or error). */
+  record NoReply(InetSocketAddress address, boolean timeout, String detail, int probesSent) implements DiscoveryEvent {}
+
+  /** REED discovery failed at the coordinator and traditional discovery takes over. */
+  record FallingBack(String cause) implements DiscoveryEvent {}
+
+  /** Probing stopped. */
+  record Stopped(DiscoveryResult.StopReason reason, int probesSent, Duration elapsed) implements DiscoveryEvent {}
+}

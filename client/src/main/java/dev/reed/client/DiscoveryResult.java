@@ -1,0 +1,72 @@
+package dev.reed.client;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one discovery found and what it cost. REED and traditional discovery return the same
+ * type so a browser (and {@code ./reed browse --compare-traditional}) can put them side by side.
+ *
+ * @param method how the servers were discovered
+ * @param probes probes sent, calibration included (the paper's cost measure)
+ * @param calibrationProbes probes sent to calibration servers
+ * @param timeouts probes that got no valid reply in time
+ * @param elapsed from the start of the discovery to the stop decision
+ * @param servers servers that answered, ascending measured RTT
+ * @param stopReason why probing stopped
+ * @param position the client position used (null for traditional discovery)
+ * @param coordinatorFailure what went wrong at the coordinator: why REED discovery fell back to
+ *     traditional ({@link Method#TRADITIONAL_FALLBACK}), or why probing stopped early
+ *     ({@link StopReason#COORDINATOR_FAILED}); null otherwise
+ */
+public record DiscoveryResult(Method method, int probes, int calibrationProbes, int timeouts,
+    Duration elapsed, List<DiscoveredServer> servers, StopReason stopReason, ClientPosition position,
+    String coordinatorFailure) {
+
+  /** How the servers were discovered. */
+  public enum Method { REED, TRADITIONAL, TRADITIONAL_FALLBACK }
+
+  /** Why probing stopped. */
+  public enum StopReason {
+    /** The stop rule said so. */
+    STOP_RULE,
+    /** Every listed server was probed. */
+    LIST_EXHAUSTED,
+    /** The request's maxDuration ran out. */
+    TIME_LIMIT,
+    /** The coordinator failed mid-way; the result holds what was found until then. */
+    COORDINATOR_FAILED,
+    /** The calling thread was interrupted. */
+    INTERRUPTED
+  }
+
+  public DiscoveryResult {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(elapsed, "elapsed");
+    Objects.requireNonNull(stopReason, "stopReason");
+    servers = servers.stream().sorted(Comparator.comparingDouble(DiscoveredServer::rttMs)).toList();
+  }
+
+  public double seconds() {
+    return elapsed.toNanos() / 1e9;
+  }
+
+  /** Mean measured RTT of the servers found, NaN if none. */
+  public double meanRttMs() {
+    return servers.stream().mapToDouble(DiscoveredServer::rttMs).average().orElse(Double.NaN);
+  }
+
+  /** Median measured RTT of the servers found, NaN if none. */
+  public double medianRttMs() {
+    int n = servers.size();
+    if (n == 0) return Double.NaN;
+    return n % 2 == 1 ? servers.get(n / 2).rttMs() : (servers.get(n / 2 - 1).rttMs() + servers.get(n / 2).rttMs()) / 2;
+  }
+
+  /** The k servers with the lowest measured RTT. */
+  public List<DiscoveredServer> closest(int k) {
+    return servers.subList(0, Math.min(k, servers.size()));
+  }
+}

@@ -1,0 +1,189 @@
+package dev.reed.client;
+
+import dev.reed.probe.ProbeResult;
+import dev.reed.probe.ProbeTarget;
+import dev.reed.probe.Prober;
+import dev.reed.proto.v1.ProbeStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The pipelined probing loop of REED discovery (Algorithm 4) and of traditional discovery: sends
+ * one probe every 1/rate seconds to the next listed server without waiting for replies (the
+ * paper's clients probe at a fixed rate, 140/s on DSL), shows each reply as it arrives, and feeds
+ * outcomes to the stop condition in probe order (a late reply to an early probe is waited for, as
+ * Algorithms 5 and 6 reason about the probe sequence).
+ *
+ * <p>One thread owns all state: probe completions and page arrivals are posted to an inbox and
+ * run on the looping thread.
+ */
+final class ProbeLoop {
+
+  /** What the loop did. */
+  record Outcome(DiscoveryResult.StopReason reason, int sent, int timeouts, List<DiscoveredServer> found,
+      List<Recorded> results, long stopNanos, ReedClientException failure) {}
+
+  /** A finished probe (or cache hit), in probe order. */
+  record Recorded(Candidate candidate, ProbeResult result) {}
+
+  private final Prober prober;
+  private final long intervalNanos;
+  private final Ticker ticker;
+  private final EventSink events;
+  private final long startNanos;
+  private final long endNanos;
+  private final int probeIndexBase;
+  private final LinkedBlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
+
+  // loop state (looping thread only)
+  private final List<Slot> slots = new ArrayList<>();
+  private final Set<String> probed = new HashSet<>();
+  private final List<DiscoveredServer> found = new ArrayList<>();
+  private int observed;
+  private int sent;
+  private int timeouts;
+
+  private static final class Slot {
+    final Candidate candidate;
+    ProbeResult result;
+
+    Slot(Candidate c) {
+      candidate = c;
+    }
+  }
+
+  /**
+   * @param probeIndexBase probes already sent in this discovery (calibration), for event counts
+   * @param startNanos discovery start, for elapsed times
+   * @param maxDuration discovery time limit, measured from startNanos
+   */
+  ProbeLoop(Prober prober, double rate, Ticker ticker, EventSink events, long startNanos, Duration maxDuration,
+      int probeIndexBase) {
+    this.prober = prober;
+    this.intervalNanos = (long) (1e9 / rate);
+    this.ticker = ticker;
+    this.events = events;
+    this.startNanos = startNanos;
+    this.endNanos = startNanos + maxDuration.toNanos();
+    this.probeIndexBase = probeIndexBase;
+  }
+
+  /** Runs a task on the looping thread (page arrivals). */
+  void post(Runnable task) {
+    inbox.add(task);
+  }
+
+  /** Keys of servers already probed (or answered from cache) in this loop. */
+  Set<String> probed() {
+    return probed;
+  }
+
+  /**
+   * Probes until the stop condition, the end of the feed, a feed failure or the time limit.
+   *
+   * @param cached results measured earlier in this discovery (calibration), reused instead of a new probe
+   */
+  Outcome run(CandidateFeed feed, StopCondition stop, Map<String, ProbeResult> cached) {
+    long nextSend = ticker.nanos();
+    try {
+      while (true) {
+        Runnable task;
+        while ((task = inbox.poll()) != null) task.run();
+        if (observeInOrder(stop)) return outcome(DiscoveryResult.StopReason.STOP_RULE, null);
+        long now = ticker.nanos();
+        if (now - endNanos >= 0) return outcome(DiscoveryResult.StopReason.TIME_LIMIT, null);
+        if (feed.failure() != null) return outcome(DiscoveryResult.StopReason.COORDINATOR_FAILED, feed.failure());
+        long wait;
+        if (now - nextSend >= 0) {
+          Candidate c = nextUnprobed(feed);
+          if (c != null) {
+            if (stop.stopBefore(c)) return outcome(DiscoveryResult.StopReason.STOP_RULE, null);
+            ProbeResult hit = cached.get(c.key());
+            if (hit != null) {
+              Slot s = new Slot(c);
+              slots.add(s);
+              complete(slots.size() - 1, hit);
+            } else {
+              send(c);
+              // no catch-up bursts after a stall: at most one interval of credit
+              nextSend = Math.max(nextSend + intervalNanos, now - intervalNanos);
+            }
+            continue;
+          }
+          if (feed.exhausted() && observed == slots.size()) {
+            return outcome(DiscoveryResult.StopReason.LIST_EXHAUSTED, null);
+          }
+          wait = TimeUnit.MILLISECONDS.toNanos(50); // waiting for replies or a page
+        } else {
+          wait = nextSend - now;
+        }
+        wait = Math.min(wait, endNanos - now);
+        task = inbox.poll(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+        if (task != null) task.run();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return outcome(DiscoveryResult.StopReason.INTERRUPTED, null);
+    }
+  }
+
+  private Candidate nextUnprobed(CandidateFeed feed) {
+    Candidate c;
+    while ((c = feed.next()) != null) {
+      if (probed.add(c.key())) return c;
+    }
+    return null;
+  }
+
+  private void send(Candidate c) {
+    int seq = slots.size();
+    slots.add(new Slot(c));
+    sent++;
+    prober.probe(new ProbeTarget(c.address(), c.protocol())).whenComplete((r, ex) -> {
+      ProbeResult result = r != null ? r : new ProbeResult(new ProbeTarget(c.address(), c.protocol()),
+          ProbeStatus.PROBE_STATUS_ERROR, 0, 0, java.time.Instant.now(), null, String.valueOf(ex));
+      inbox.add(() -> complete(seq, result));
+    });
+  }
+
+  private void complete(int seq, ProbeResult r) {
+    Slot s = slots.get(seq);
+    s.result = r;
+    Candidate c = s.candidate;
+    if (r.ok() && r.serverInfo() != null) {
+      DiscoveredServer d = new DiscoveredServer(c.address(), c.protocol(), r.rttNanos() / 1e6, c.predictedMs(),
+          r.serverInfo(), probeIndexBase + seq);
+      found.add(d);
+      events.emit(new DiscoveryEvent.ServerFound(d, probeIndexBase + sent, elapsed()));
+    } else {
+      if (r.status() == ProbeStatus.PROBE_STATUS_TIMEOUT) timeouts++;
+      events.emit(new DiscoveryEvent.NoReply(c.address(), r.status() == ProbeStatus.PROBE_STATUS_TIMEOUT,
+          r.errorDetail(), probeIndexBase + sent));
+    }
+  }
+
+  /** Feeds finished probes to the stop condition in probe order; true if it says stop. */
+  private boolean observeInOrder(StopCondition stop) {
+    while (observed < slots.size() && slots.get(observed).result != null) {
+      Slot s = slots.get(observed++);
+      if (stop.observe(s.candidate, s.result)) return true;
+    }
+    return false;
+  }
+
+  private Duration elapsed() {
+    return Duration.ofNanos(ticker.nanos() - startNanos);
+  }
+
+  private Outcome outcome(DiscoveryResult.StopReason reason, ReedClientException failure) {
+    List<Recorded> results = new ArrayList<>();
+    for (Slot s : slots) if (s.result != null) results.add(new Recorded(s.candidate, s.result));
+    return new Outcome(reason, sent, timeouts, List.copyOf(found), results, ticker.nanos(), failure);
+  }
+}

@@ -1,0 +1,282 @@
+package dev.reed.client;
+
+import dev.reed.probe.ProbeEngine;
+import dev.reed.probe.Prober;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The REED client SDK: finds nearby game servers with a few dozen probes instead of probing a
+ * whole master list (Armitage &amp; Heyde, "REED", ACM TOMCCAP 2011). It asks a coordinator for
+ * calibration servers, probes them and positions itself (Algorithm 3), probes servers in
+ * ascending predicted RTT (Algorithm 4) at a fixed rate and stops early (section 4.3); it also
+ * runs traditional discovery (probe a whole list) as a baseline or fallback, and ranks servers
+ * for a group of players.
+ *
+ * <pre>{@code
+ * try (ReedClient client = ReedClient.builder().coordinator("reed.example.net:7400").build()) {
+ *   DiscoveryResult r = client.discover(DiscoveryRequest.defaults(), event -> {});
+ *   r.closest(5).forEach(s -> System.out.println(s.name() + " " + s.rttMs()));
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe for calls one after another; run discoveries concurrently with separate
+ * clients (each has its own probe socket).
+ */
+public final class ReedClient implements AutoCloseable {
+
+  private final CoordinatorClient coordinator;
+  private final ReedDiscovery discovery;
+  private final boolean fallbackToTraditional;
+  private final Duration rpcDeadline;
+  private final Builder options;
+  private Prober prober; // created on first probe unless given
+  private final boolean ownsProber;
+
+  private ReedClient(Builder b, ManagedChannel channel, String target, boolean ownsChannel) {
+    this.options = b;
+    this.rpcDeadline = b.rpcDeadline;
+    this.coordinator = new CoordinatorClient(channel, target, b.rpcDeadline, ownsChannel);
+    this.prober = b.prober;
+    this.ownsProber = b.prober == null;
+    this.fallbackToTraditional = b.fallbackToTraditional;
+    this.discovery = new ReedDiscovery(coordinator, this::prober, b.rate, b.calibrationCount, b.positioning,
+        b.traditionalList, b.listDeadline, b.listSeed, b.ticker);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * REED discovery: calibrate, position, probe in predicted-RTT order, stop by the request's rule.
+   * On a coordinator fault, runs traditional discovery instead when the client was built with
+   * {@link Builder#fallbackToTraditional(boolean)}; the result then says
+   * {@link DiscoveryResult.Method#TRADITIONAL_FALLBACK} and why.
+   *
+   * @throws ReedClientException the coordinator failed (and no fallback), or too few calibration
+   *     servers answered
+   */
+  public synchronized DiscoveryResult discover(DiscoveryRequest request, DiscoveryListener listener) {
+    Objects.requireNonNull(request, "request");
+    try {
+      return discovery.reed(request, listener);
+    } catch (ReedClientException e) {
+      if (!fallbackToTraditional || !e.coordinatorFault() || !discovery.hasOwnTraditionalList()) throw e;
+      new EventSink(listener).emit(new DiscoveryEvent.FallingBack(e.getMessage()));
+      return discovery.traditional(request, listener, e.getMessage());
+    }
+  }
+
+  /** {@link #discover(DiscoveryRequest, DiscoveryListener)} without events. */
+  public DiscoveryResult discover(DiscoveryRequest request) {
+    return discover(request, DiscoveryListener.NONE);
+  }
+
+  /**
+   * Traditional discovery, the baseline: the whole list from the configured
+   * {@link Builder#traditionalList source} (default: the coordinator's filtered list in no useful
+   * order), every server probed in list order at the same rate. The request's stop rule is
+   * ignored (traditional browsers probe everything).
+   */
+  public synchronized DiscoveryResult discoverTraditional(DiscoveryRequest request, DiscoveryListener listener) {
+    return discovery.traditional(request, listener, null);
+  }
+
+  /** Calibrates and returns this client's position (to share with a group, see {@link #rankForGroup}). */
+  public synchronized ClientPosition locate() {
+    return discovery.locate(Duration.ofSeconds(30));
+  }
+
+  /**
+   * Ranks servers for a group of players from their coordinates (one coordinator call, no probes).
+   *
+   * @param ceilingMs per-member ceiling for {@link GroupObjective#MEAN_UNDER_CEILING}; 0 = none
+   * @param pageSize servers to return, 1-5000
+   */
+  public synchronized GroupRanking rankForGroup(List<GroupMember> members, GroupObjective objective, double ceilingMs,
+      Filter filter, int pageSize) {
+    if (members.isEmpty() || members.size() > 64) throw new IllegalArgumentException("a group has 1-64 members: " + members.size());
+    if (pageSize < 1 || pageSize > 5000) throw new IllegalArgumentException("pageSize must be 1-5000: " + pageSize);
+    if (!(ceilingMs >= 0) || ceilingMs > 998.999) throw new IllegalArgumentException("ceilingMs must be 0-998.999: " + ceilingMs);
+    int d = members.get(0).coordinate().dimensions();
+    for (GroupMember m : members) {
+      if (m.coordinate().dimensions() != d) {
+        throw new IllegalArgumentException("member " + m.id() + " has " + m.coordinate().dimensions() + " dimensions, "
+            + members.get(0).id() + " has " + d);
+      }
+    }
+    return coordinator.rankForGroup(members, objective, ceilingMs, filter, pageSize, "");
+  }
+
+  /** The coordinator this client talks to, as given. */
+  public String coordinator() {
+    return coordinator.target();
+  }
+
+  /** Per-call deadline of coordinator calls. */
+  public Duration rpcDeadline() {
+    return rpcDeadline;
+  }
+
+  private synchronized Prober prober() {
+    if (prober == null) {
+      try {
+        prober = ProbeEngine.builder().bind(options.bind).rate(options.rate).timeout(options.probeTimeout).build();
+      } catch (IOException e) {
+        throw new ReedClientException(ReedClientException.Kind.PROBE_SETUP_FAILED,
+            "cannot open the probe socket on " + options.bind + ": " + e.getMessage(), e);
+      }
+    }
+    return prober;
+  }
+
+  @Override
+  public synchronized void close() {
+    coordinator.close();
+    if (ownsProber && prober != null) prober.close();
+  }
+
+  /** Options of a {@link ReedClient}. */
+  public static final class Builder {
+    private String target;
+    private ManagedChannel channel;
+    private InetSocketAddress bind = new InetSocketAddress(0);
+    private double rate = 140;
+    private Duration probeTimeout = Duration.ofSeconds(1);
+    private Duration rpcDeadline = Duration.ofSeconds(3);
+    private Duration listDeadline = Duration.ofSeconds(15);
+    private int calibrationCount = 14;
+    private Positioning positioning = Positioning.LOCAL;
+    private Prober prober;
+    private ServerListSource traditionalList;
+    private boolean fallbackToTraditional;
+    private long listSeed = 1;
+    private Ticker ticker = Ticker.SYSTEM;
+
+    private Builder() {}
+
+    /** The coordinator's gRPC address, "host:port" or "[ipv6]:port" (plaintext). Required unless {@link #channel} is given. */
+    public Builder coordinator(String hostPort) {
+      this.target = Objects.requireNonNull(hostPort, "hostPort").strip();
+      int colon = target.lastIndexOf(':');
+      if (colon <= 0 || colon == target.length() - 1) {
+        throw new IllegalArgumentException("coordinator must be HOST:PORT, got '" + hostPort + "'");
+      }
+      try {
+        int port = Integer.parseInt(target.substring(colon + 1));
+        if (port < 1 || port > 65535) throw new NumberFormatException();
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("coordinator port must be 1-65535, got '" + hostPort + "'");
+      }
+      return this;
+    }
+
+    /** A channel the caller owns (TLS, in-process, interceptors); not closed by the client. */
+    public Builder channel(ManagedChannel channel, String label) {
+      this.channel = Objects.requireNonNull(channel, "channel");
+      this.target = Objects.requireNonNull(label, "label");
+      return this;
+    }
+
+    /** Local address to probe from (default any address, ephemeral port). */
+    public Builder bind(InetSocketAddress bind) {
+      this.bind = Objects.requireNonNull(bind, "bind");
+      return this;
+    }
+
+    /** Probes per second (default 140, the paper's DSL setting). */
+    public Builder rate(double probesPerSecond) {
+      if (!(probesPerSecond > 0) || probesPerSecond > 100_000) {
+        throw new IllegalArgumentException("rate must be in (0, 100000] probes/s: " + probesPerSecond);
+      }
+      this.rate = probesPerSecond;
+      return this;
+    }
+
+    /** How long a probe waits for its reply (default 1 s). */
+    public Builder probeTimeout(Duration timeout) {
+      this.probeTimeout = positive(timeout, "probeTimeout");
+      return this;
+    }
+
+    /** Deadline of each coordinator call (default 3 s). */
+    public Builder rpcDeadline(Duration deadline) {
+      this.rpcDeadline = positive(deadline, "rpcDeadline");
+      return this;
+    }
+
+    /** Deadline for fetching a traditional master list (default 15 s). */
+    public Builder listDeadline(Duration deadline) {
+      this.listDeadline = positive(deadline, "listDeadline");
+      return this;
+    }
+
+    /** N_calib: calibration servers to probe (default 14, the paper's; must be >= dimensions + 1, at most 64). */
+    public Builder calibrationCount(int n) {
+      if (n < 2 || n > 64) throw new IllegalArgumentException("calibrationCount must be 2-64: " + n);
+      this.calibrationCount = n;
+      return this;
+    }
+
+    /** Where the position is solved (default LOCAL). */
+    public Builder positioning(Positioning p) {
+      this.positioning = Objects.requireNonNull(p, "positioning");
+      return this;
+    }
+
+    /** Probe with this prober instead of opening one (it is not closed by the client). */
+    public Builder prober(Prober prober) {
+      this.prober = Objects.requireNonNull(prober, "prober");
+      return this;
+    }
+
+    /** Where traditional discovery gets its list (default: the coordinator, shuffled). */
+    public Builder traditionalList(ServerListSource source) {
+      this.traditionalList = Objects.requireNonNull(source, "source");
+      return this;
+    }
+
+    /** Fall back to traditional discovery from {@link #traditionalList} when the coordinator fails (default off). */
+    public Builder fallbackToTraditional(boolean on) {
+      this.fallbackToTraditional = on;
+      return this;
+    }
+
+    /** Seed of the shuffle that makes the coordinator's list unordered for traditional discovery. */
+    public Builder listSeed(long seed) {
+      this.listSeed = seed;
+      return this;
+    }
+
+    Builder ticker(Ticker t) {
+      this.ticker = Objects.requireNonNull(t, "ticker");
+      return this;
+    }
+
+    /**
+     * Connects (lazily: an unreachable coordinator is reported by the first call, with a clear
+     * error, not here).
+     */
+    public ReedClient build() {
+      if (target == null) throw new IllegalStateException("coordinator(HOST:PORT) or channel(...) is required");
+      if (fallbackToTraditional && traditionalList == null) {
+        throw new IllegalStateException("fallbackToTraditional needs a traditionalList(...) that does not depend on the coordinator");
+      }
+      if (channel != null) return new ReedClient(this, channel, target, false);
+      ManagedChannel ch = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
+      return new ReedClient(this, ch, target, true);
+    }
+
+    private static Duration positive(Duration d, String name) {
+      if (d == null || d.isNegative() || d.isZero()) throw new IllegalArgumentException(name + " must be positive: " + d);
+      return d;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.reed.client;
+
+import dev.reed.coordinates.autostop.AutoStopPolicy;
+import dev.reed.probe.ProbeResult;
+
+/** Maps a {@link StopRule} to the coordinates module's auto-stop policies (one fresh policy per discovery). */
+final class StopConditions {
+  private StopConditions() {}
+
+  static StopCondition of(StopRule rule) {
+    AutoStopPolicy policy = switch (rule) {
+      case StopRule.FirstClose f -> AutoStopPolicy.firstNClose(f.nClose());
+      case StopRule.IntelligentClose i -> AutoStopPolicy.intelligentNClose(i.nClose(), i.window());
+      case StopRule.RttStop r -> AutoStopPolicy.rttStop(r.rttStopMs(), r.window());
+      case StopRule.RttLimit l -> AutoStopPolicy.rttLimit(l.limitMs(), l.deltaMs());
+      case StopRule.Exhaustive e -> AutoStopPolicy.exhaustive();
+    };
+    return new StopCondition() {
+      @Override
+      public boolean observe(Candidate c, ProbeResult r) {
+        return policy.observe(c.predictedMs(), r.ok() ? r.rttNanos() / 1e6 : AutoStopPolicy.NO_REPLY);
+      }
+
+      @Override
+      public boolean stopBefore(Candidate next) {
+        return policy.stopBefore(next.predictedMs());
+      }
+    };
+  }
+}

@@ -1,0 +1,433 @@
+package dev.reed.client.browse;
+
+import dev.reed.client.ClientPosition;
+import dev.reed.client.DiscoveredServer;
+import dev.reed.client.DiscoveryListener;
+import dev.reed.client.DiscoveryRequest;
+import dev.reed.client.DiscoveryResult;
+import dev.reed.client.Filter;
+import dev.reed.client.GroupMember;
+import dev.reed.client.GroupObjective;
+import dev.reed.client.GroupRanking;
+import dev.reed.client.GroupServer;
+import dev.reed.client.ReedClient;
+import dev.reed.client.ReedClientException;
+import dev.reed.client.ServerListSource;
+import dev.reed.client.StopRule;
+import java.io.Console;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./reed browse}: a reference server browser on the client SDK. Shows servers as their
+ * replies arrive, then what the discovery cost; optionally the same for traditional discovery
+ * and the reduction, as in the REED paper's comparisons (Armitage &amp; Heyde 2011, section 6).
+ */
+@Command(
+    name = "browse",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpWidth = 100,
+    description = {
+        "Finds nearby game servers with REED: calibrate, probe in predicted-RTT order, stop early.",
+        "",
+        "Asks the coordinator for calibration servers, probes them, positions this machine, then probes",
+        "servers in ascending predicted RTT at --rate probes/s and stops by --autostop. Exit status: 0 ok,",
+        "1 discovery failed (coordinator down or garbage, too few calibration replies), 2 bad options."},
+    footer = {"", "Examples:",
+        "  ./reed browse --coordinator 127.0.0.1:7400 --game baseoa --n-close 10",
+        "  ./reed browse --coordinator 127.0.0.1:7400 --autostop intelligent --compare-traditional --json",
+        "  ./reed browse --coordinator 127.0.0.1:7400 --locate            # prints this machine's coordinate",
+        "  ./reed browse --coordinator 127.0.0.1:7400 --group friends.txt # one member per line"})
+public final class BrowseCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--coordinator", paramLabel = "HOST:PORT", required = true,
+      description = "The coordinator's gRPC address.")
+  String coordinator;
+
+  @Option(names = "--game", paramLabel = "G", description = "Only this game (e.g. baseoa, cstrike).")
+  String game = "";
+
+  @Option(names = "--map", paramLabel = "M", description = "Only this map.")
+  String map = "";
+
+  @Option(names = "--not-full", description = "Only servers with a free slot.")
+  boolean notFull;
+
+  @Option(names = "--not-empty", description = "Only servers with players.")
+  boolean notEmpty;
+
+  @Option(names = "--password", paramLabel = "any|exclude|only", description = "Password-protected servers (default: ${DEFAULT-VALUE}).")
+  String password = "any";
+
+  @Option(names = "--n-close", paramLabel = "N", description = "N_close for the first/intelligent auto-stop (default: ${DEFAULT-VALUE}).")
+  int nClose = 40;
+
+  @Option(names = "--autostop", paramLabel = "first|intelligent|rtt-stop|rtt-limit|none",
+      description = "When to stop probing (default: ${DEFAULT-VALUE}); none = probe every listed server.")
+  String autostop = "first";
+
+  @Option(names = "--window", paramLabel = "N",
+      description = "Probes without improvement before intelligent stops (default: ${DEFAULT-VALUE}).")
+  int window = 20;
+
+  @Option(names = "--rtt-stop", paramLabel = "MS", description = "RTT_stop for --autostop rtt-stop (default: ${DEFAULT-VALUE}).")
+  double rttStop = 150;
+
+  @Option(names = "--rtt-window", paramLabel = "N", description = "Window W of RTT_stop (default: ${DEFAULT-VALUE}, the paper's).")
+  int rttWindow = 100;
+
+  @Option(names = "--rtt-limit", paramLabel = "MS", description = "RTT_limit for --autostop rtt-limit (default: ${DEFAULT-VALUE}).")
+  double rttLimit = 150;
+
+  @Option(names = "--delta", paramLabel = "MS", description = "Delta added to RTT_limit (default: ${DEFAULT-VALUE}).")
+  double delta = 30;
+
+  @Option(names = "--rate", paramLabel = "PROBES/S", description = "Probe rate (default: ${DEFAULT-VALUE}, the paper's DSL setting).")
+  double rate = 140;
+
+  @Option(names = "--calib", paramLabel = "N", description = "Calibration servers to probe (default: ${DEFAULT-VALUE}).")
+  int calib = 14;
+
+  @Option(names = "--bind", paramLabel = "ADDR", description = "Local address to probe from: IP or IP:PORT (default: any).")
+  String bind;
+
+  @Option(names = "--timeout", paramLabel = "MS", description = "Probe timeout (default: ${DEFAULT-VALUE}).")
+  long timeoutMs = 1000;
+
+  @Option(names = "--deadline", paramLabel = "MS", description = "Deadline of each coordinator call (default: ${DEFAULT-VALUE}).")
+  long deadlineMs = 3000;
+
+  @Option(names = "--max-time", paramLabel = "S", description = "Give up probing after this many seconds (default: ${DEFAULT-VALUE}).")
+  long maxTimeSeconds = 600;
+
+  @Option(names = "--reposition", description = "Re-position from measured RTTs as replies arrive and ask again.")
+  boolean reposition;
+
+  @Option(names = "--compare-traditional", description = "Also run traditional discovery and show the reduction.")
+  boolean compareTraditional;
+
+  @Option(names = "--master", paramLabel = "HOST:PORT",
+      description = "Quake3-protocol master server for the traditional list (default: the coordinator's list, shuffled).")
+  String master;
+
+  @Option(names = "--master-protocol", paramLabel = "N", description = "Protocol number for --master (default: ${DEFAULT-VALUE}, ioquake3/OpenArena).")
+  int masterProtocol = 71;
+
+  @Option(names = "--valve-master", paramLabel = "HOST:PORT", description = "Valve master server for the traditional list.")
+  String valveMaster;
+
+  @Option(names = "--valve-filter", paramLabel = "FILTER", description = "Filter for --valve-master, e.g. \\\\gamedir\\\\cstrike.")
+  String valveFilter = "";
+
+  @Option(names = "--fallback", description = "If the coordinator fails, run traditional discovery from --master/--valve-master.")
+  boolean fallback;
+
+  @Option(names = "--locate", description = "Only position this machine and print its coordinate as a --group line.")
+  boolean locate;
+
+  @Option(names = "--group", paramLabel = "FILE",
+      description = "Rank servers for a group: one member per line, a coordinate ('alice 1 2 3 4 h=2') or '@HOST:PORT' to locate this machine against that coordinator.")
+  Path group;
+
+  @Option(names = "--objective", paramLabel = "min-max|mean", description = "Group objective (default: ${DEFAULT-VALUE}).")
+  String objective = "min-max";
+
+  @Option(names = "--ceiling", paramLabel = "MS", description = "Per-member ceiling for --objective mean (default: ${DEFAULT-VALUE}).")
+  double ceiling = 150;
+
+  @Option(names = "--rows", paramLabel = "N", description = "Rows of the live table (default: ${DEFAULT-VALUE}).")
+  int rows = 20;
+
+  @Option(names = "--plain", description = "Plain lines even on a terminal (no redraw).")
+  boolean plain;
+
+  @Option(names = "--json", description = "Print one JSON object with the result instead of the table.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    DiscoveryRequest request;
+    ReedClient.Builder builder;
+    try {
+      request = request();
+      builder = clientBuilder(coordinator);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    try (ReedClient client = builder.build()) {
+      if (locate) return locate(client, out);
+      if (group != null) return group(client, out);
+      return browse(client, request, out, err);
+    } catch (ReedClientException e) {
+      if (json) {
+        out.println(new Json().open().field("error", e.getMessage()).field("kind", e.kind().name().toLowerCase(Locale.ROOT)).close());
+        out.flush();
+      }
+      err.println("reed browse: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+  }
+
+  private int browse(ReedClient client, DiscoveryRequest request, PrintWriter out, PrintWriter err) {
+    boolean ansi = !plain && !json && isTerminal();
+    DiscoveryListener reedView = json ? progress(err, "reed") : new LiveTable(out, ansi, rows, "REED discovery via " + coordinator);
+    DiscoveryResult reed = client.discover(request, reedView);
+    DiscoveryResult traditional = null;
+    if (compareTraditional) {
+      DiscoveryListener tradView = json ? progress(err, "traditional") : new LiveTable(out, ansi, rows, "traditional discovery");
+      traditional = client.discoverTraditional(request, tradView);
+    }
+    if (json) {
+      Json j = new Json().open();
+      result(j, reed);
+      if (traditional != null) {
+        result(j.object("traditional"), traditional).close();
+        j.object("reduction").field("probes_percent", reduction(reed.probes(), traditional.probes()))
+            .field("seconds_percent", reduction(reed.seconds(), traditional.seconds())).close();
+      }
+      out.println(j.close());
+    } else {
+      out.println();
+      out.println(summary(reed));
+      if (traditional != null) {
+        out.println(summary(traditional));
+        out.printf(Locale.ROOT, "reduction: %.1f %% fewer probes, %.1f %% less time%n",
+            reduction(reed.probes(), traditional.probes()), reduction(reed.seconds(), traditional.seconds()));
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  private int locate(ReedClient client, PrintWriter out) {
+    ClientPosition p = client.locate();
+    if (json) {
+      Json j = new Json().open();
+      position(j, p);
+      out.println(j.close());
+    } else {
+      out.println(GroupFile.format("me", p.coordinate()));
+    }
+    out.flush();
+    return 0;
+  }
+
+  private int group(ReedClient client, PrintWriter out) {
+    List<GroupFile.Entry> entries;
+    try {
+      entries = GroupFile.read(group);
+    } catch (IOException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "cannot read --group " + group + ": " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    List<GroupMember> members = new ArrayList<>();
+    for (GroupFile.Entry e : entries) {
+      if (e.coordinate() != null) {
+        members.add(new GroupMember(e.id(), e.coordinate()));
+      } else {
+        try (ReedClient locator = clientBuilder(e.locateVia()).build()) {
+          members.add(new GroupMember(e.id(), locator.locate().coordinate()));
+        }
+      }
+    }
+    GroupObjective obj = switch (objective.toLowerCase(Locale.ROOT)) {
+      case "min-max", "minmax" -> GroupObjective.MIN_MAX;
+      case "mean", "mean-under-ceiling" -> GroupObjective.MEAN_UNDER_CEILING;
+      default -> throw new CommandLine.ParameterException(spec.commandLine(), "--objective must be min-max or mean: " + objective);
+    };
+    GroupRanking ranking;
+    try {
+      ranking = client.rankForGroup(members, obj, obj == GroupObjective.MEAN_UNDER_CEILING ? ceiling : 0, filter(),
+          Math.max(1, Math.min(5000, nClose)));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (json) {
+      Json j = new Json().open().field("method", "group").field("objective", obj.name().toLowerCase(Locale.ROOT));
+      j.array("members");
+      for (GroupMember m : members) {
+        j.open().field("id", m.id()).array("coordinate");
+        for (double x : m.coordinate().components()) j.value(x);
+        j.closeArray().field("height_ms", m.coordinate().height()).close();
+      }
+      j.closeArray().array("servers");
+      for (GroupServer s : ranking.servers()) {
+        j.open().field("address", s.key()).field("score_ms", s.scoreMs()).array("member_predicted_ms");
+        for (double ms : s.memberPredictedMs()) j.value(ms);
+        j.closeArray().field("name", s.info().getName()).field("map", s.info().getMap())
+            .field("players", s.info().getPlayers()).field("max_players", s.info().getMaxPlayers()).close();
+      }
+      out.println(j.closeArray().close());
+    } else {
+      out.printf(Locale.ROOT, "group of %d (%s): %s%n", members.size(), obj,
+          String.join(", ", members.stream().map(GroupMember::id).toList()));
+      out.printf(Locale.ROOT, "%-28s %-12s %9s  %-22s %s%n", "NAME", "MAP", "SCORE ms", "ADDRESS", "PER MEMBER ms");
+      for (GroupServer s : ranking.servers()) {
+        out.printf(Locale.ROOT, "%-28s %-12s %9.1f  %-22s %s%n", LiveTable.plain(s.info().getName()), s.info().getMap(),
+            s.scoreMs(), s.key(), String.join(" ", s.memberPredictedMs().stream()
+                .map(ms -> String.format(Locale.ROOT, "%.1f", ms)).toList()));
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  private DiscoveryRequest request() {
+    StopRule stop = switch (autostop.toLowerCase(Locale.ROOT)) {
+      case "first" -> StopRule.first(nClose);
+      case "intelligent" -> new StopRule.IntelligentClose(nClose, window);
+      case "rtt-stop" -> new StopRule.RttStop(rttStop, rttWindow);
+      case "rtt-limit" -> StopRule.rttLimit(rttLimit, delta);
+      case "none", "exhaustive" -> StopRule.exhaustive();
+      default -> throw new IllegalArgumentException(
+          "--autostop must be first, intelligent, rtt-stop, rtt-limit or none: " + autostop);
+    };
+    if (maxTimeSeconds < 1) throw new IllegalArgumentException("--max-time must be >= 1 s");
+    return DiscoveryRequest.defaults().withFilter(filter()).withStop(stop).withReposition(reposition, 10)
+        .withMaxDuration(Duration.ofSeconds(maxTimeSeconds));
+  }
+
+  private Filter filter() {
+    Filter.Password pw = switch (password.toLowerCase(Locale.ROOT)) {
+      case "any" -> Filter.Password.ANY;
+      case "exclude", "no" -> Filter.Password.EXCLUDE;
+      case "only", "yes" -> Filter.Password.ONLY;
+      default -> throw new IllegalArgumentException("--password must be any, exclude or only: " + password);
+    };
+    return Filter.none().withGame(game).withMap(map).withNotFull(notFull).withNotEmpty(notEmpty).withPassword(pw);
+  }
+
+  private ReedClient.Builder clientBuilder(String target) {
+    ReedClient.Builder b = ReedClient.builder().coordinator(target).rate(rate).calibrationCount(calib)
+        .probeTimeout(Duration.ofMillis(positive(timeoutMs, "--timeout"))).rpcDeadline(Duration.ofMillis(positive(deadlineMs, "--deadline")));
+    if (bind != null) b.bind(bindAddress(bind));
+    if (master != null) b.traditionalList(ServerListSource.quake3Master(socketAddress(master, "--master"), masterProtocol));
+    else if (valveMaster != null) b.traditionalList(ServerListSource.valveMaster(socketAddress(valveMaster, "--valve-master"), valveFilter));
+    if (fallback) {
+      if (master == null && valveMaster == null) throw new IllegalArgumentException("--fallback needs --master or --valve-master");
+      b.fallbackToTraditional(true);
+    }
+    return b;
+  }
+
+  private static long positive(long v, String name) {
+    if (v < 1) throw new IllegalArgumentException(name + " must be >= 1");
+    return v;
+  }
+
+  static InetSocketAddress bindAddress(String text) {
+    String s = text.strip();
+    boolean hasPort = s.matches("\\[.*]:\\d+") || s.matches("[^:]+:\\d+");
+    String host = s;
+    int port = 0;
+    if (hasPort) {
+      int colon = s.lastIndexOf(':');
+      host = s.substring(0, colon);
+      port = Integer.parseInt(s.substring(colon + 1));
+    }
+    if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+    if (port > 65535) throw new IllegalArgumentException("--bind port out of range: " + text);
+    try {
+      return new InetSocketAddress(InetAddress.getByName(host), port);
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("--bind: unknown address " + text);
+    }
+  }
+
+  private static InetSocketAddress socketAddress(String text, String option) {
+    int colon = text.lastIndexOf(':');
+    if (colon <= 0) throw new IllegalArgumentException(option + " must be HOST:PORT: " + text);
+    InetSocketAddress a = bindAddress(text);
+    if (a.getPort() == 0) throw new IllegalArgumentException(option + " needs a port: " + text);
+    return a;
+  }
+
+  private static boolean isTerminal() {
+    Console c = System.console();
+    if (c == null) return false;
+    try { // JDK 22+: a Console exists even when redirected; ask whether it is a terminal
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(c);
+    } catch (ReflectiveOperationException e) {
+      return true; // JDK 21: console() is null unless interactive
+    }
+  }
+
+  /** One stderr line per second while --json runs, so a long discovery shows progress. */
+  private static DiscoveryListener progress(PrintWriter err, String label) {
+    long[] last = {System.nanoTime()};
+    return e -> {
+      if (e instanceof dev.reed.client.DiscoveryEvent.ServerFound f && System.nanoTime() - last[0] > 1_000_000_000L) {
+        last[0] = System.nanoTime();
+        err.printf(Locale.ROOT, "%s: %d probes, %.1f s%n", label, f.probesSent(), f.elapsed().toNanos() / 1e9);
+        err.flush();
+      }
+    };
+  }
+
+  static double reduction(double reed, double traditional) {
+    return traditional > 0 ? 100.0 * (1 - reed / traditional) : Double.NaN;
+  }
+
+  static String summary(DiscoveryResult r) {
+    String method = switch (r.method()) {
+      case REED -> "REED";
+      case TRADITIONAL -> "traditional";
+      case TRADITIONAL_FALLBACK -> "traditional (fallback)";
+    };
+    String probes = r.calibrationProbes() > 0 ? r.probes() + " probes (" + r.calibrationProbes() + " calibration)" : r.probes() + " probes";
+    String s = String.format(Locale.ROOT, "%s: %s in %.2f s, %d servers found, RTT mean %.1f ms, median %.1f ms, %d timeouts, stopped: %s",
+        method, probes, r.seconds(), r.servers().size(), r.meanRttMs(), r.medianRttMs(), r.timeouts(),
+        r.stopReason().name().toLowerCase(Locale.ROOT));
+    if (r.coordinatorFailure() != null) s += System.lineSeparator() + "  coordinator: " + r.coordinatorFailure();
+    return s;
+  }
+
+  private static Json result(Json j, DiscoveryResult r) {
+    j.field("method", r.method().name().toLowerCase(Locale.ROOT).replace('_', '-'))
+        .field("probes", r.probes()).field("calibration_probes", r.calibrationProbes()).field("timeouts", r.timeouts())
+        .field("seconds", r.seconds()).field("stop_reason", r.stopReason().name().toLowerCase(Locale.ROOT))
+        .field("servers_found", r.servers().size()).field("mean_rtt_ms", r.meanRttMs()).field("median_rtt_ms", r.medianRttMs());
+    if (r.coordinatorFailure() != null) j.field("coordinator_failure", r.coordinatorFailure());
+    if (r.position() != null) {
+      j.object("position");
+      position(j, r.position());
+      j.close();
+    }
+    j.array("servers");
+    for (DiscoveredServer s : r.servers()) {
+      j.open().field("address", s.key()).field("rtt_ms", s.rttMs()).field("predicted_ms", s.predictedMs())
+          .field("name", s.name()).field("map", s.map()).field("players", s.players()).field("max_players", s.maxPlayers())
+          .field("game", s.info().getGame()).field("protocol", s.protocol() == dev.reed.proto.v1.GameProtocol.GAME_PROTOCOL_A2S ? "a2s" : "quake3")
+          .close();
+    }
+    return j.closeArray();
+  }
+
+  private static void position(Json j, ClientPosition p) {
+    j.array("coordinate");
+    for (double x : p.coordinate().components()) j.value(x);
+    j.closeArray().field("height_ms", p.coordinate().height()).field("relative_error", p.relativeError())
+        .field("anchors_used", p.anchorsUsed()).field("source", p.source().name().toLowerCase(Locale.ROOT));
+  }
+}

@@ -1,0 +1,401 @@
+package dev.reed.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.reed.coordinates.Coordinate;
+import dev.reed.probe.ProbeTarget;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.GetOrderedServersRequest;
+import dev.reed.proto.v1.PasswordFilter;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The SDK's discovery logic against an in-process fake coordinator and a fake prober. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ReedClientTest {
+  private static final int CALIB = 8;
+
+  private FakeWorld world;
+  private FakeReedService service;
+  private Server server;
+  private ManagedChannel channel;
+  private FakeProber prober;
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws IOException {
+    world = FakeWorld.random(300, 42);
+    service = new FakeReedService(world);
+    String name = InProcessServerBuilder.generateName();
+    server = InProcessServerBuilder.forName(name).addService(service).build().start();
+    channel = InProcessChannelBuilder.forName(name).build();
+    prober = new FakeProber(world, 0);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AutoCloseable c : closeables) c.close();
+    prober.close();
+    channel.shutdownNow();
+    server.shutdownNow();
+  }
+
+  private ReedClient.Builder builder() {
+    return ReedClient.builder().channel(channel, "in-process").prober(prober).rate(20_000)
+        .rpcDeadline(Duration.ofSeconds(5)).calibrationCount(CALIB);
+  }
+
+  private ReedClient client() {
+    return track(builder().build());
+  }
+
+  private <T extends AutoCloseable> T track(T c) {
+    closeables.add(c);
+    return c;
+  }
+
+  private List<String> listProbeKeys() {
+    synchronized (prober.sent) {
+      return prober.sent.stream().map(ProbeTarget::address).map(Endpoints::key)
+          .filter(k -> world.calibration.stream().noneMatch(c -> c.key().equals(k))).toList();
+    }
+  }
+
+  @Test
+  void firstNCloseFindsTheClosestServersWithCalibrationPlusNProbes() {
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
+
+    assertThat(r.method()).isEqualTo(DiscoveryResult.Method.REED);
+    assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.STOP_RULE);
+    assertThat(r.calibrationProbes()).isEqualTo(CALIB);
+    assertThat(r.probes()).isEqualTo(CALIB + 10);
+    assertThat(r.servers()).extracting(DiscoveredServer::key).containsExactlyElementsOf(world.closestKeys(10));
+    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCAL);
+    assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
+    for (DiscoveredServer s : r.servers()) {
+      assertThat(s.predictedMs()).isCloseTo(s.rttMs(), within(1.5));
+      assertThat(s.name()).startsWith("server-");
+    }
+  }
+
+  @Test
+  void probesInAscendingPredictedOrder() {
+    client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(50)));
+    List<String> probed = listProbeKeys();
+    assertThat(probed).hasSize(50).containsExactlyElementsOf(world.closestKeys(50));
+  }
+
+  @Test
+  void intelligentNCloseProbesUntilTheWindowBringsNoImprovement() {
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(new StopRule.IntelligentClose(10, 20)));
+    assertThat(r.probes()).isEqualTo(CALIB + 10 + 20);
+    assertThat(r.closest(10)).extracting(DiscoveredServer::key).containsExactlyElementsOf(world.closestKeys(10));
+  }
+
+  @Test
+  void rttStopStopsOnceTheRecentWindowIsBeyondTheLimit() {
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(new StopRule.RttStop(100, 10)));
+    long within100 = world.servers.stream().filter(s -> world.rttMs(s) <= 100).count();
+    assertThat(r.probes()).isEqualTo(CALIB + (int) within100 + 10);
+    assertThat(r.servers()).filteredOn(s -> s.rttMs() <= 100).hasSize((int) within100);
+  }
+
+  @Test
+  void rttLimitAsksTheCoordinatorForServersWithinLimitPlusDeltaAndProbesThemAll() {
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.rttLimit(100, 20)));
+    assertThat(service.pageRequests.get(0).getFilter().getRttLimitUs()).isEqualTo(120_000);
+    long within120 = world.servers.stream().filter(s -> world.rttMs(s) <= 120).count();
+    assertThat(r.probes()).isEqualTo(CALIB + (int) within120);
+    assertThat(r.servers()).allMatch(s -> s.rttMs() <= 120.001);
+  }
+
+  @Test
+  void exhaustivePagesThroughTheWholeList() {
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()).withPageSize(40));
+    assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.LIST_EXHAUSTED);
+    assertThat(r.probes()).isEqualTo(CALIB + 300);
+    assertThat(r.servers()).hasSize(300);
+    assertThat(service.pageRequests).hasSizeGreaterThanOrEqualTo(8);
+    assertThat(new HashSet<>(listProbeKeys())).hasSize(300);
+  }
+
+  @Test
+  void filterGoesToTheCoordinator() {
+    Filter f = Filter.none().withGame("BaseOA").withMap("oa_dm1").withNotFull(true).withNotEmpty(true)
+        .withPassword(Filter.Password.EXCLUDE).withMinPlayers(1);
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withFilter(f).withStop(StopRule.exhaustive()));
+    GetOrderedServersRequest req = service.pageRequests.get(0);
+    assertThat(req.getFilter().getGame()).isEqualTo("baseoa");
+    assertThat(req.getFilter().getMap()).isEqualTo("oa_dm1");
+    assertThat(req.getFilter().getNotFull()).isTrue();
+    assertThat(req.getFilter().getNotEmpty()).isTrue();
+    assertThat(req.getFilter().getMinPlayers()).isEqualTo(1);
+    assertThat(req.getFilter().getPassword()).isEqualTo(PasswordFilter.PASSWORD_FILTER_EXCLUDE);
+    assertThat(r.servers()).isNotEmpty().allSatisfy(s -> {
+      assertThat(s.info().getGame()).isEqualTo("baseoa");
+      assertThat(s.players()).isLessThan(s.maxPlayers()).isPositive();
+    });
+  }
+
+  @Test
+  void traditionalProbesTheWholeListInNoUsefulOrder() {
+    DiscoveryResult r = client().discoverTraditional(DiscoveryRequest.defaults(), DiscoveryListener.NONE);
+    assertThat(r.method()).isEqualTo(DiscoveryResult.Method.TRADITIONAL);
+    assertThat(r.probes()).isEqualTo(300);
+    assertThat(r.calibrationProbes()).isZero();
+    assertThat(r.position()).isNull();
+    assertThat(r.servers()).hasSize(300).allMatch(s -> Double.isNaN(s.predictedMs()));
+    List<String> probed = listProbeKeys();
+    assertThat(probed).containsExactlyInAnyOrderElementsOf(world.closestKeys(300));
+    assertThat(probed.subList(0, 20)).isNotEqualTo(world.closestKeys(20));
+  }
+
+  @Test
+  void eventsArriveInOrderForALiveView() {
+    List<DiscoveryEvent> events = new CopyOnWriteArrayList<>();
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(5)), events::add);
+    assertThat(events.get(0)).isInstanceOf(DiscoveryEvent.Positioned.class);
+    assertThat(events.get(1)).isInstanceOf(DiscoveryEvent.Listed.class);
+    assertThat(events.get(events.size() - 1)).isInstanceOfSatisfying(DiscoveryEvent.Stopped.class,
+        s -> assertThat(s.probesSent()).isEqualTo(r.probes()));
+    assertThat(events).filteredOn(e -> e instanceof DiscoveryEvent.ServerFound).hasSize(r.servers().size());
+  }
+
+  @Test
+  void aThrowingListenerDoesNotBreakDiscovery() {
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(5)), e -> {
+      throw new IllegalStateException("UI bug");
+    });
+    assertThat(r.servers()).hasSize(5);
+  }
+
+  @Test
+  void repliesThatOvertakeEachOtherAreFedToTheStopRuleInProbeOrder() {
+    prober = new FakeProber(world, 20); // 1 ms of world RTT = 20 us real: replies overtake each other
+    DiscoveryResult r = track(builder().rate(2000).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
+    assertThat(r.probes()).isGreaterThanOrEqualTo(CALIB + 10);
+    assertThat(r.closest(10)).extracting(DiscoveredServer::key).containsExactlyElementsOf(world.closestKeys(10));
+  }
+
+  @Test
+  void locateRpcPositioningForThinClients() {
+    DiscoveryResult r = track(builder().positioning(Positioning.LOCATE_RPC).build())
+        .discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)));
+    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCATE_RPC);
+    assertThat(service.locateRequests).hasSize(1);
+    assertThat(service.locateRequests.get(0).getMeasurementsCount()).isEqualTo(CALIB);
+    assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
+  }
+
+  @Test
+  void repositionsFromMeasuredRttsAndAsksAgainWithoutProbingTwice() {
+    List<DiscoveryEvent> events = new CopyOnWriteArrayList<>();
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(60)).withReposition(true, 20),
+        events::add);
+    assertThat(events).filteredOn(e -> e instanceof DiscoveryEvent.Positioned p && p.reposition()).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(service.locateRequests).isNotEmpty();
+    assertThat(service.locateRequests.get(service.locateRequests.size() - 1).getMeasurementsCount()).isGreaterThan(CALIB + 20);
+    List<String> probed = listProbeKeys();
+    assertThat(new HashSet<>(probed)).hasSize(probed.size());
+    assertThat(r.servers()).extracting(DiscoveredServer::key).containsExactlyInAnyOrderElementsOf(world.closestKeys(60));
+    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCATE_RPC);
+  }
+
+  @Test
+  void aFailingLocateSwitchesRepositioningOffButDiscoveryGoesOn() {
+    service.failLocate = Status.UNIMPLEMENTED.withDescription("no Locate here");
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(30)).withReposition(true, 5));
+    assertThat(r.servers()).hasSize(30);
+    assertThat(service.locateRequests).hasSize(1);
+    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCAL);
+  }
+
+  @Test
+  void tooFewCalibrationRepliesIsAClearError() {
+    for (int i = 0; i < 6; i++) {
+      FakeWorld.Server s = world.calibration.get(i);
+      world.calibration.set(i, new FakeWorld.Server(s.address(), s.protocol(), s.coordinate(), s.info(), false));
+    }
+    assertThatThrownBy(() -> client().discover(DiscoveryRequest.defaults()))
+        .isInstanceOfSatisfying(ReedClientException.class, e -> {
+          assertThat(e.kind()).isEqualTo(ReedClientException.Kind.CALIBRATION_FAILED);
+          assertThat(e.getMessage()).contains("only 2 of 8 calibration servers answered").contains("needs 3");
+        });
+  }
+
+  @Test
+  void nanCoordinatesFromTheCoordinatorAreABadResponse() {
+    service.nanCoordinates = true;
+    assertThatThrownBy(() -> client().discover(DiscoveryRequest.defaults()))
+        .isInstanceOfSatisfying(ReedClientException.class, e -> {
+          assertThat(e.kind()).isEqualTo(ReedClientException.Kind.COORDINATOR_BAD_RESPONSE);
+          assertThat(e.coordinatorFault()).isTrue();
+          assertThat(e.getMessage()).contains("in-process").contains("0 usable calibration servers (8 invalid, e.g. ");
+        });
+  }
+
+  @Test
+  void someInvalidCalibrationServersAreDroppedAndTheRestUsed() {
+    service.wrongDimensionsEvery = 2; // 4 of 8 have 3 components in a 2-D deployment
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
+    assertThat(r.calibrationProbes()).isEqualTo(4);
+    assertThat(r.servers()).extracting(DiscoveredServer::key).containsExactlyElementsOf(world.closestKeys(10));
+  }
+
+  @Test
+  void rankedServersWithBadEndpointsAreSkipped() {
+    service.badEndpointEvery = 2;
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()));
+    assertThat(r.servers()).hasSize(150);
+  }
+
+  @Test
+  void aPageOfNothingButGarbageIsABadResponse() {
+    service.badEndpointEvery = 1;
+    assertThatThrownBy(() -> client().discover(DiscoveryRequest.defaults()))
+        .isInstanceOfSatisfying(ReedClientException.class, e -> {
+          assertThat(e.kind()).isEqualTo(ReedClientException.Kind.COORDINATOR_BAD_RESPONSE);
+          assertThat(e.getMessage()).contains("GetOrderedServers").contains("not a literal IP address");
+        });
+  }
+
+  @Test
+  void aStallingCoordinatorHitsTheDeadline() {
+    service.stallMillis = 3000;
+    ReedClient c = track(builder().rpcDeadline(Duration.ofMillis(200)).build());
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> c.discover(DiscoveryRequest.defaults()))
+        .isInstanceOfSatisfying(ReedClientException.class, e -> {
+          assertThat(e.kind()).isEqualTo(ReedClientException.Kind.COORDINATOR_DEADLINE);
+          assertThat(e.getMessage()).contains("did not answer GetCalibrationServers within 200 ms");
+        });
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofMillis(2500));
+  }
+
+  @Test
+  void aCoordinatorThatDiesMidListEndsWithWhatWasFound() {
+    service.failPagesAfter = 1;
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()).withPageSize(20));
+    assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.COORDINATOR_FAILED);
+    assertThat(r.probes()).isEqualTo(CALIB + 20);
+    assertThat(r.servers()).hasSize(20);
+    assertThat(r.coordinatorFailure()).contains("unreachable").contains("coordinator going down");
+  }
+
+  @Test
+  void aCoordinatorThatIsDownIsAClearError() throws IOException {
+    String target = "127.0.0.1:" + closedPort();
+    try (ReedClient c = ReedClient.builder().coordinator(target).prober(prober).rpcDeadline(Duration.ofSeconds(5)).build()) {
+      assertThatThrownBy(() -> c.discover(DiscoveryRequest.defaults()))
+          .isInstanceOfSatisfying(ReedClientException.class, e -> {
+            assertThat(e.kind()).isEqualTo(ReedClientException.Kind.COORDINATOR_UNAVAILABLE);
+            assertThat(e.getMessage()).contains("coordinator " + target + " is unreachable (GetCalibrationServers)");
+          });
+    }
+  }
+
+  @Test
+  void aCoordinatorDownFallsBackToTraditionalWhenAsked() throws IOException {
+    List<ListedServer> list = world.servers.stream().map(s -> new ListedServer(s.address(), s.protocol())).toList();
+    List<DiscoveryEvent> events = new CopyOnWriteArrayList<>();
+    try (ReedClient c = ReedClient.builder().coordinator("127.0.0.1:" + closedPort()).prober(prober).rate(20_000)
+        .traditionalList(ServerListSource.of(list)).fallbackToTraditional(true).build()) {
+      DiscoveryResult r = c.discover(DiscoveryRequest.defaults(), events::add);
+      assertThat(r.method()).isEqualTo(DiscoveryResult.Method.TRADITIONAL_FALLBACK);
+      assertThat(r.probes()).isEqualTo(300);
+      assertThat(r.servers()).hasSize(300);
+      assertThat(r.coordinatorFailure()).contains("unreachable");
+      assertThat(events).first().isInstanceOf(DiscoveryEvent.FallingBack.class);
+    }
+  }
+
+  @Test
+  void somethingThatIsNotACoordinatorIsAClearError() throws Exception {
+    try (ServerSocket garbage = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread.ofVirtual().start(() -> {
+        while (!garbage.isClosed()) {
+          try (var s = garbage.accept()) {
+            s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\nthis is not gRPC".getBytes());
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+      String target = "127.0.0.1:" + garbage.getLocalPort();
+      try (ReedClient c = ReedClient.builder().coordinator(target).prober(prober).rpcDeadline(Duration.ofSeconds(3)).build()) {
+        assertThatThrownBy(() -> c.discover(DiscoveryRequest.defaults()))
+            .isInstanceOfSatisfying(ReedClientException.class, e -> {
+              assertThat(e.coordinatorFault()).isTrue();
+              assertThat(e.getMessage()).contains("coordinator " + target);
+            });
+      }
+    }
+  }
+
+  @Test
+  void groupRankingReturnsOneListWithPerMemberPredictions() {
+    List<GroupMember> members = List.of(new GroupMember("alice", Coordinate.of(0, 0)),
+        new GroupMember("bob", Coordinate.of(100, 0)));
+    GroupRanking g = client().rankForGroup(members, GroupObjective.MIN_MAX, 0, Filter.none(), 10);
+    assertThat(g.servers()).hasSize(10);
+    assertThat(g.servers()).isSortedAccordingTo(Comparator.comparingDouble(GroupServer::scoreMs));
+    for (GroupServer s : g.servers()) {
+      assertThat(s.memberPredictedMs()).hasSize(2);
+      assertThat(s.scoreMs()).isCloseTo(Math.max(s.memberPredictedMs().get(0), s.memberPredictedMs().get(1)), within(0.01));
+    }
+    assertThat(prober.sent).isEmpty();
+  }
+
+  @Test
+  void groupMembersMustShareTheDimensionCount() {
+    List<GroupMember> members = List.of(new GroupMember("alice", Coordinate.of(0, 0)),
+        new GroupMember("bob", Coordinate.of(1, 2, 3)));
+    assertThatThrownBy(() -> client().rankForGroup(members, GroupObjective.MIN_MAX, 0, Filter.none(), 10))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bob has 3 dimensions");
+  }
+
+  @Test
+  void theTimeLimitBoundsADiscovery() {
+    DiscoveryResult r = track(builder().rate(50).build())
+        .discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()).withMaxDuration(Duration.ofMillis(400)));
+    assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.TIME_LIMIT);
+    assertThat(r.probes()).isLessThan(40);
+  }
+
+  @Test
+  void builderRejectsBadOptionsClearly() {
+    assertThatThrownBy(() -> ReedClient.builder().coordinator("no-port")).hasMessageContaining("HOST:PORT");
+    assertThatThrownBy(() -> ReedClient.builder().coordinator("h:99999")).hasMessageContaining("1-65535");
+    assertThatThrownBy(() -> ReedClient.builder().rate(0)).hasMessageContaining("rate");
+    assertThatThrownBy(() -> ReedClient.builder().build()).hasMessageContaining("coordinator(HOST:PORT)");
+    assertThatThrownBy(() -> ReedClient.builder().coordinator("h:1").fallbackToTraditional(true).build())
+        .hasMessageContaining("traditionalList");
+    assertThatThrownBy(() -> new Filter("", "", 0, false, false, Filter.Password.ANY, Double.NaN)).hasMessageContaining("rttLimitMs");
+  }
+
+  private static int closedPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}
