@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1.7
+# The reed coordinator image: ingest -> coordinates -> REED rankings over gRPC (issue 5).
+#
+#   docker build -f docker/coordinator.Dockerfile -t reed-coordinator .     (context = repository root)
+#
+# Built from source with the Maven wrapper, like ./reed does; the runtime stage holds only a JRE
+# and the distribution (reed-cli.jar + lib/). It runs as an unprivileged user and writes only to
+# the volumes below, so it works with a read-only root file system (k8s/base sets that).
+# Options come from REED_COORDINATOR_* environment variables or arguments after the image name.
+
+FROM eclipse-temurin:21-jdk AS build
+WORKDIR /src
+COPY . .
+RUN --mount=type=cache,target=/root/.m2 \
+    ./mvnw -B -q -Dmaven.test.skip=true -pl cli -am package \
+ && test -f cli/target/reed-cli.jar
+
+FROM eclipse-temurin:21-jre
+RUN groupadd --system --gid 10001 reed \
+ && useradd --system --uid 10001 --gid reed --home-dir /var/lib/reed --no-create-home --shell /usr/sbin/nologin reed \
+ && install -d -o reed -g reed -m 0750 /var/lib/reed/snapshots
+COPY --from=build --chown=root:root /src/cli/target/reed-cli.jar /opt/reed/reed-cli.jar
+COPY --from=build --chown=root:root /src/cli/target/lib/ /opt/reed/lib/
+
+# Writable paths: snapshots for analysts, and /tmp (Netty unpacks its native transport there).
+VOLUME ["/var/lib/reed/snapshots", "/tmp"]
+ENV REED_COORDINATOR_GRPC_PORT=50051 \
+    REED_COORDINATOR_METRICS_PORT=9464 \
+    REED_COORDINATOR_SNAPSHOT_DIR=/var/lib/reed/snapshots \
+    REED_COORDINATOR_Q3_MASTER_PORT=27950 \
+    REED_COORDINATOR_VALVE_MASTER_PORT=27011
+
+# gRPC API (health + reflection on it too), Prometheus /metrics + /healthz, catalog front ends.
+EXPOSE 50051/tcp 9464/tcp 27950/udp 27011/udp
+
+USER 10001:10001
+WORKDIR /var/lib/reed
+
+# No curl in the image: bash's /dev/tcp asks /healthz on the metrics port.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${REED_COORDINATOR_METRICS_PORT} && printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200'"]
+
+# -XX:-UsePerfData: no hsperfdata files; MaxRAMPercentage sizes the heap from the container limit.
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", \
+            "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=/tmp", \
+            "-jar", "/opt/reed/reed-cli.jar", "coordinator"]

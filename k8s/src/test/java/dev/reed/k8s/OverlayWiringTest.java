@@ -1,0 +1,347 @@
+package dev.reed.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.reed.proto.Topic;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Builds the base and every overlay with {@code kubectl kustomize} and checks the rendered objects
+ * fit together the way the cluster will use them: Services, probes, NetworkPolicy and configuration
+ * agree on ports; selectors select; the Role covers leader election; mounted files exist where the
+ * configuration points; workloads run non-root, read-only, without capabilities, with limits.
+ */
+class OverlayWiringTest {
+
+  /** Secrets that are created outside these manifests, and who creates them. */
+  private static final Map<String, String> EXTERNAL_SECRETS = Map.of(
+      "reed-kafka-cluster-ca-cert", "Strimzi Cluster Operator (Kafka reed-kafka)",
+      "reed-coordinator-tls", "cert-manager or kubectl create secret tls (docs/operations.md)",
+      "reed-coordinator-api-keys", "kubectl create secret generic (docs/operations.md)");
+
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  void coordinatorPortsAgreeEverywhere(String root) throws Exception {
+    ManifestSet set = render(root);
+    Workload coordinator = coordinator(set);
+    Map<String, String> env = coordinator.env(set);
+
+    assertThat(coordinator.port("grpc")).isEqualTo(new Workload.Port("grpc", port(env, "REED_COORDINATOR_GRPC_PORT"), "TCP"));
+    assertThat(coordinator.port("metrics")).isEqualTo(new Workload.Port("metrics", port(env, "REED_COORDINATOR_METRICS_PORT"), "TCP"));
+    assertThat(coordinator.port("q3-master")).isEqualTo(new Workload.Port("q3-master", port(env, "REED_COORDINATOR_Q3_MASTER_PORT"), "UDP"));
+    assertThat(coordinator.port("valve-master")).isEqualTo(new Workload.Port("valve-master", port(env, "REED_COORDINATOR_VALVE_MASTER_PORT"), "UDP"));
+
+    List<Manifest> services = set.ofKind("Service").stream()
+        .filter(s -> coordinator.selectedBy(s.map("spec.selector"))).toList();
+    assertThat(services).extracting(Manifest::name).contains("reed-coordinator", "reed-catalog");
+    for (Manifest service : services) {
+      for (Map<String, Object> p : Manifest.maps(service.at("spec.ports"))) {
+        String protocol = (String) p.getOrDefault("protocol", "TCP");
+        assertThat(coordinator.resolve(p.get("targetPort"), protocol))
+            .as("%s port %s -> a %s container port", service.id(), p.get("name"), protocol).isPresent();
+      }
+    }
+    assertThat(set.ofKind("Service").stream().filter(s -> s.name().startsWith("reed-coordinator") || s.name().startsWith("reed-catalog")))
+        .as("every coordinator Service selects the coordinator pods")
+        .allMatch(s -> coordinator.selectedBy(s.map("spec.selector")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  void probesAskTheHealthEndpointsOnTheRightPorts(String root) throws Exception {
+    ManifestSet set = render(root);
+    Workload coordinator = coordinator(set);
+    boolean tls = coordinator.env(set).containsKey("REED_COORDINATOR_TLS_CERT");
+    for (String probe : List.of("startupProbe", "readinessProbe", "livenessProbe")) {
+      Map<String, Object> p = Manifest.asMap(coordinator.container().get(probe), probe);
+      assertThat(p).as("%s %s", root, probe).isNotEmpty();
+      Set<String> handlers = Set.copyOf(p.keySet().stream().filter(Set.of("grpc", "httpGet", "tcpSocket", "exec")::contains).toList());
+      assertThat(handlers).as("%s %s has exactly one handler", root, probe).hasSize(1);
+      if (tls) {
+        // the kubelet's gRPC probe has no TLS: with TLS on the API port, /healthz on the metrics port
+        assertThat(handlers).as("%s %s with TLS", root, probe).containsExactly("httpGet");
+      } else {
+        assertThat(handlers).as("%s %s: gRPC health service", root, probe).containsExactly("grpc");
+      }
+      if (handlers.contains("grpc")) {
+        Object port = Manifest.at(p, "grpc.port");
+        assertThat(port).as("gRPC probes need a port number, not a name").isInstanceOf(Integer.class);
+        assertThat(coordinator.resolve(port, "TCP")).contains(coordinator.port("grpc"));
+      } else {
+        assertThat(coordinator.resolve(Manifest.at(p, "httpGet.port"), "TCP")).contains(coordinator.port("metrics"));
+        assertThat(Manifest.at(p, "httpGet.path")).isEqualTo("/healthz");
+      }
+    }
+    if (tls) {
+      assertThat(coordinator.env(set)).containsKey("REED_COORDINATOR_TLS_KEY");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  void networkPolicyAdmitsEveryServedPortAndReachesKafka(String root) throws Exception {
+    ManifestSet set = render(root);
+    Workload coordinator = coordinator(set);
+    Manifest policy = set.ofKind("NetworkPolicy").stream()
+        .filter(n -> coordinator.selectedBy(n.map("spec.podSelector.matchLabels"))).findFirst()
+        .orElseThrow(() -> new AssertionError(root + ": no NetworkPolicy selects the coordinator"));
+    assertThat(policy.list("spec.policyTypes")).containsExactlyInAnyOrder("Ingress", "Egress");
+
+    for (Workload.Port port : coordinator.ports()) {
+      assertThat(allows(policy, "ingress", port.number(), port.protocol()))
+          .as("%s: NetworkPolicy admits %s %d/%s", root, port.name(), port.number(), port.protocol()).isTrue();
+    }
+    assertThat(allows(policy, "ingress", 1234, "TCP")).as("an unused port stays closed").isFalse();
+
+    // Kafka: the configured bootstrap is the Strimzi bootstrap Service of a listener whose
+    // authentication matches the coordinator's KafkaUser and client.properties.
+    String[] bootstrap = coordinator.env(set).get("REED_COORDINATOR_KAFKA").split(":");
+    Manifest kafka = set.one("Kafka", "reed-kafka");
+    assertThat(bootstrap[0]).isEqualTo(kafka.name() + "-kafka-bootstrap");
+    int kafkaPort = Integer.parseInt(bootstrap[1]);
+    Map<String, Object> listener = Manifest.maps(kafka.at("spec.kafka.listeners")).stream()
+        .filter(l -> l.get("port").equals(kafkaPort)).findFirst()
+        .orElseThrow(() -> new AssertionError(root + ": no Kafka listener on " + kafkaPort));
+    assertThat(listener.get("type")).as("the coordinator uses an in-cluster listener").isEqualTo("internal");
+    assertThat(Manifest.at(listener, "authentication.type"))
+        .isEqualTo(set.one("KafkaUser", "reed-coordinator").string("spec.authentication.type"));
+    String properties = (String) set.one("ConfigMap", "reed-coordinator-kafka-client").map("data").get("client.properties");
+    assertThat(properties).contains(Boolean.TRUE.equals(listener.get("tls")) ? "security.protocol=SSL" : "security.protocol=PLAINTEXT");
+    assertThat(allows(policy, "egress", kafkaPort, "TCP")).as("%s: egress to Kafka %d", root, kafkaPort).isTrue();
+    assertThat(allows(policy, "egress", 53, "UDP")).as("DNS").isTrue();
+    assertThat(allows(policy, "egress", 443, "TCP") || allows(policy, "egress", 6443, "TCP")).as("Kubernetes API (Lease)").isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  void leaderElectionHasItsIdentityAndTheRightsItNeeds(String root) throws Exception {
+    ManifestSet set = render(root);
+    Workload coordinator = coordinator(set);
+    assertThat(coordinator.fieldRefs())
+        .containsEntry("POD_NAME", "metadata.name")
+        .containsEntry("NAMESPACE", "metadata.namespace");
+
+    String account = (String) coordinator.podSpec().get("serviceAccountName");
+    set.one("ServiceAccount", account);
+    assertThat(coordinator.podSpec().get("automountServiceAccountToken")).as("the Lease needs the API token").isNotEqualTo(false);
+
+    Manifest binding = set.ofKind("RoleBinding").stream()
+        .filter(b -> Manifest.maps(b.at("subjects")).stream()
+            .anyMatch(s -> "ServiceAccount".equals(s.get("kind")) && account.equals(s.get("name"))))
+        .findFirst().orElseThrow(() -> new AssertionError(root + ": no RoleBinding for " + account));
+    assertThat(binding.string("roleRef.kind")).isEqualTo("Role");
+    Manifest role = set.one("Role", binding.string("roleRef.name"));
+    assertThat(role.string("metadata.namespace")).isEqualTo(binding.string("metadata.namespace"));
+
+    // LeaderElector + LeaseLock: get the Lease, create it when missing, replace (update) it to renew.
+    boolean covered = Manifest.maps(role.at("rules")).stream().anyMatch(rule ->
+        ((List<?>) rule.get("apiGroups")).contains("coordination.k8s.io")
+            && ((List<?>) rule.get("resources")).contains("leases")
+            && ((List<?>) rule.get("verbs")).containsAll(List.of("get", "create", "update")));
+    assertThat(covered).as("%s: Role %s covers get/create/update on leases", root, role.name()).isTrue();
+    assertThat(Manifest.maps(role.at("rules"))).as("nothing beyond leases")
+        .allMatch(rule -> rule.get("resources").equals(List.of("leases")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  void workloadsAreLockedDownAndBounded(String root) throws Exception {
+    ManifestSet set = render(root);
+    for (Workload w : workloads(set)) {
+      String id = root + " " + w.manifest().id();
+      assertThat(Manifest.at(w.podSpec(), "securityContext.runAsNonRoot")).as(id).isEqualTo(true);
+      assertThat(Manifest.at(w.podSpec(), "securityContext.seccompProfile.type")).as(id).isEqualTo("RuntimeDefault");
+      Map<String, Object> c = w.container();
+      assertThat(Manifest.at(c, "securityContext.readOnlyRootFilesystem")).as(id).isEqualTo(true);
+      assertThat(Manifest.at(c, "securityContext.allowPrivilegeEscalation")).as(id).isEqualTo(false);
+      assertThat(Manifest.at(c, "securityContext.capabilities.drop")).as(id).isEqualTo(List.of("ALL"));
+      for (String r : List.of("requests.cpu", "requests.memory", "limits.memory", "limits.cpu")) {
+        assertThat(Manifest.at(c, "resources." + r)).as("%s resources.%s", id, r).isNotNull();
+      }
+      assertThat(Workload.bytes(Manifest.at(c, "resources.limits.memory")))
+          .as("%s: memory limit >= request", id).isGreaterThanOrEqualTo(Workload.bytes(Manifest.at(c, "resources.requests.memory")));
+      assertThat(w.selectedBy(w.manifest().map("spec.selector.matchLabels"))).as("%s selector selects its pods", id).isTrue();
+      assertThat(String.valueOf(c.get("image"))).as("%s: overlays pin the image", id)
+          .matches(root.equals("base") ? ".+" : ".+/.+:[\\w.-]+");
+
+      // Every mount has a volume; every volume has a source these manifests or a known operator create.
+      for (Map<String, Object> mount : w.volumeMounts()) w.volume((String) mount.get("name"));
+      for (Map<String, Object> v : w.volumes()) {
+        String cm = (String) Manifest.at(v, "configMap.name");
+        if (cm != null) set.one("ConfigMap", cm);
+        String secret = (String) Manifest.at(v, "secret.secretName");
+        if (secret != null) {
+          boolean fromKafkaUser = set.ofKind("KafkaUser").stream().anyMatch(u -> u.name().equals(secret));
+          assertThat(fromKafkaUser || EXTERNAL_SECRETS.containsKey(secret))
+              .as("%s: Secret %s is written by a KafkaUser or documented", id, secret).isTrue();
+        }
+      }
+      // The read-only root needs writable volumes wherever the process writes.
+      Map<String, String> env = w.env(set);
+      List<String> writable = new ArrayList<>(List.of("/tmp"));
+      env.forEach((k, v) -> { if (k.endsWith("_DIR")) writable.add(v); });
+      for (String dir : writable) {
+        Map<String, Object> mount = w.mountFor(dir).orElseThrow(() -> new AssertionError(id + ": nothing mounted at " + dir));
+        assertThat(mount.get("readOnly")).as("%s: %s writable", id, dir).isNotEqualTo(true);
+        Map<String, Object> volume = w.volume((String) mount.get("name"));
+        assertThat(volume.containsKey("emptyDir") || volume.containsKey("persistentVolumeClaim"))
+            .as("%s: %s on a writable volume (emptyDir or PVC): %s", id, dir, volume).isTrue();
+      }
+      // Files the configuration points to are mounted.
+      env.forEach((k, v) -> {
+        if (v.startsWith("/etc/")) {
+          assertThat(w.mountFor(v)).as("%s: %s=%s is mounted", id, k, v).isPresent();
+        }
+      });
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  void disruptionBudgetAndAutoscalerFitTheDeployment(String root) throws Exception {
+    ManifestSet set = render(root);
+    Workload coordinator = coordinator(set);
+    Manifest pdb = set.one("PodDisruptionBudget", "reed-coordinator");
+    assertThat(coordinator.selectedBy(pdb.map("spec.selector.matchLabels"))).isTrue();
+    // a budget must never block every drain: with N replicas, at least one may go
+    Object maxUnavailable = pdb.at("spec.maxUnavailable");
+    Object minAvailable = pdb.at("spec.minAvailable");
+    if (maxUnavailable != null) assertThat((Integer) maxUnavailable).isGreaterThanOrEqualTo(1);
+    else assertThat((Integer) minAvailable).isLessThan(coordinator.replicas());
+
+    for (Manifest hpa : set.ofKind("HorizontalPodAutoscaler")) {
+      assertThat(hpa.string("spec.scaleTargetRef.kind")).isEqualTo("Deployment");
+      assertThat(hpa.string("spec.scaleTargetRef.name")).isEqualTo(coordinator.manifest().name());
+      int min = (Integer) hpa.at("spec.minReplicas");
+      int max = (Integer) hpa.at("spec.maxReplicas");
+      assertThat(min).isLessThanOrEqualTo(max).isLessThanOrEqualTo(coordinator.replicas());
+      assertThat(max).as("more replicas than reed.samples partitions would idle").isLessThanOrEqualTo(Topic.SAMPLES.partitions());
+    }
+  }
+
+  @Test
+  void baseRunsTwoCoordinatorsWithoutAgents() throws Exception {
+    ManifestSet set = render("base");
+    assertThat(coordinator(set).replicas()).isGreaterThanOrEqualTo(2);
+    assertThat(set.ofKind("DaemonSet")).isEmpty();
+  }
+
+  @Test
+  void devIsOneSmallReplicaOnOneKafkaNodeWithAgents() throws Exception {
+    ManifestSet set = render("overlays/dev");
+    Workload coordinator = coordinator(set);
+    assertThat(coordinator.replicas()).isEqualTo(1);
+    assertThat(Workload.bytes(Manifest.at(coordinator.container(), "resources.limits.memory")))
+        .isLessThanOrEqualTo(new BigDecimal(512L * 1024 * 1024));
+    assertThat(set.ofKind("HorizontalPodAutoscaler")).isEmpty();
+    assertThat(set.one("KafkaNodePool", "reed-kafka-pool").at("spec.replicas")).isEqualTo(1);
+    assertThat(set.ofKind("DaemonSet")).hasSize(1);
+  }
+
+  @Test
+  void prodRunsThreeSpreadReplicasWithAutoscalingTlsAndApiKeys() throws Exception {
+    ManifestSet set = render("overlays/prod");
+    Workload coordinator = coordinator(set);
+    assertThat(coordinator.replicas()).isEqualTo(3);
+    Manifest hpa = set.one("HorizontalPodAutoscaler", "reed-coordinator");
+    assertThat((Integer) hpa.at("spec.minReplicas")).isGreaterThanOrEqualTo(3);
+
+    Map<String, Object> antiAffinity = Manifest.asMap(Manifest.at(coordinator.podSpec(), "affinity.podAntiAffinity"), "podAntiAffinity");
+    List<Map<String, Object>> terms = new ArrayList<>();
+    Manifest.maps(antiAffinity.get("requiredDuringSchedulingIgnoredDuringExecution")).forEach(terms::add);
+    Manifest.maps(antiAffinity.get("preferredDuringSchedulingIgnoredDuringExecution"))
+        .forEach(t -> terms.add(Manifest.asMap(t.get("podAffinityTerm"), "podAffinityTerm")));
+    assertThat(terms).as("anti-affinity terms").isNotEmpty();
+    Predicate<Map<String, Object>> selectsCoordinators = t ->
+        coordinator.selectedBy(Manifest.asMap(Manifest.at(t, "labelSelector.matchLabels"), "matchLabels"));
+    assertThat(terms).allMatch(selectsCoordinators);
+    assertThat(terms).extracting(t -> t.get("topologyKey")).contains("kubernetes.io/hostname");
+
+    Map<String, String> env = coordinator.env(set);
+    assertThat(env).containsKeys("REED_COORDINATOR_TLS_CERT", "REED_COORDINATOR_TLS_KEY", "REED_COORDINATOR_API_KEYS");
+    assertThat(set.one("KafkaNodePool", "reed-kafka-pool").at("spec.replicas")).isEqualTo(3);
+    assertThat(set.one("Service", "reed-catalog-public").string("spec.externalTrafficPolicy"))
+        .as("the Quake3 master verifies heartbeats by their source address").isEqualTo("Local");
+  }
+
+  @Test
+  void inClusterAgentsUseTheHostNetworkAndTheirOwnPorts() throws Exception {
+    ManifestSet set = render("overlays/dev");
+    Workload agent = new Workload(set.one("DaemonSet", "reed-landmark-agent"));
+    Map<String, Object> pod = agent.podSpec();
+    assertThat(pod.get("hostNetwork")).isEqualTo(true);
+    assertThat(pod.get("dnsPolicy")).as("Service DNS names on the host network").isEqualTo("ClusterFirstWithHostNet");
+    assertThat(pod.get("automountServiceAccountToken")).isEqualTo(false);
+    Map<String, String> env = agent.env(set);
+    assertThat(agent.fieldRefs()).containsEntry("REED_AGENT_ID", "spec.nodeName");
+    assertThat(agent.port("metrics")).isEqualTo(new Workload.Port("metrics", port(env, "REED_AGENT_METRICS_PORT"), "TCP"));
+    String beacon = env.get("REED_AGENT_BEACON");
+    assertThat(agent.port("beacon")).isEqualTo(new Workload.Port("beacon",
+        Integer.parseInt(beacon.substring(beacon.lastIndexOf(':') + 1)), "UDP"));
+    for (Map<String, Object> p : Manifest.maps(agent.container().get("ports"))) {
+      assertThat(p.get("hostPort")).as("with hostNetwork hostPort = containerPort").isEqualTo(p.get("containerPort"));
+    }
+    for (String probe : List.of("readinessProbe", "livenessProbe")) {
+      assertThat(agent.resolve(Manifest.at(agent.container(), probe + ".httpGet.port"), "TCP")).contains(agent.port("metrics"));
+    }
+    String[] bootstrap = env.get("REED_AGENT_KAFKA").split(":");
+    Manifest kafka = set.one("Kafka", "reed-kafka");
+    assertThat(bootstrap[0]).isEqualTo(kafka.name() + "-kafka-bootstrap");
+    Map<String, Object> listener = Manifest.maps(kafka.at("spec.kafka.listeners")).stream()
+        .filter(l -> l.get("port").equals(Integer.parseInt(bootstrap[1]))).findFirst().orElseThrow();
+    assertThat(Manifest.at(listener, "authentication.type"))
+        .isEqualTo(set.one("KafkaUser", "reed-landmark-agent").string("spec.authentication.type"));
+    // hostNetwork is outside the restricted and baseline Pod Security levels
+    assertThat(set.one("Namespace", "reed").map("metadata.labels"))
+        .containsEntry("pod-security.kubernetes.io/enforce", "privileged")
+        .containsEntry("pod-security.kubernetes.io/warn", "restricted");
+    assertThat(render("overlays/prod").one("Namespace", "reed").map("metadata.labels"))
+        .containsEntry("pod-security.kubernetes.io/enforce", "restricted");
+  }
+
+  private static ManifestSet render(String root) throws Exception {
+    return Kustomize.require().build(Kustomize.k8sDir().resolve(root));
+  }
+
+  private static Workload coordinator(ManifestSet set) {
+    return new Workload(set.one("Deployment", "reed-coordinator"));
+  }
+
+  private static List<Workload> workloads(ManifestSet set) {
+    List<Workload> all = new ArrayList<>();
+    set.ofKind("Deployment").forEach(m -> all.add(new Workload(m)));
+    set.ofKind("DaemonSet").forEach(m -> all.add(new Workload(m)));
+    return all;
+  }
+
+  private static int port(Map<String, String> env, String key) {
+    String v = env.get(key);
+    assertThat(v).as(key).isNotNull();
+    return Integer.parseInt(v);
+  }
+
+  /** Whether some rule of a NetworkPolicy direction lets this port/protocol through (peers aside). */
+  private static boolean allows(Manifest policy, String direction, int port, String protocol) {
+    for (Map<String, Object> rule : Manifest.maps(policy.at("spec." + direction))) {
+      List<Map<String, Object>> ports = Manifest.maps(rule.get("ports"));
+      if (ports.isEmpty()) return true;
+      for (Map<String, Object> p : ports) {
+        boolean protocolMatches = protocol.equals(p.getOrDefault("protocol", "TCP"));
+        Object number = p.get("port");
+        Object end = p.get("endPort");
+        boolean portMatches = number == null
+            || (number instanceof Integer n && (end instanceof Integer e ? port >= n && port <= e : port == n));
+        if (protocolMatches && portMatches) return true;
+      }
+    }
+    return false;
+  }
+}
