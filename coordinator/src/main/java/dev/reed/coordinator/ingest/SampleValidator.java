@@ -23,17 +23,26 @@ public final class SampleValidator {
     this.knownLandmark = knownLandmark;
   }
 
-  /** @return null if valid, else the reason */
-  public String check(RttSample s, String recordKey) {
+  /**
+   * @param recordKey the Kafka record key (null if none)
+   * @param targetKey {@code Endpoints.key(s.getTarget())}
+   * @param knownTarget the target key was validated before (skips re-parsing the address)
+   * @return null if valid, else the reason
+   */
+  public String check(RttSample s, String recordKey, String targetKey, boolean knownTarget) {
     if (s.getLandmarkId().isEmpty()) return "missing landmark_id";
     if (!s.hasTarget()) return "missing target";
-    String key;
-    try {
-      key = Endpoints.key(Endpoints.parse(Endpoints.key(s.getTarget())));
-    } catch (IllegalArgumentException e) {
-      return "bad target endpoint: " + e.getMessage();
+    if (!knownTarget) {
+      try {
+        String canonical = Endpoints.key(Endpoints.parse(targetKey));
+        if (!canonical.equals(targetKey)) return "target endpoint not in canonical form: " + targetKey;
+      } catch (IllegalArgumentException e) {
+        return "bad target endpoint: " + e.getMessage();
+      }
     }
-    if (recordKey != null && !recordKey.equals(key)) return "record key '" + recordKey + "' differs from target " + key;
+    if (recordKey != null && !recordKey.equals(targetKey)) {
+      return "record key '" + recordKey + "' differs from target " + targetKey;
+    }
     if (s.getProtocol() == GameProtocol.GAME_PROTOCOL_UNSPECIFIED || s.getProtocol() == GameProtocol.UNRECOGNIZED) {
       return "missing or unknown protocol";
     }

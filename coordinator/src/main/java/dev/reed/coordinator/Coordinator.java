@@ -1,0 +1,343 @@
+package dev.reed.coordinator;
+
+import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinator.api.ApiKeys;
+import dev.reed.coordinator.api.ApiServer;
+import dev.reed.coordinator.api.ReedServiceImpl;
+import dev.reed.coordinator.api.SnapshotServiceImpl;
+import dev.reed.coordinator.catalog.ListedServer;
+import dev.reed.coordinator.catalog.MasterCrawler;
+import dev.reed.coordinator.catalog.Quake3MasterServer;
+import dev.reed.coordinator.catalog.TargetCatalog;
+import dev.reed.coordinator.catalog.ValveMasterServer;
+import dev.reed.coordinator.index.IndexFeed;
+import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.ingest.DeadLetters;
+import dev.reed.coordinator.ingest.MeshWindows;
+import dev.reed.coordinator.ingest.SampleIngest;
+import dev.reed.coordinator.ingest.SampleValidator;
+import dev.reed.coordinator.ingest.TargetWindows;
+import dev.reed.coordinator.leader.LeaderElection;
+import dev.reed.coordinator.metrics.MetricsServer;
+import dev.reed.coordinator.position.LandmarkEmbeddingRound;
+import dev.reed.coordinator.position.TargetPositioning;
+import dev.reed.coordinator.snapshot.SnapshotFiles;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.Topic;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.ServerInfo;
+import dev.reed.proto.v1.Target;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One coordinator replica, embeddable: {@code Coordinator.start(config)} ingests samples, embeds
+ * and positions, publishes coordinates, serves the REED gRPC API and the master front ends, and
+ * writes snapshots; {@link #close()} stops all of it. {@code ./reed coordinator}, the demo, the
+ * client SDK's tests and the end-to-end tests all run this class.
+ *
+ * <p>Start order matters for restarts: the index is read from the compacted topics first (so the
+ * replica serves within seconds, with the coordinates it served before), then ingest replays
+ * recent samples into the windows.
+ */
+public final class Coordinator implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+
+  private final CoordinatorConfig config;
+  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private IndexFeed feed;
+  private ApiServer api;
+  private LeaderElection leader;
+  private RoundLoop loop;
+  private Quake3MasterServer quake3Master;
+  private ValveMasterServer valveMaster;
+  private MetricsServer metrics;
+  private TargetWindows windows;
+  private KafkaProducer<byte[], byte[]> producer;
+  private volatile boolean closed;
+
+  private Coordinator(CoordinatorConfig config) {
+    this.config = config;
+  }
+
+  /**
+   * Starts a replica and returns once its index has been read to the end of the compacted topics
+   * (or after 60 s, with a warning), so callers can query it right away.
+   *
+   * @throws IOException a listener could not bind, a file could not be read
+   * @throws IllegalArgumentException bad configuration (message says what)
+   */
+  public static Coordinator start(CoordinatorConfig config) throws IOException {
+    Coordinator c = new Coordinator(config);
+    try {
+      c.startAll();
+      return c;
+    } catch (IOException | RuntimeException e) {
+      c.close();
+      throw e;
+    } catch (InterruptedException e) {
+      c.close();
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while starting", e);
+    }
+  }
+
+  private void startAll() throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
+    CoordinateConfig math = new CoordinateConfig(config.dimensions(), config.height());
+    ApiKeys keys = config.apiKeysFile() == null ? null : ApiKeys.read(config.apiKeysFile());
+    ensureTopics();
+    Properties pp = new Properties();
+    pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
+    pp.put(ProducerConfig.ACKS_CONFIG, "all");
+    pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    pp.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+    pp.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    pp.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+    pp.put(ProducerConfig.CLIENT_ID_CONFIG, "reed-coordinator-" + config.identity());
+    producer = new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer());
+    resources.add(() -> producer.close(Duration.ofSeconds(5)));
+
+    feed = new IndexFeed(config.kafkaBootstrap(), config.dimensions(), config.height(), config.clock(),
+        Duration.ofMillis(250));
+    resources.add(feed);
+    Supplier<ServingState> state = feed::current;
+    api = ApiServer.start(new InetSocketAddress(config.bindAddress(), config.grpcPort()), config.tlsCert(),
+        config.tlsKey(), keys, List.of(
+            new ReedServiceImpl(state, math.withCalibrationMaxError(config.calibrationMaxError()), config.clock(),
+                config.calibrationRotation(), config.calibrationMaxError()),
+            new SnapshotServiceImpl(state)));
+    resources.add(api);
+    feed.start();
+    if (feed.awaitCaughtUp(Duration.ofSeconds(60))) {
+      api.serving(true);
+    } else {
+      log.warn("index not caught up after 60 s; health turns SERVING once it is");
+      feed.onRebuild(() -> api.serving(true));
+    }
+
+    leader = switch (config.leaderElection()) {
+      case "standalone" -> LeaderElection.standalone();
+      case "kubernetes" -> LeaderElection.inCluster(config.leaseNamespace(), config.leaseName(), config.identity());
+      default -> LeaderElection.inPod()
+          ? LeaderElection.inCluster(config.leaseNamespace(), config.leaseName(), config.identity())
+          : LeaderElection.standalone();
+    };
+    resources.add(leader);
+
+    List<MasterCrawler.Master> masters = config.crawlMasters().stream().map(MasterCrawler.Master::parse).toList();
+    TargetCatalog catalog = new TargetCatalog(producer, config.clock(), config.targetsFile(), masters,
+        new MasterCrawler(Duration.ofSeconds(3), Duration.ofSeconds(1), 200), config.crawlEvery(),
+        config.heartbeatExpiry());
+    if (config.quake3MasterPort() >= 0) {
+      quake3Master = Quake3MasterServer.start(new InetSocketAddress(config.bindAddress(), config.quake3MasterPort()),
+          this::listed, (addr, info) -> catalog.registerHeartbeat(addr, feed.current().targets()), config.clock());
+      resources.add(quake3Master);
+    }
+    if (config.valveMasterPort() >= 0) {
+      valveMaster = ValveMasterServer.start(new InetSocketAddress(config.bindAddress(), config.valveMasterPort()),
+          this::listed);
+      resources.add(valveMaster);
+    }
+
+    windows = new TargetWindows(config.window(), 1024);
+    MeshWindows mesh = new MeshWindows(config.window());
+    Set<String> known = feed.knownLandmarks();
+    DeadLetters deadLetters = new DeadLetters(producer);
+    SampleIngest ingest = new SampleIngest(config.kafkaBootstrap(), config.groupId(), windows, mesh,
+        new SampleValidator(known::contains), deadLetters, config.clock(), config.replay());
+    loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
+        new LandmarkEmbeddingRound(math, config.minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
+        new TargetPositioning(math, producer, config.clock(), config.expireAfter().dividedBy(3), 0.5),
+        catalog, producer);
+    resources.add(loop);
+    loop.start();
+
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
+        Thread.ofPlatform().name("snapshots").daemon().factory());
+    resources.add(scheduler::shutdownNow);
+    if (config.snapshotDir() != null) {
+      SnapshotFiles files = new SnapshotFiles(config.snapshotDir(), config.snapshotKeep());
+      long every = config.snapshotEvery().toMillis();
+      scheduler.scheduleAtFixedRate(() -> {
+        try {
+          ServingState s = feed.current();
+          files.write(s, config.clock().instant());
+          log.info("snapshot written to {}: {} servers, {} landmarks", config.snapshotDir(), s.servers().size(),
+              s.landmarks().size());
+        } catch (IOException | RuntimeException e) {
+          log.warn("snapshot to {} failed: {}", config.snapshotDir(), e.toString());
+        }
+      }, every, every, TimeUnit.MILLISECONDS);
+    }
+    registerMetrics(deadLetters, ingest);
+    if (config.metricsPort() >= 0) {
+      metrics = MetricsServer.start(new InetSocketAddress(config.bindAddress(), config.metricsPort()), registry,
+          this::healthy);
+      resources.add(metrics);
+    }
+    log.info("coordinator {} started in {} ms: grpc {}, dims {}{}, leader election {}, kafka {}", config.identity(),
+        (System.nanoTime() - t0) / 1_000_000, api.address(), config.dimensions(), config.height() ? "+height" : "",
+        leader.describe(), config.kafkaBootstrap());
+  }
+
+  private void ensureTopics() throws IOException {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
+    try (Admin admin = Admin.create(p)) {
+      Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+      List<NewTopic> missing = Topic.ALL.stream().filter(t -> !existing.contains(t.name()))
+          .map(t -> new NewTopic(t.name(), t.partitions(), (short) -1).configs(t.configs())).toList();
+      if (!missing.isEmpty()) {
+        try {
+          admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+          log.info("created topics {}", missing.stream().map(NewTopic::name).collect(Collectors.joining(", ")));
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) throw e;
+        }
+      }
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IOException("cannot reach Kafka at " + config.kafkaBootstrap() + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  /** What the master front ends list: catalog targets of a protocol with the latest server info. */
+  private List<ListedServer> listed(GameProtocol protocol) {
+    ServingState s = feed.current();
+    List<ListedServer> out = new ArrayList<>();
+    for (Target t : s.targets().values()) {
+      if (t.getProtocol() != protocol) continue;
+      String key = Endpoints.key(t.getEndpoint());
+      ServerCoordinate c = s.servers().get(key);
+      ServerInfo info = c == null ? ServerInfo.getDefaultInstance() : c.getServerInfo();
+      try {
+        out.add(new ListedServer(Endpoints.toSocketAddress(t.getEndpoint()), info));
+      } catch (IllegalArgumentException e) {
+        // a malformed catalog entry is not listed
+      }
+    }
+    return out;
+  }
+
+  private void registerMetrics(DeadLetters deadLetters, SampleIngest ingest) {
+    FunctionCounter.builder("reed_ingest_samples", ingest, i -> i.counters().samples())
+        .description("valid RTT samples ingested").register(registry);
+    FunctionCounter.builder("reed_ingest_mesh_samples", ingest, i -> i.counters().meshSamples())
+        .description("valid mesh samples ingested").register(registry);
+    FunctionCounter.builder("reed_dead_letters", deadLetters, DeadLetters::count)
+        .description("records refused and sent to reed.dead-letter").register(registry);
+    FunctionCounter.builder("reed_rounds", loop, RoundLoop::rounds).description("rounds completed").register(registry);
+    FunctionCounter.builder("reed_targets_positioned", loop, RoundLoop::positioned).register(registry);
+    FunctionCounter.builder("reed_coordinates_published", loop, RoundLoop::published).register(registry);
+    Gauge.builder("reed_round_seconds", loop, l -> l.lastRoundNanos() / 1e9).description("duration of the last round")
+        .register(registry);
+    Gauge.builder("reed_window_targets", windows, TargetWindows::size).description("targets with windows here")
+        .register(registry);
+    Gauge.builder("reed_window_bytes", windows, w -> w.windows().bytesAllocated()).register(registry);
+    Gauge.builder("reed_index_servers", feed, f -> f.current().servers().size()).register(registry);
+    Gauge.builder("reed_index_landmarks", feed, f -> f.current().landmarks().size()).register(registry);
+    Gauge.builder("reed_index_landmark_epoch", feed, f -> f.current().landmarkEpoch()).register(registry);
+    Gauge.builder("reed_index_age_seconds", feed,
+        f -> Duration.between(f.current().builtAt(), config.clock().instant()).toMillis() / 1000.0).register(registry);
+    FunctionCounter.builder("reed_index_invalid_records", feed, IndexFeed::invalidRecords).register(registry);
+    Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
+    if (quake3Master != null) {
+      FunctionCounter.builder("reed_q3_master_heartbeats", quake3Master, m -> m.counters().heartbeats()).register(registry);
+      FunctionCounter.builder("reed_q3_master_registered", quake3Master, m -> m.counters().registered()).register(registry);
+      FunctionCounter.builder("reed_q3_master_rejected", quake3Master, m -> m.counters().rejected()).register(registry);
+      FunctionCounter.builder("reed_q3_master_list_requests", quake3Master, m -> m.counters().listRequests())
+          .register(registry);
+    }
+    if (valveMaster != null) {
+      FunctionCounter.builder("reed_valve_master_requests", valveMaster, m -> m.counters().requests()).register(registry);
+      FunctionCounter.builder("reed_valve_master_malformed", valveMaster, m -> m.counters().malformed()).register(registry);
+    }
+  }
+
+  private boolean healthy() {
+    return feed.caughtUp() && loop.alive() && !closed;
+  }
+
+  public CoordinatorConfig config() {
+    return config;
+  }
+
+  public InetSocketAddress grpcAddress() {
+    return api.address();
+  }
+
+  /** Where the Quake3 master front end listens; null when off. */
+  public InetSocketAddress quake3MasterAddress() {
+    return quake3Master == null ? null : quake3Master.localAddress();
+  }
+
+  /** Where the Valve master front end listens; null when off. */
+  public InetSocketAddress valveMasterAddress() {
+    return valveMaster == null ? null : valveMaster.localAddress();
+  }
+
+  /** Where /metrics and /healthz are served; null when off. */
+  public InetSocketAddress metricsAddress() {
+    return metrics == null ? null : metrics.address();
+  }
+
+  /** The state queries are served from right now. */
+  public ServingState servingState() {
+    return feed.current();
+  }
+
+  public long roundsCompleted() {
+    return loop == null ? 0 : loop.rounds();
+  }
+
+  public boolean isLeader() {
+    return leader != null && leader.isLeader();
+  }
+
+  public PrometheusMeterRegistry meterRegistry() {
+    return registry;
+  }
+
+  @Override
+  public void close() {
+    if (closed) return;
+    closed = true;
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      try {
+        resources.get(i).close();
+      } catch (Exception e) {
+        log.warn("closing {} failed: {}", resources.get(i), e.toString());
+      }
+    }
+    log.info("coordinator {} stopped", config.identity());
+  }
+}

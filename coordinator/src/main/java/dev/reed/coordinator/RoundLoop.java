@@ -1,0 +1,181 @@
+package dev.reed.coordinator;
+
+import com.google.protobuf.Timestamp;
+import dev.reed.coordinator.catalog.TargetCatalog;
+import dev.reed.coordinator.index.IndexFeed;
+import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.ingest.MeshWindows;
+import dev.reed.coordinator.ingest.SampleIngest;
+import dev.reed.coordinator.ingest.TargetWindows;
+import dev.reed.coordinator.leader.LeaderElection;
+import dev.reed.coordinator.position.LandmarkEmbeddingRound;
+import dev.reed.coordinator.position.TargetPositioning;
+import dev.reed.proto.Topic;
+import dev.reed.proto.v1.ServerCoordinate;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's one processing thread: it polls samples into the windows and, every
+ * {@code roundInterval}, runs a round: the leader embeds the landmarks and runs the catalog,
+ * every replica positions its targets. Keeping ingest and rounds on one thread means the windows
+ * need no locks; a round of tens of thousands of targets blocks polling for a moment, which the
+ * consumer's poll interval easily allows.
+ */
+final class RoundLoop implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RoundLoop.class);
+
+  private final CoordinatorConfig config;
+  private final SampleIngest ingest;
+  private final TargetWindows windows;
+  private final MeshWindows mesh;
+  private final IndexFeed feed;
+  private final LeaderElection leader;
+  private final LandmarkEmbeddingRound embedding;
+  private final TargetPositioning positioning;
+  private final TargetCatalog catalog;
+  private final Producer<byte[], byte[]> producer;
+  private final Clock clock;
+  private final Thread thread;
+  private final AtomicLong rounds = new AtomicLong();
+  private final AtomicLong positioned = new AtomicLong();
+  private final AtomicLong published = new AtomicLong();
+  private final AtomicLong roundNanos = new AtomicLong();
+  private volatile boolean closed;
+  private volatile boolean alive = true;
+  private volatile TargetPositioning.Result lastPositioning;
+
+  RoundLoop(CoordinatorConfig config, SampleIngest ingest, TargetWindows windows, MeshWindows mesh, IndexFeed feed,
+      LeaderElection leader, LandmarkEmbeddingRound embedding, TargetPositioning positioning, TargetCatalog catalog,
+      Producer<byte[], byte[]> producer) {
+    this.config = config;
+    this.ingest = ingest;
+    this.windows = windows;
+    this.mesh = mesh;
+    this.feed = feed;
+    this.leader = leader;
+    this.embedding = embedding;
+    this.positioning = positioning;
+    this.catalog = catalog;
+    this.producer = producer;
+    this.clock = config.clock();
+    this.thread = Thread.ofPlatform().name("round-loop").daemon().unstarted(this::run);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  long rounds() {
+    return rounds.get();
+  }
+
+  long positioned() {
+    return positioned.get();
+  }
+
+  long published() {
+    return published.get();
+  }
+
+  long lastRoundNanos() {
+    return roundNanos.get();
+  }
+
+  boolean alive() {
+    return alive;
+  }
+
+  private void run() {
+    try {
+      ingest.start();
+      long nextRound = clock.millis() + config.roundInterval().toMillis();
+      while (!closed) {
+        ingest.poll(Duration.ofMillis(100));
+        long now = clock.millis();
+        if (now >= nextRound) {
+          round();
+          nextRound = now + config.roundInterval().toMillis();
+        }
+      }
+    } catch (WakeupException e) {
+      if (!closed) log.error("round loop woken unexpectedly", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.error("round loop stopped: {}", e.toString(), e);
+    } finally {
+      alive = false;
+      ingest.close();
+    }
+  }
+
+  private void round() throws InterruptedException {
+    long t0 = System.nanoTime();
+    ServingState state = feed.current();
+    boolean leading = leader.isLeader();
+    String embed = "-";
+    String cat = "-";
+    int swept = 0;
+    if (leading) {
+      LandmarkEmbeddingRound.Result e = embedding.run(mesh, state);
+      embed = e.skipReason() != null ? "skipped (" + e.skipReason() + ")"
+          : (e.published() ? "epoch " + e.epoch() : "unchanged epoch " + e.epoch()) + " landmarks=" + e.landmarks()
+              + " leftOut=" + e.leftOut() + String.format(" medErr=%.3f", e.medianRelativeError());
+      TargetCatalog.Result c = catalog.run(() -> feed.current().targets());
+      cat = "published=" + c.published() + " deleted=" + c.deleted() + " crawled=" + c.crawled();
+      swept = sweep(state);
+    }
+    TargetPositioning.Result p = positioning.run(windows, state, config.expireAfter());
+    lastPositioning = p;
+    producer.flush();
+    positioned.addAndGet(p.fitted());
+    published.addAndGet(p.published());
+    long n = rounds.incrementAndGet();
+    roundNanos.set(System.nanoTime() - t0);
+    SampleIngest.Counters ic = ingest.counters();
+    log.info("round {}: leader={} embedding: {} | targets={} fitted={} published={} tooFewLandmarks={} failed={} "
+            + "tombstoned={} medErr={} | catalog: {} swept={} | samples={} mesh={} deadLetters={} partitions={} | {} ms",
+        n, leading, embed, windows.size(), p.fitted(), p.published(), p.tooFewLandmarks(), p.failed(), p.tombstoned(),
+        Double.isNaN(p.medianRelativeError()) ? "-" : String.format("%.3f", p.medianRelativeError()), cat, swept,
+        ic.samples(), ic.meshSamples(), ic.deadLettered(), ingest.ownedPartitions().size(),
+        (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /**
+   * The leader deletes coordinates nobody has refreshed for twice the expiry: their owner's windows
+   * lost them (e.g. a replica restarted after the replay horizon), so no replica would ever
+   * tombstone them.
+   */
+  private int sweep(ServingState state) {
+    long horizon = clock.millis() - 2 * config.expireAfter().toMillis();
+    int n = 0;
+    for (Map.Entry<String, ServerCoordinate> e : state.servers().entrySet()) {
+      Timestamp t = e.getValue().getUpdateTime();
+      if (t.getSeconds() * 1000 + t.getNanos() / 1_000_000 < horizon) {
+        producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), e.getKey().getBytes(StandardCharsets.UTF_8), null));
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    ingest.wakeup();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

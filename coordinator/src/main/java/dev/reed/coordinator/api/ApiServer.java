@@ -1,0 +1,93 @@
+package dev.reed.coordinator.api;
+
+import io.grpc.BindableService;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptors;
+import io.grpc.TlsServerCredentials;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gRPC endpoint: ReedService and SnapshotService behind the exception and (optional) API-key
+ * interceptors, plus the standard health and reflection services (so {@code grpcurl} and
+ * {@code buf curl --reflect} work without the .proto files). TLS from PEM files when configured.
+ */
+public final class ApiServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+
+  private final Server server;
+  private final HealthStatusManager health;
+  private final ExecutorService executor;
+
+  private ApiServer(Server server, HealthStatusManager health, ExecutorService executor) {
+    this.server = server;
+    this.health = health;
+    this.executor = executor;
+  }
+
+  /**
+   * @param tlsCert PEM certificate chain, or null for plaintext
+   * @param tlsKey PEM private key, or null
+   * @param apiKeys keys and rates, or null for no authentication
+   */
+  public static ApiServer start(InetSocketAddress bind, Path tlsCert, Path tlsKey, ApiKeys apiKeys,
+      List<BindableService> services) throws IOException {
+    ServerCredentials creds = tlsCert == null ? InsecureServerCredentials.create()
+        : TlsServerCredentials.create(tlsCert.toFile(), tlsKey.toFile());
+    HealthStatusManager health = new HealthStatusManager();
+    ExecutorService executor = Executors.newFixedThreadPool(Math.max(4, Runtime.getRuntime().availableProcessors() * 2),
+        Thread.ofPlatform().name("grpc-", 0).daemon().factory());
+    NettyServerBuilder b = NettyServerBuilder.forAddress(bind, creds).executor(executor);
+    for (BindableService s : services) {
+      b.addService(apiKeys == null
+          ? ServerInterceptors.intercept(s, new StatusExceptionInterceptor())
+          : ServerInterceptors.intercept(s, new StatusExceptionInterceptor(), new ApiKeyInterceptor(apiKeys, System::nanoTime)));
+    }
+    b.addService(health.getHealthService());
+    b.addService(apiKeys == null ? ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance())
+        : ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance(), new ApiKeyInterceptor(apiKeys, System::nanoTime)));
+    health.setStatus("", ServingStatus.NOT_SERVING);
+    Server server = b.build().start();
+    log.info("gRPC listening on {}{}{}", server.getListenSockets().getFirst(), tlsCert == null ? "" : " (TLS)",
+        apiKeys == null ? "" : " (API keys: " + apiKeys.ratePerKey().size() + ")");
+    return new ApiServer(server, health, executor);
+  }
+
+  public InetSocketAddress address() {
+    return (InetSocketAddress) server.getListenSockets().getFirst();
+  }
+
+  /** Health: SERVING once the index has been read to the end. */
+  public void serving(boolean serving) {
+    ServingStatus s = serving ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+    health.setStatus("", s);
+    health.setStatus("reed.v1.ReedService", s);
+    health.setStatus("reed.v1.SnapshotService", s);
+  }
+
+  @Override
+  public void close() {
+    health.enterTerminalState();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(3, TimeUnit.SECONDS)) server.shutdownNow().awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      server.shutdownNow();
+    }
+    executor.shutdownNow();
+  }
+}

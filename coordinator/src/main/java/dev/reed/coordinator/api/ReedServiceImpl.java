@@ -1,0 +1,272 @@
+package dev.reed.coordinator.api;
+
+import static dev.reed.coordinator.api.RequestMapping.invalid;
+
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.HostPositioner;
+import dev.reed.coordinates.PositionFit;
+import dev.reed.coordinates.calibration.CalibrationCandidate;
+import dev.reed.coordinates.calibration.CalibrationSelector;
+import dev.reed.coordinates.ranking.Cursor;
+import dev.reed.coordinates.ranking.GroupRanked;
+import dev.reed.coordinates.ranking.GroupRankedPage;
+import dev.reed.coordinates.ranking.Ranked;
+import dev.reed.coordinates.ranking.RankedPage;
+import dev.reed.coordinates.ranking.RankingFilter;
+import dev.reed.coordinator.index.CoordinateCodec;
+import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.ingest.SampleValidator;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.CalibrationKind;
+import dev.reed.proto.v1.CalibrationMeasurement;
+import dev.reed.proto.v1.CalibrationServer;
+import dev.reed.proto.v1.FitQuality;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.GetCalibrationServersRequest;
+import dev.reed.proto.v1.GetCalibrationServersResponse;
+import dev.reed.proto.v1.GetOrderedServersRequest;
+import dev.reed.proto.v1.GetOrderedServersResponse;
+import dev.reed.proto.v1.GroupMember;
+import dev.reed.proto.v1.GroupRankedServer;
+import dev.reed.proto.v1.LandmarkCoordinate;
+import dev.reed.proto.v1.LocateRequest;
+import dev.reed.proto.v1.LocateResponse;
+import dev.reed.proto.v1.RankForGroupRequest;
+import dev.reed.proto.v1.RankForGroupResponse;
+import dev.reed.proto.v1.RankedServer;
+import dev.reed.proto.v1.ReedServiceGrpc;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.StreamOrderedServersRequest;
+import dev.reed.proto.v1.StreamOrderedServersResponse;
+import io.grpc.Context;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The REED API (Armitage &amp; Heyde 2011): calibration servers (Algorithm 3), client
+ * positioning, the ordered list (Algorithm 4) as pages and as a stream, and group ranking
+ * (MUSST report). Every call reads one {@link ServingState} snapshot, so a page never mixes two
+ * index versions; the state supplier is the only dependency on the rest of the coordinator, which
+ * is what lets tests run this service in-process over any state.
+ */
+public final class ReedServiceImpl extends ReedServiceGrpc.ReedServiceImplBase {
+  static final int DEFAULT_CALIBRATION = 14;
+  static final int MAX_CALIBRATION = 64;
+  static final int MAX_MEASUREMENTS = 256;
+  static final int MAX_MEMBERS = 64;
+
+  private final Supplier<ServingState> state;
+  private final CoordinateConfig config;
+  private final HostPositioner positioner;
+  private final CalibrationSelector selector;
+  private final Clock clock;
+  private final Duration rotation;
+  private final double calibrationMaxError;
+
+  /**
+   * @param rotation how long one calibration set is served before the next (spreads probe load)
+   * @param calibrationMaxError game servers with a larger relative fit error never calibrate
+   */
+  public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
+      double calibrationMaxError) {
+    this.state = state;
+    this.config = config;
+    this.positioner = new HostPositioner(config);
+    this.selector = new CalibrationSelector(config);
+    this.clock = clock;
+    this.rotation = rotation;
+    this.calibrationMaxError = calibrationMaxError;
+  }
+
+  private record Calibrator(CalibrationServer server, Coordinate coordinate) {}
+
+  @Override
+  public void getCalibrationServers(GetCalibrationServersRequest req, StreamObserver<GetCalibrationServersResponse> out) {
+    ServingState s = state.get();
+    int d = config.dimensions();
+    int count = req.getCount() == 0 ? Math.max(DEFAULT_CALIBRATION, d + 1) : req.getCount();
+    if (count < d + 1 || count > MAX_CALIBRATION) {
+      throw invalid("count must be between dimensions + 1 = " + (d + 1) + " and " + MAX_CALIBRATION + ", got "
+          + Integer.toUnsignedString(req.getCount()));
+    }
+    if (req.getProtocol() == GameProtocol.UNRECOGNIZED) throw invalid("protocol: unknown value " + req.getProtocolValue());
+    Map<String, Calibrator> byKey = calibrators(s, req.getProtocol());
+    List<CalibrationCandidate> candidates = new ArrayList<>();
+    byKey.forEach((k, c) -> candidates.add(new CalibrationCandidate(k, c.coordinate(), c.server().getFit().getRelativeError(),
+        c.server().getFit().getLandmarksUsed())));
+    GetCalibrationServersResponse.Builder b = GetCalibrationServersResponse.newBuilder()
+        .setDimensions(d).setHeightModel(config.height());
+    if (!candidates.isEmpty()) {
+      long epoch = clock.millis() / rotation.toMillis();
+      for (CalibrationCandidate c : selector.select(candidates, count, epoch)) b.addServers(byKey.get(c.key()).server());
+    }
+    out.onNext(b.build());
+    out.onCompleted();
+  }
+
+  /** Landmark beacons (always) and well-fitted game servers, by endpoint key. */
+  private Map<String, Calibrator> calibrators(ServingState s, GameProtocol protocol) {
+    int d = config.dimensions();
+    Map<String, Calibrator> out = new HashMap<>();
+    for (ServerCoordinate c : s.servers().values()) {
+      if (protocol != GameProtocol.GAME_PROTOCOL_UNSPECIFIED && c.getProtocol() != protocol) continue;
+      if (c.getFit().getRelativeError() > calibrationMaxError || c.getFit().getLandmarksUsed() < d + 1) continue;
+      Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), d, "server");
+      out.put(Endpoints.key(c.getEndpoint()), new Calibrator(CalibrationServer.newBuilder()
+          .setEndpoint(c.getEndpoint()).setProtocol(c.getProtocol()).setCoordinate(c.getCoordinate())
+          .setKind(CalibrationKind.CALIBRATION_KIND_GAME_SERVER).setFit(c.getFit()).build(), coordinate));
+    }
+    GameProtocol beaconProtocol = protocol == GameProtocol.GAME_PROTOCOL_UNSPECIFIED ? GameProtocol.GAME_PROTOCOL_A2S : protocol;
+    for (LandmarkCoordinate l : s.landmarks().values()) {
+      if (!l.hasBeacon() || l.getBeacon().getIp().isEmpty()) continue;
+      Coordinate coordinate = CoordinateCodec.fromProto(l.getCoordinate(), d, "landmark");
+      out.put(Endpoints.key(l.getBeacon()), new Calibrator(CalibrationServer.newBuilder()
+          .setEndpoint(l.getBeacon()).setProtocol(beaconProtocol).setCoordinate(l.getCoordinate())
+          .setKind(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON).setFit(l.getFit()).build(), coordinate));
+    }
+    return out;
+  }
+
+  @Override
+  public void locate(LocateRequest req, StreamObserver<LocateResponse> out) {
+    ServingState s = state.get();
+    int d = config.dimensions();
+    int n = req.getMeasurementsCount();
+    if (n < d + 1 || n > MAX_MEASUREMENTS) {
+      throw invalid("measurements: need between dimensions + 1 = " + (d + 1) + " and " + MAX_MEASUREMENTS + ", got " + n);
+    }
+    Map<String, Coordinate> known = new HashMap<>();
+    calibrators(s, GameProtocol.GAME_PROTOCOL_UNSPECIFIED).forEach((k, c) -> known.put(k, c.coordinate()));
+    for (ServerCoordinate c : s.servers().values()) {
+      known.putIfAbsent(Endpoints.key(c.getEndpoint()), CoordinateCodec.fromProto(c.getCoordinate(), d, "server"));
+    }
+    Map<String, Double> rtt = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      CalibrationMeasurement m = req.getMeasurements(i);
+      long us = Integer.toUnsignedLong(m.getRttUs());
+      if (us < 1 || us > SampleValidator.MAX_RTT_US) {
+        throw invalid("measurements[" + i + "].rtt_us must be 1-" + SampleValidator.MAX_RTT_US + ", got " + us);
+      }
+      String key;
+      try {
+        key = Endpoints.key(Endpoints.parse(Endpoints.key(m.getEndpoint())));
+      } catch (IllegalArgumentException e) {
+        throw invalid("measurements[" + i + "].endpoint: " + e.getMessage());
+      }
+      if (!known.containsKey(key)) throw invalid("measurements[" + i + "].endpoint " + key + " is not a server with a coordinate");
+      rtt.merge(key, us / 1000.0, Math::min);
+    }
+    List<Coordinate> anchors = new ArrayList<>();
+    double[] ms = new double[rtt.size()];
+    int i = 0;
+    for (Map.Entry<String, Double> e : rtt.entrySet()) {
+      anchors.add(known.get(e.getKey()));
+      ms[i++] = e.getValue();
+    }
+    PositionFit fit;
+    try {
+      fit = positioner.position(anchors, ms, null);
+    } catch (IllegalArgumentException e) {
+      throw invalid("cannot position from these measurements: " + e.getMessage());
+    }
+    out.onNext(LocateResponse.newBuilder()
+        .setCoordinate(CoordinateCodec.toProto(fit.coordinate()))
+        .setFit(FitQuality.newBuilder().setRelativeError(fit.relativeError()).setLandmarksUsed(fit.anchorsUsed()))
+        .build());
+    out.onCompleted();
+  }
+
+  @Override
+  public void getOrderedServers(GetOrderedServersRequest req, StreamObserver<GetOrderedServersResponse> out) {
+    ServingState s = state.get();
+    Coordinate client = RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client");
+    int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
+    Cursor after = RequestMapping.cursor(req.getPageToken());
+    RankingFilter filter = RequestMapping.filter(req.getFilter());
+    GetOrderedServersResponse.Builder b = GetOrderedServersResponse.newBuilder();
+    if (s.index().size() > 0) {
+      RankedPage page = s.index().query(client, filter, after, pageSize);
+      for (Ranked r : page.servers()) b.addServers(RequestMapping.ranked(s, r.server().key(), r.predictedMs()));
+      if (page.next() != null) b.setNextPageToken(page.next().encode());
+      b.setTotalMatching(page.totalMatching());
+    }
+    out.onNext(b.build());
+    out.onCompleted();
+  }
+
+  @Override
+  public void streamOrderedServers(StreamOrderedServersRequest req, StreamObserver<StreamOrderedServersResponse> out) {
+    ServingState s = state.get();
+    Coordinate client = RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client");
+    int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
+    RankingFilter filter = RequestMapping.filter(req.getFilter());
+    long max = req.getMaxServers() == 0 ? Long.MAX_VALUE : Integer.toUnsignedLong(req.getMaxServers());
+    ServerCallStreamObserver<StreamOrderedServersResponse> call = (ServerCallStreamObserver<StreamOrderedServersResponse>) out;
+    Context context = Context.current();
+    long sent = 0;
+    Cursor after = null;
+    while (s.index().size() > 0 && sent < max) {
+      if (call.isCancelled() || context.isCancelled()) return;
+      int n = (int) Math.min(pageSize, max - sent);
+      RankedPage page = s.index().query(client, filter, after, n);
+      StreamOrderedServersResponse.Builder b = StreamOrderedServersResponse.newBuilder();
+      for (Ranked r : page.servers()) b.addServers(RequestMapping.ranked(s, r.server().key(), r.predictedMs()));
+      if (b.getServersCount() > 0) out.onNext(b.build());
+      sent += b.getServersCount();
+      if (page.next() == null || b.getServersCount() == 0) break;
+      after = page.next();
+    }
+    out.onCompleted();
+  }
+
+  @Override
+  public void rankForGroup(RankForGroupRequest req, StreamObserver<RankForGroupResponse> out) {
+    ServingState s = state.get();
+    int members = req.getMembersCount();
+    if (members < 1 || members > MAX_MEMBERS) throw invalid("members: need 1-" + MAX_MEMBERS + ", got " + members);
+    List<Coordinate> coords = new ArrayList<>();
+    for (int i = 0; i < members; i++) {
+      GroupMember m = req.getMembers(i);
+      String label = "members[" + i + "]" + (m.getMemberId().isEmpty() ? "" : " (" + m.getMemberId() + ")") + ".coordinate";
+      coords.add(RequestMapping.coordinate(m.hasCoordinate(), m.getCoordinate(), config.dimensions(), label));
+    }
+    dev.reed.coordinates.ranking.GroupObjective objective = switch (req.getObjective()) {
+      case GROUP_OBJECTIVE_UNSPECIFIED, GROUP_OBJECTIVE_MIN_MAX -> dev.reed.coordinates.ranking.GroupObjective.MIN_MAX;
+      case GROUP_OBJECTIVE_MEAN_UNDER_CEILING -> dev.reed.coordinates.ranking.GroupObjective.MEAN_UNDER_CEILING;
+      default -> throw invalid("objective: unknown value " + req.getObjectiveValue());
+    };
+    double ceilingMs = Integer.toUnsignedLong(req.getMemberRttCeilingUs()) / 1000.0;
+    if (objective == dev.reed.coordinates.ranking.GroupObjective.MEAN_UNDER_CEILING && ceilingMs <= 0) {
+      throw invalid("member_rtt_ceiling_us must be > 0 with GROUP_OBJECTIVE_MEAN_UNDER_CEILING");
+    }
+    int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
+    Cursor after = RequestMapping.cursor(req.getPageToken());
+    RankingFilter filter = RequestMapping.filter(req.getFilter());
+    RankForGroupResponse.Builder b = RankForGroupResponse.newBuilder();
+    if (s.index().size() > 0) {
+      GroupRankedPage page;
+      try {
+        page = s.index().rankForGroup(coords, objective, ceilingMs, filter, after, pageSize);
+      } catch (IllegalArgumentException e) {
+        throw invalid(e.getMessage());
+      }
+      for (GroupRanked g : page.servers()) {
+        RankedServer server = RequestMapping.ranked(s, g.server().key(), g.scoreMs());
+        GroupRankedServer.Builder gb = GroupRankedServer.newBuilder().setServer(server);
+        for (double ms : g.memberPredictedMs()) gb.addMemberPredictedRttUs(CoordinateCodec.toMicros(ms));
+        b.addServers(gb);
+      }
+      if (page.next() != null) b.setNextPageToken(page.next().encode());
+    }
+    out.onNext(b.build());
+    out.onCompleted();
+  }
+}

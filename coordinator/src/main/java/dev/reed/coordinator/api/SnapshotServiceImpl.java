@@ -1,0 +1,70 @@
+package dev.reed.coordinator.api;
+
+import com.google.protobuf.Timestamp;
+import dev.reed.coordinator.index.ServingState;
+import dev.reed.proto.v1.LandmarkCoordinate;
+import dev.reed.proto.v1.ListLandmarksRequest;
+import dev.reed.proto.v1.ListLandmarksResponse;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.ServerCoordinateChunk;
+import dev.reed.proto.v1.SnapshotHeader;
+import dev.reed.proto.v1.SnapshotServiceGrpc;
+import dev.reed.proto.v1.StreamSnapshotRequest;
+import dev.reed.proto.v1.StreamSnapshotResponse;
+import io.grpc.Context;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Read-only access to the coordinate space for analysts: the landmarks of the current embedding,
+ * and the whole served index as a stream (header, then chunks), all from one {@link ServingState}
+ * so a snapshot is consistent even while the index is swapped underneath.
+ */
+public final class SnapshotServiceImpl extends SnapshotServiceGrpc.SnapshotServiceImplBase {
+  static final int DEFAULT_CHUNK = 1000;
+  static final int MAX_CHUNK = 10_000;
+
+  private final Supplier<ServingState> state;
+
+  public SnapshotServiceImpl(Supplier<ServingState> state) {
+    this.state = state;
+  }
+
+  @Override
+  public void listLandmarks(ListLandmarksRequest req, StreamObserver<ListLandmarksResponse> out) {
+    ServingState s = state.get();
+    List<LandmarkCoordinate> landmarks = new ArrayList<>(s.landmarks().values());
+    landmarks.sort(Comparator.comparing(LandmarkCoordinate::getLandmarkId));
+    out.onNext(ListLandmarksResponse.newBuilder().addAllLandmarks(landmarks).setDimensions(s.dimensions())
+        .setHeightModel(s.heightModel()).build());
+    out.onCompleted();
+  }
+
+  @Override
+  public void streamSnapshot(StreamSnapshotRequest req, StreamObserver<StreamSnapshotResponse> out) {
+    int chunk = req.getChunkSize();
+    if (chunk < 0 || chunk > MAX_CHUNK) {
+      throw RequestMapping.invalid("chunk_size is too large: " + Integer.toUnsignedString(chunk) + " (at most " + MAX_CHUNK + ")");
+    }
+    if (chunk == 0) chunk = DEFAULT_CHUNK;
+    ServingState s = state.get();
+    List<ServerCoordinate> servers = new ArrayList<>(s.servers().values());
+    servers.sort(Comparator.comparing(c -> dev.reed.proto.Endpoints.key(c.getEndpoint())));
+    out.onNext(StreamSnapshotResponse.newBuilder().setHeader(SnapshotHeader.newBuilder()
+        .setIndexTime(Timestamp.newBuilder().setSeconds(s.builtAt().getEpochSecond()).setNanos(s.builtAt().getNano()))
+        .setDimensions(s.dimensions()).setHeightModel(s.heightModel()).setServerCount(servers.size())
+        .setLandmarkEpoch(s.landmarkEpoch())).build());
+    ServerCallStreamObserver<StreamSnapshotResponse> call = (ServerCallStreamObserver<StreamSnapshotResponse>) out;
+    for (int i = 0; i < servers.size(); i += chunk) {
+      if (call.isCancelled() || Context.current().isCancelled()) return;
+      out.onNext(StreamSnapshotResponse.newBuilder()
+          .setChunk(ServerCoordinateChunk.newBuilder().addAllServers(servers.subList(i, Math.min(servers.size(), i + chunk))))
+          .build());
+    }
+    out.onCompleted();
+  }
+}

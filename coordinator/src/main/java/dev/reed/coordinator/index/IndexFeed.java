@@ -1,0 +1,243 @@
+package dev.reed.coordinator.index;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.ranking.RankingIndex;
+import dev.reed.coordinates.ranking.ServerEntry;
+import dev.reed.proto.Topic;
+import dev.reed.proto.v1.Landmark;
+import dev.reed.proto.v1.LandmarkCoordinate;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.ServerInfo;
+import dev.reed.proto.v1.Target;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the small compacted topics in full (reed.coordinates, reed.landmark-coordinates,
+ * reed.landmarks, reed.targets) and keeps a {@link ServingState} that queries read through one
+ * volatile reference (DESIGN.md section 2: every replica holds the full coordinate index). A
+ * restarted replica serves from these topics as soon as it has read them to the end, seconds
+ * after start, long before its windows are rebuilt.
+ *
+ * <p>Records that cannot be decoded or carry invalid coordinates are counted and skipped here;
+ * they never reach the index. The state is rebuilt at most every {@code rebuildEvery}.
+ */
+public final class IndexFeed implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(IndexFeed.class);
+  private static final List<String> TOPICS = List.of(Topic.COORDINATES.name(), Topic.LANDMARK_COORDINATES.name(),
+      Topic.LANDMARKS.name(), Topic.TARGETS.name());
+
+  private final KafkaConsumer<byte[], byte[]> consumer;
+  private final int dimensions;
+  private final boolean heightModel;
+  private final Clock clock;
+  private final Duration rebuildEvery;
+  private final AtomicReference<ServingState> state;
+  private final Map<String, ServerCoordinate> servers = new HashMap<>();
+  private final Map<String, ServerEntry> entries = new HashMap<>();
+  private final Map<String, LandmarkCoordinate> landmarkCoordinates = new HashMap<>();
+  private final Map<String, Landmark> announcements = new ConcurrentHashMap<>();
+  private final Map<String, Target> targets = new HashMap<>();
+  private final AtomicLong invalid = new AtomicLong();
+  private final AtomicLong records = new AtomicLong();
+  private final AtomicLong rebuilds = new AtomicLong();
+  private final CountDownLatch caughtUp = new CountDownLatch(1);
+  private final Thread thread;
+  private volatile boolean closed;
+  private volatile Runnable onRebuild = () -> { };
+
+  public IndexFeed(String bootstrap, int dimensions, boolean heightModel, Clock clock, Duration rebuildEvery) {
+    this.dimensions = dimensions;
+    this.heightModel = heightModel;
+    this.clock = clock;
+    this.rebuildEvery = rebuildEvery;
+    this.state = new AtomicReference<>(ServingState.empty(dimensions, heightModel, clock.instant()));
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, "reed-coordinator-index");
+    this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.thread = Thread.ofPlatform().name("index-feed").daemon().unstarted(this::run);
+  }
+
+  /** Starts reading; {@link #awaitCaughtUp} tells when the topics have been read to their end once. */
+  public IndexFeed start() {
+    thread.start();
+    return this;
+  }
+
+  /** Called (on the feed thread) after every new state is published. */
+  public void onRebuild(Runnable r) {
+    this.onRebuild = r;
+  }
+
+  public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+    return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  public boolean caughtUp() {
+    return caughtUp.getCount() == 0;
+  }
+
+  public ServingState current() {
+    return state.get();
+  }
+
+  /** Landmark ids announced on reed.landmarks so far (updated per record, not per rebuild). */
+  public Set<String> knownLandmarks() {
+    return announcements.keySet();
+  }
+
+  public long invalidRecords() {
+    return invalid.get();
+  }
+
+  public long recordsRead() {
+    return records.get();
+  }
+
+  public long rebuilds() {
+    return rebuilds.get();
+  }
+
+  private void run() {
+    try {
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (String t : TOPICS) {
+        List<PartitionInfo> infos = consumer.partitionsFor(t, Duration.ofSeconds(30));
+        for (PartitionInfo i : infos) partitions.add(new TopicPartition(t, i.partition()));
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      boolean dirty = true;
+      long lastBuild = 0;
+      while (!closed) {
+        ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
+        for (ConsumerRecord<byte[], byte[]> r : batch) {
+          records.incrementAndGet();
+          dirty |= apply(r);
+        }
+        boolean atEnd = caughtUp() || end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+        long now = clock.millis();
+        if (dirty && atEnd && (now - lastBuild >= rebuildEvery.toMillis() || !caughtUp())) {
+          rebuild();
+          lastBuild = now;
+          dirty = false;
+        }
+        if (atEnd && !caughtUp()) {
+          caughtUp.countDown();
+          ServingState s = state.get();
+          log.info("index caught up: {} servers, {} landmarks (epoch {}), {} targets, {} invalid records skipped",
+              s.servers().size(), s.landmarks().size(), s.landmarkEpoch(), s.targets().size(), invalid.get());
+        }
+      }
+    } catch (WakeupException e) {
+      if (!closed) throw e;
+    } catch (RuntimeException e) {
+      log.error("index feed stopped: {}", e.toString(), e);
+    } finally {
+      consumer.close(Duration.ofSeconds(2));
+    }
+  }
+
+  private boolean apply(ConsumerRecord<byte[], byte[]> r) {
+    String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
+    byte[] v = r.value();
+    try {
+      switch (r.topic()) {
+        case "reed.coordinates" -> {
+          if (v == null) {
+            servers.remove(key);
+            entries.remove(key);
+            return true;
+          }
+          ServerCoordinate c = ServerCoordinate.parseFrom(v);
+          Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
+          ServerInfo info = c.getServerInfo();
+          servers.put(key, c);
+          entries.put(key, new ServerEntry(key, coordinate, CoordinateCodec.attributes(info, c.getProtocol())));
+        }
+        case "reed.landmark-coordinates" -> {
+          if (v == null) {
+            landmarkCoordinates.remove(key);
+            return true;
+          }
+          LandmarkCoordinate c = LandmarkCoordinate.parseFrom(v);
+          CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of landmark " + key);
+          landmarkCoordinates.put(key, c);
+        }
+        case "reed.landmarks" -> {
+          if (v == null) announcements.remove(key);
+          else announcements.put(key, Landmark.parseFrom(v));
+        }
+        case "reed.targets" -> {
+          if (v == null) targets.remove(key);
+          else targets.put(key, Target.parseFrom(v));
+        }
+        default -> {
+          return false;
+        }
+      }
+      return true;
+    } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+      invalid.incrementAndGet();
+      log.warn("skipped invalid record {}-{}@{} key '{}': {}", r.topic(), r.partition(), r.offset(), key, e.getMessage());
+      return false;
+    }
+  }
+
+  private void rebuild() {
+    long epoch = landmarkCoordinates.values().stream().mapToLong(LandmarkCoordinate::getEpoch).max().orElse(0);
+    Map<String, LandmarkCoordinate> current = new HashMap<>();
+    landmarkCoordinates.forEach((id, c) -> {
+      if (c.getEpoch() == epoch) current.put(id, c);
+    });
+    List<ServingState.Anchor> anchors = current.values().stream()
+        .sorted(Comparator.comparing(LandmarkCoordinate::getLandmarkId))
+        .map(c -> new ServingState.Anchor(c.getLandmarkId(), CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "landmark")))
+        .toList();
+    RankingIndex index = RankingIndex.of(new ArrayList<>(entries.values()));
+    state.set(new ServingState(index, Map.copyOf(servers), Map.copyOf(current), anchors, Map.copyOf(announcements),
+        Map.copyOf(targets), epoch, clock.instant(), dimensions, heightModel));
+    rebuilds.incrementAndGet();
+    onRebuild.run();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    consumer.wakeup();
+    try {
+      thread.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.reed.coordinator.index;
+
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.ranking.RankingIndex;
+import dev.reed.proto.v1.Landmark;
+import dev.reed.proto.v1.LandmarkCoordinate;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.Target;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One immutable view of the coordinate space that queries are served from. The feed builds a new
+ * one and swaps the reference, so a query sees either the old or the new state, never half of an
+ * update.
+ *
+ * @param index ranking index over every server with a valid coordinate
+ * @param servers latest coordinate per server key
+ * @param landmarks landmark coordinates of the current embedding epoch, by landmark id
+ * @param landmarkAnchors the same landmarks as math coordinates, sorted by id (positioning anchors)
+ * @param announcements latest announcement per landmark id (reed.landmarks)
+ * @param targets the catalog: target per endpoint key (reed.targets)
+ * @param landmarkEpoch embedding epoch of {@code landmarks}
+ * @param builtAt when this state was built
+ * @param dimensions the deployment's dimension count
+ * @param heightModel coordinates carry a height
+ */
+public record ServingState(
+    RankingIndex index,
+    Map<String, ServerCoordinate> servers,
+    Map<String, LandmarkCoordinate> landmarks,
+    List<Anchor> landmarkAnchors,
+    Map<String, Landmark> announcements,
+    Map<String, Target> targets,
+    long landmarkEpoch,
+    Instant builtAt,
+    int dimensions,
+    boolean heightModel) {
+
+  /** A landmark as a positioning anchor. */
+  public record Anchor(String landmarkId, Coordinate coordinate) {}
+
+  public static ServingState empty(int dimensions, boolean heightModel, Instant now) {
+    return new ServingState(RankingIndex.of(List.of()), Map.of(), Map.of(), List.of(), Map.of(), Map.of(), 0, now,
+        dimensions, heightModel);
+  }
+}

@@ -1,0 +1,214 @@
+package dev.reed.coordinator.ingest;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.reed.proto.Topic;
+import dev.reed.proto.v1.MeshSample;
+import dev.reed.proto.v1.RttSample;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves samples from Kafka into the windows. {@code reed.samples} is read in one consumer group so
+ * replicas share its partitions (samples are keyed by target, so a target's samples all land on
+ * one replica); {@code reed.mesh-samples} is read in full. On every partition assignment the
+ * consumer seeks to {@code now - replay} ({@code offsetsForTimes}) and rebuilds the windows from
+ * recent samples instead of starting empty; on revocation the partition's targets are dropped
+ * (the new owner rebuilds them the same way).
+ *
+ * <p>Every record is decoded and validated; the bad ones go to {@link DeadLetters} and are
+ * counted. Not thread-safe: the round loop owns it and calls {@link #poll} between rounds.
+ */
+public final class SampleIngest implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SampleIngest.class);
+
+  /** Ingest counters. */
+  public record Counters(long samples, long meshSamples, long deadLettered) {}
+
+  private final KafkaConsumer<byte[], byte[]> samples;
+  private final KafkaConsumer<byte[], byte[]> mesh;
+  private final TargetWindows targets;
+  private final MeshWindows meshWindows;
+  private final SampleValidator validator;
+  private final DeadLetters deadLetters;
+  private final Clock clock;
+  private final Duration replay;
+  private final AtomicLong sampleCount = new AtomicLong();
+  private final AtomicLong meshCount = new AtomicLong();
+  private final Set<Integer> owned = new java.util.HashSet<>();
+
+  public SampleIngest(String bootstrap, String groupId, TargetWindows targets, MeshWindows meshWindows,
+      SampleValidator validator, DeadLetters deadLetters, Clock clock, Duration replay) {
+    this.targets = targets;
+    this.meshWindows = meshWindows;
+    this.validator = validator;
+    this.deadLetters = deadLetters;
+    this.clock = clock;
+    this.replay = replay;
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true");
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
+    p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "1");
+    p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "600000");
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, "reed-coordinator-samples");
+    this.samples = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    Properties m = new Properties();
+    m.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    m.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    m.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    m.put(ConsumerConfig.CLIENT_ID_CONFIG, "reed-coordinator-mesh");
+    this.mesh = new KafkaConsumer<>(m, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  /** Subscribes and seeks; call once from the owning thread. */
+  public void start() {
+    samples.subscribe(List.of(Topic.SAMPLES.name()), new ConsumerRebalanceListener() {
+      @Override
+      public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        drop(partitions);
+      }
+
+      @Override
+      public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        drop(partitions);
+      }
+
+      @Override
+      public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty()) return;
+        seekToReplay(samples, partitions);
+        for (TopicPartition tp : partitions) owned.add(tp.partition());
+        log.info("assigned {} sample partitions {}; replaying the last {}", partitions.size(),
+            partitions.stream().map(TopicPartition::partition).sorted().toList(), replay);
+      }
+    });
+    List<TopicPartition> meshPartitions = new ArrayList<>();
+    for (PartitionInfo i : mesh.partitionsFor(Topic.MESH_SAMPLES.name(), Duration.ofSeconds(30))) {
+      meshPartitions.add(new TopicPartition(i.topic(), i.partition()));
+    }
+    mesh.assign(meshPartitions);
+    seekToReplay(mesh, meshPartitions);
+  }
+
+  private void drop(Collection<TopicPartition> partitions) {
+    if (partitions.isEmpty()) return;
+    List<Integer> ps = partitions.stream().map(TopicPartition::partition).toList();
+    ps.forEach(owned::remove);
+    int n = targets.dropPartitions(ps);
+    log.info("revoked sample partitions {}: dropped {} targets (the new owner rebuilds them)", ps, n);
+  }
+
+  private void seekToReplay(KafkaConsumer<byte[], byte[]> c, Collection<TopicPartition> partitions) {
+    long from = clock.millis() - replay.toMillis();
+    Map<TopicPartition, Long> query = new HashMap<>();
+    for (TopicPartition tp : partitions) query.put(tp, from);
+    Map<TopicPartition, OffsetAndTimestamp> offsets = c.offsetsForTimes(query, Duration.ofSeconds(30));
+    List<TopicPartition> toEnd = new ArrayList<>();
+    for (TopicPartition tp : partitions) {
+      OffsetAndTimestamp o = offsets.get(tp);
+      if (o == null) toEnd.add(tp);
+      else c.seek(tp, o.offset());
+    }
+    if (!toEnd.isEmpty()) c.seekToEnd(toEnd);
+  }
+
+  /** Sample partitions this replica owns now. */
+  public Set<Integer> ownedPartitions() {
+    return Set.copyOf(owned);
+  }
+
+  /** Polls both topics once; returns the records handled. */
+  public int poll(Duration timeout) {
+    targets.setNow(clock.millis());
+    int n = 0;
+    for (ConsumerRecord<byte[], byte[]> r : mesh.poll(Duration.ZERO)) {
+      n++;
+      handleMesh(r);
+    }
+    for (ConsumerRecord<byte[], byte[]> r : samples.poll(timeout)) {
+      n++;
+      handleSample(r);
+    }
+    return n;
+  }
+
+  void handleSample(ConsumerRecord<byte[], byte[]> r) {
+    if (r.value() == null) {
+      deadLetters.send(r, "empty record (no value)");
+      return;
+    }
+    RttSample s;
+    try {
+      s = RttSample.parseFrom(r.value());
+    } catch (InvalidProtocolBufferException e) {
+      deadLetters.send(r, "undecodable RttSample: " + e.getMessage());
+      return;
+    }
+    String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
+    String targetKey = dev.reed.proto.Endpoints.key(s.getTarget());
+    String reason = validator.check(s, key, targetKey, targets.get(targetKey) != null);
+    if (reason != null) {
+      deadLetters.send(r, reason);
+      return;
+    }
+    sampleCount.incrementAndGet();
+    targets.add(targetKey, s, r.partition());
+  }
+
+  void handleMesh(ConsumerRecord<byte[], byte[]> r) {
+    if (r.value() == null) {
+      deadLetters.send(r, "empty record (no value)");
+      return;
+    }
+    MeshSample s;
+    try {
+      s = MeshSample.parseFrom(r.value());
+    } catch (InvalidProtocolBufferException e) {
+      deadLetters.send(r, "undecodable MeshSample: " + e.getMessage());
+      return;
+    }
+    String reason = validator.check(s);
+    if (reason != null) {
+      deadLetters.send(r, reason);
+      return;
+    }
+    meshCount.incrementAndGet();
+    meshWindows.add(s);
+  }
+
+  public Counters counters() {
+    return new Counters(sampleCount.get(), meshCount.get(), deadLetters.count());
+  }
+
+  /** Interrupts a blocking poll from another thread. */
+  public void wakeup() {
+    samples.wakeup();
+  }
+
+  @Override
+  public void close() {
+    samples.close(Duration.ofSeconds(2));
+    mesh.close(Duration.ofSeconds(2));
+  }
+}

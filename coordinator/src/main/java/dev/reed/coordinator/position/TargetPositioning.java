@@ -1,0 +1,176 @@
+package dev.reed.coordinator.position;
+
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.HostPositioner;
+import dev.reed.coordinates.PositionFit;
+import dev.reed.coordinator.index.CoordinateCodec;
+import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.ingest.TargetWindows;
+import dev.reed.proto.Topic;
+import dev.reed.proto.v1.FitQuality;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.Stability;
+import com.google.protobuf.Timestamp;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Positions the targets this replica owns (GNP host positioning, Ng &amp; Zhang 2002, as in REED
+ * section 5.1.1): for each target whose windows changed, the window minima towards the current
+ * landmark embedding are fitted, warm-started from the previous position (Vivaldi-style
+ * incremental refinement, Dabek et al. 2004: a small change moves the coordinate a little), and
+ * the result is published to the compacted {@code reed.coordinates} topic when it changed or
+ * is due for a refresh. A new landmark epoch re-fits every target. Targets unheard for
+ * {@code expireAfter} get a tombstone.
+ */
+public final class TargetPositioning {
+  /** What one positioning round did. */
+  public record Result(int candidates, int fitted, int published, int tooFewLandmarks, int failed, int tombstoned,
+      double medianRelativeError, long landmarkEpoch) {}
+
+  private final HostPositioner positioner;
+  private final int minAnchors;
+  private final Producer<byte[], byte[]> producer;
+  private final Clock clock;
+  private final Duration refreshEvery;
+  private final double moveThresholdMs;
+  private final Map<String, ServerCoordinate> published = new HashMap<>();
+  private final Map<String, Long> publishedAt = new HashMap<>();
+  private long epochSeen = -1;
+
+  /**
+   * @param refreshEvery republish an unchanged coordinate this often (keeps its age honest and
+   *     stops the leader's sweep from treating it as gone)
+   * @param moveThresholdMs a coordinate that moved less than this is not republished
+   */
+  public TargetPositioning(CoordinateConfig config, Producer<byte[], byte[]> producer, Clock clock,
+      Duration refreshEvery, double moveThresholdMs) {
+    this.positioner = new HostPositioner(config);
+    this.minAnchors = config.minAnchors();
+    this.producer = producer;
+    this.clock = clock;
+    this.refreshEvery = refreshEvery;
+    this.moveThresholdMs = moveThresholdMs;
+  }
+
+  public Result run(TargetWindows windows, ServingState state, Duration expireAfter) {
+    List<String> gone = windows.expire(expireAfter.toMillis());
+    for (String key : gone) {
+      producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), key.getBytes(StandardCharsets.UTF_8), null));
+      published.remove(key);
+      publishedAt.remove(key);
+    }
+    List<ServingState.Anchor> anchors = state.landmarkAnchors();
+    if (anchors.size() < minAnchors) {
+      return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch());
+    }
+    boolean newEpoch = state.landmarkEpoch() != epochSeen;
+    java.util.LinkedHashSet<TargetWindows.Target> todo = new java.util.LinkedHashSet<>(windows.drainDirty());
+    long now = clock.millis();
+    for (TargetWindows.Target t : windows.all()) {
+      Long at = publishedAt.get(t.key());
+      if (newEpoch || at == null || now - at >= refreshEvery.toMillis()) todo.add(t);
+    }
+    List<String> ids = anchors.stream().map(ServingState.Anchor::landmarkId).toList();
+    List<Coordinate> anchorCoords = anchors.stream().map(ServingState.Anchor::coordinate).toList();
+    int fitted = 0;
+    int sent = 0;
+    int tooFew = 0;
+    int failed = 0;
+    double[] errors = new double[todo.size()];
+    Instant instant = clock.instant();
+    Timestamp ts = Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+    for (TargetWindows.Target t : todo) {
+      double[] rtt = windows.minimaMs(t, ids);
+      int usable = 0;
+      for (double r : rtt) if (!Double.isNaN(r)) usable++;
+      if (usable < minAnchors) {
+        tooFew++;
+        continue;
+      }
+      ServerCoordinate prior = published.get(t.key());
+      if (prior == null) prior = state.servers().get(t.key());
+      Coordinate warm = null;
+      if (prior != null) {
+        try {
+          warm = CoordinateCodec.fromProto(prior.getCoordinate(), anchorCoords.getFirst().dimensions(), "warm start");
+        } catch (IllegalArgumentException e) {
+          warm = null;
+        }
+      }
+      PositionFit fit;
+      try {
+        fit = positioner.position(anchorCoords, rtt, warm);
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        failed++;
+        continue;
+      }
+      errors[fitted++] = fit.relativeError();
+      Stability stability = windows.stability(t);
+      ServerCoordinate next = ServerCoordinate.newBuilder()
+          .setEndpoint(t.endpoint())
+          .setProtocol(t.protocol())
+          .setCoordinate(CoordinateCodec.toProto(fit.coordinate()))
+          .setFit(FitQuality.newBuilder().setRelativeError(fit.relativeError()).setLandmarksUsed(fit.anchorsUsed()))
+          .setUpdateTime(ts)
+          .setRound(t.newestRound())
+          .setServerInfo(t.info() == null ? dev.reed.proto.v1.ServerInfo.getDefaultInstance() : t.info())
+          .setStability(stability)
+          .build();
+      ServerCoordinate last = published.get(t.key());
+      Long at = publishedAt.get(t.key());
+      boolean due = last == null || at == null || now - at >= refreshEvery.toMillis() || changed(last, next, warm, fit);
+      if (!due) continue;
+      producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), t.key().getBytes(StandardCharsets.UTF_8), next.toByteArray()));
+      published.put(t.key(), next);
+      publishedAt.put(t.key(), now);
+      sent++;
+    }
+    epochSeen = state.landmarkEpoch();
+    double median = Double.NaN;
+    if (fitted > 0) {
+      double[] e = Arrays.copyOf(errors, fitted);
+      Arrays.sort(e);
+      median = e[fitted / 2];
+    }
+    return new Result(todo.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch());
+  }
+
+  private boolean changed(ServerCoordinate last, ServerCoordinate next, Coordinate warm, PositionFit fit) {
+    if (!last.getServerInfo().equals(next.getServerInfo())) return true;
+    if (!last.getStability().equals(next.getStability())) return true;
+    if (last.getFit().getLandmarksUsed() != next.getFit().getLandmarksUsed()) return true;
+    if (Math.abs(last.getFit().getRelativeError() - next.getFit().getRelativeError()) > 0.01) return true;
+    Coordinate prev;
+    try {
+      prev = CoordinateCodec.fromProto(last.getCoordinate(), fit.coordinate().dimensions(), "last");
+    } catch (IllegalArgumentException e) {
+      return true;
+    }
+    return prev.distanceTo(fit.coordinate()) - prev.height() - fit.coordinate().height() > moveThresholdMs
+        || Math.abs(prev.height() - fit.coordinate().height()) > moveThresholdMs;
+  }
+
+  /** Keys this replica has published and not deleted. */
+  public List<String> publishedKeys() {
+    return new ArrayList<>(published.keySet());
+  }
+
+  /** Forgets targets dropped with a revoked partition (their new owner publishes them now). */
+  public void forget(java.util.Collection<String> keys) {
+    keys.forEach(k -> {
+      published.remove(k);
+      publishedAt.remove(k);
+    });
+  }
+}
