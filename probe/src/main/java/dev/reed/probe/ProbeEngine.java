@@ -1,0 +1,638 @@
+package dev.reed.probe;
+
+import dev.reed.probe.packet.MalformedPacketException;
+import dev.reed.probe.packet.UnsupportedPacketException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.channels.UnsupportedAddressTypeException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The UDP probe engine: measures game-server RTTs the way a server browser does (REED, Armitage
+ * &amp; Heyde, ACM TOMCCAP 2011: one request/reply per probe, 999 ms = no answer) but paced and
+ * polite enough to run from a landmark every few minutes against every server.
+ *
+ * <p>One non-blocking {@link DatagramChannel}. A sender thread takes probes in submission order,
+ * paced by a global token bucket ({@link Builder#rate}) and a minimum spacing per target
+ * ({@link Builder#perTargetSpacing}: ioquake3 answers one query per second per source IP after a
+ * burst), with at most one probe in flight per target. A receiver thread waits on a selector,
+ * stamps each datagram with the ticker right after {@code receive}, and matches it to the probe in
+ * flight to its source address; Quake3 replies must also echo the probe's random challenge. An
+ * A2S challenge reply is answered at once from the receiver thread, inside the same probe.
+ * Completions run on a third thread so callers' callbacks never delay the receive timestamps.
+ * Outstanding probes are bounded ({@link Builder#maxOutstanding}): {@link #probe} blocks when full.
+ */
+public final class ProbeEngine implements Prober {
+  private static final Logger LOG = LoggerFactory.getLogger(ProbeEngine.class);
+  private static final int SEND_RETRIES = 100;
+
+  private final DatagramChannel channel;
+  private final Selector selector;
+  private final InetSocketAddress localAddress;
+  private final NanoTicker ticker;
+  private final Clock clock;
+  private final RandomGenerator rng;
+  private final long timeoutNanos;
+  private final long spacingNanos;
+  private final int maxOutstanding;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition work = lock.newCondition();
+  private final Semaphore capacity;
+  private final Map<InetSocketAddress, Lane> lanes = new HashMap<>();
+  private final ArrayDeque<Lane> ready = new ArrayDeque<>();
+  private final ArrayDeque<Lane> immediate = new ArrayDeque<>();
+  private final PriorityQueue<Lane> spacing = new PriorityQueue<>(Comparator.comparingLong(l -> l.nextAllowedNanos));
+  private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>(Comparator.comparingLong(Deadline::nanos));
+  private final TokenBucket bucket;
+
+  private final LongAdder sent = new LongAdder();
+  private final LongAdder replies = new LongAdder();
+  private final LongAdder timeouts = new LongAdder();
+  private final LongAdder errors = new LongAdder();
+  private final LongAdder unexpected = new LongAdder();
+  private final LongAdder malformed = new LongAdder();
+  private final AtomicLong outstanding = new AtomicLong();
+
+  private final Thread sender;
+  private final Thread receiver;
+  private final ExecutorService completer;
+  private volatile boolean closed;
+
+  /** Probes to one address, one in flight at a time. Guarded by {@link #lock}. */
+  private static final class Lane {
+    final InetSocketAddress address;
+    final ArrayDeque<Probe> waiting = new ArrayDeque<>();
+    Probe inFlight;
+    long nextAllowedNanos;
+    boolean queued;
+
+    Lane(InetSocketAddress address, long now) {
+      this.address = address;
+      this.nextAllowedNanos = now;
+    }
+
+    boolean idle(long now) {
+      return inFlight == null && waiting.isEmpty() && !queued && now - nextAllowedNanos >= 0;
+    }
+  }
+
+  /** One probe. Mutable fields guarded by {@link #lock}, except sendNanos (written before send). */
+  private static final class Probe {
+    final ProbeTarget target;
+    final boolean paced;
+    final CompletableFuture<ProbeResult> future = new CompletableFuture<>();
+    QueryExchange exchange;
+    volatile long sendNanos;
+    Instant sendTime;
+    long challengeRttNanos;
+    int exchanges;
+    String malformedDetail;
+    boolean done;
+
+    Probe(ProbeTarget target, boolean paced) {
+      this.target = target;
+      this.paced = paced;
+    }
+  }
+
+  private record Deadline(Probe probe, int exchange, long nanos) {}
+
+  private ProbeEngine(Builder b) throws IOException {
+    this.ticker = b.ticker;
+    this.clock = b.clock;
+    this.rng = b.random != null ? b.random : new SplittableRandom(new SecureRandom().nextLong());
+    this.timeoutNanos = b.timeout.toNanos();
+    this.spacingNanos = b.perTargetSpacing.toNanos();
+    this.maxOutstanding = b.maxOutstanding;
+    this.capacity = new Semaphore(b.maxOutstanding);
+    this.bucket = new TokenBucket(b.rate, Math.max(1, b.rate * 0.005), ticker.read());
+    this.channel = DatagramChannel.open(b.bind.getAddress() instanceof Inet6Address
+        ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+    try {
+      channel.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+      channel.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
+      channel.bind(b.bind);
+      channel.configureBlocking(false);
+      this.selector = Selector.open();
+      channel.register(selector, SelectionKey.OP_READ);
+      this.localAddress = (InetSocketAddress) channel.getLocalAddress();
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+    String name = "reed-probe-" + localAddress.getPort();
+    this.completer = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name(name + "-complete").factory());
+    this.sender = Thread.ofPlatform().daemon().name(name + "-send").unstarted(this::sendLoop);
+    this.receiver = Thread.ofPlatform().daemon().name(name + "-receive").unstarted(this::receiveLoop);
+    receiver.start();
+    sender.start();
+    LOG.info("probe engine on {}: rate {}/s, timeout {} ms, per-target spacing {} ms, max outstanding {}",
+        localAddress, b.rate, b.timeout.toMillis(), b.perTargetSpacing.toMillis(), b.maxOutstanding);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public InetSocketAddress localAddress() {
+    return localAddress;
+  }
+
+  @Override
+  public CompletableFuture<ProbeResult> probe(ProbeTarget target) {
+    Objects.requireNonNull(target, "target");
+    Probe p = new Probe(target, true);
+    submit(List.of(p));
+    return p.future;
+  }
+
+  @Override
+  public CompletableFuture<List<ProbeResult>> probeBurst(ProbeTarget target, int count) {
+    Objects.requireNonNull(target, "target");
+    if (count < 1 || count > maxOutstanding) {
+      throw new IllegalArgumentException("burst of " + count + " probes (allowed 1-" + maxOutstanding + ")");
+    }
+    List<Probe> probes = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      probes.add(new Probe(target, false));
+    }
+    submit(probes);
+    CompletableFuture<?>[] all = probes.stream().map(p -> p.future).toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(all).thenApply(v -> probes.stream().map(p -> p.future.join()).toList());
+  }
+
+  private void submit(List<Probe> probes) {
+    if (closed) {
+      probes.forEach(p -> p.future.complete(ProbeResult.error(p.target, 0, clock.instant(), "engine closed")));
+      return;
+    }
+    try {
+      capacity.acquire(probes.size());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      probes.forEach(p -> p.future.complete(ProbeResult.error(p.target, 0, clock.instant(),
+          "interrupted while waiting for a free probe slot")));
+      return;
+    }
+    outstanding.addAndGet(probes.size());
+    lock.lock();
+    try {
+      if (closed) {
+        for (Probe p : probes) {
+          finishLocked(p, ProbeResult.error(p.target, 0, clock.instant(), "engine closed"), null);
+        }
+        return;
+      }
+      long now = ticker.read();
+      Lane lane = lanes.computeIfAbsent(probes.getFirst().target.address(), a -> new Lane(a, now));
+      lane.waiting.addAll(probes);
+      scheduleLocked(lane, now);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Puts an idle lane with waiting probes into the right queue. */
+  private void scheduleLocked(Lane lane, long now) {
+    if (lane.inFlight != null || lane.queued || lane.waiting.isEmpty()) {
+      return;
+    }
+    lane.queued = true;
+    if (!lane.waiting.peek().paced) {
+      immediate.add(lane);
+    } else if (now - lane.nextAllowedNanos >= 0) {
+      ready.add(lane);
+    } else {
+      spacing.add(lane);
+    }
+    work.signal();
+  }
+
+  // ------------------------------------------------------------------ sender
+
+  private void sendLoop() {
+    while (!closed) {
+      Probe p;
+      byte[] request;
+      lock.lock();
+      try {
+        long now = ticker.read();
+        while (!spacing.isEmpty() && now - spacing.peek().nextAllowedNanos >= 0) {
+          ready.add(spacing.poll());
+        }
+        Lane lane = immediate.poll();
+        if (lane == null && !ready.isEmpty()) {
+          long wait = bucket.tryTake(now);
+          if (wait == 0) {
+            lane = ready.poll();
+          } else {
+            awaitWork(wait);
+            continue;
+          }
+        }
+        if (lane == null) {
+          awaitWork(spacing.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(100) : spacing.peek().nextAllowedNanos - now);
+          continue;
+        }
+        lane.queued = false;
+        p = lane.waiting.poll();
+        lane.inFlight = p;
+        p.exchange = QueryExchange.forTarget(p.target, rng);
+        request = p.exchange.firstRequest();
+      } finally {
+        lock.unlock();
+      }
+      transmit(p, request);
+    }
+  }
+
+  private void awaitWork(long nanos) {
+    try {
+      work.awaitNanos(Math.max(1, nanos));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closed = true;
+    }
+  }
+
+  /** Sends one request of a probe (first or challenge resend); called without the lock. */
+  private void transmit(Probe p, byte[] request) {
+    ByteBuffer buf = ByteBuffer.wrap(request);
+    int exchange;
+    lock.lock();
+    try {
+      if (p.done) {
+        return;
+      }
+      exchange = ++p.exchanges;
+      long now = ticker.read();
+      p.sendNanos = now; // refined right before the send below
+      Lane lane = lanes.get(p.target.address());
+      lane.nextAllowedNanos = now + spacingNanos;
+      deadlines.add(new Deadline(p, exchange, now + timeoutNanos));
+      if (exchange == 1) {
+        p.sendTime = clock.instant();
+        sent.increment();
+      }
+    } finally {
+      lock.unlock();
+    }
+    String failure = null;
+    try {
+      for (int attempt = 0; ; attempt++) {
+        p.sendNanos = ticker.read();
+        if (channel.send(buf, p.target.address()) > 0) {
+          break;
+        }
+        if (attempt == SEND_RETRIES) {
+          failure = "send buffer full";
+          break;
+        }
+        LockSupport.parkNanos(20_000);
+      }
+    } catch (IOException | UnresolvedAddressException | UnsupportedAddressTypeException | SecurityException e) {
+      failure = closed ? "engine closed" : "send failed: " + e;
+    }
+    if (failure != null) {
+      lock.lock();
+      try {
+        if (!p.done) {
+          finishLocked(p, ProbeResult.error(p.target, p.challengeRttNanos, p.sendTime, failure), errors);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ receiver
+
+  private void receiveLoop() {
+    ByteBuffer buf = ByteBuffer.allocateDirect(65536);
+    long nextHousekeeping = ticker.read();
+    while (!closed) {
+      try {
+        selector.select(selectTimeoutMillis());
+        selector.selectedKeys().clear();
+        while (true) {
+          buf.clear();
+          SocketAddress from = channel.receive(buf);
+          long nanos = ticker.read();
+          if (from == null) {
+            break;
+          }
+          buf.flip();
+          onDatagram((InetSocketAddress) from, buf, nanos);
+        }
+      } catch (IOException | RuntimeException e) {
+        if (closed) {
+          break;
+        }
+        LOG.warn("probe receive failed, continuing: {}", e.toString());
+        LockSupport.parkNanos(1_000_000);
+      }
+      long now = ticker.read();
+      expire(now);
+      if (now - nextHousekeeping >= 0) {
+        dropIdleLanes(now);
+        nextHousekeeping = now + 1_000_000_000L;
+      }
+    }
+  }
+
+  private long selectTimeoutMillis() {
+    lock.lock();
+    try {
+      Deadline d = deadlines.peek();
+      if (d == null) {
+        return 100;
+      }
+      long ms = (d.nanos() - ticker.read()) / 1_000_000 + 1;
+      return Math.max(1, Math.min(100, ms));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void onDatagram(InetSocketAddress from, ByteBuffer packet, long receivedNanos) {
+    byte[] resend = null;
+    Probe p;
+    lock.lock();
+    try {
+      Lane lane = lanes.get(from);
+      p = lane == null ? null : lane.inFlight;
+      if (p == null || p.done || p.exchanges == 0) {
+        unexpected.increment();
+        return;
+      }
+      long rtt = receivedNanos - p.sendNanos;
+      QueryExchange.Step step;
+      try {
+        step = p.exchange.onReply(packet);
+      } catch (UnsupportedPacketException e) {
+        finishLocked(p, ProbeResult.error(p.target, p.challengeRttNanos, p.sendTime, e.getMessage()), errors);
+        return;
+      } catch (MalformedPacketException e) {
+        malformed.increment();
+        p.malformedDetail = e.getMessage();
+        return;
+      }
+      switch (step) {
+        case QueryExchange.Done d ->
+            finishLocked(p, ProbeResult.ok(p.target, rtt, p.challengeRttNanos, p.sendTime, d.info()), replies);
+        case QueryExchange.Resend r -> {
+          p.challengeRttNanos = rtt;
+          resend = r.request();
+        }
+        case QueryExchange.Foreign f -> unexpected.increment();
+        case QueryExchange.Pending pending -> { }
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (resend != null) {
+      transmit(p, resend);
+    }
+  }
+
+  private void expire(long now) {
+    lock.lock();
+    try {
+      while (!deadlines.isEmpty() && now - deadlines.peek().nanos() >= 0) {
+        Deadline d = deadlines.poll();
+        Probe p = d.probe();
+        if (p.done || d.exchange() != p.exchanges) {
+          continue;
+        }
+        if (p.malformedDetail != null) {
+          finishLocked(p, ProbeResult.error(p.target, p.challengeRttNanos, p.sendTime,
+              "no valid reply, malformed: " + p.malformedDetail), errors);
+        } else {
+          finishLocked(p, ProbeResult.timeout(p.target, p.challengeRttNanos, p.sendTime), timeouts);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void dropIdleLanes(long now) {
+    lock.lock();
+    try {
+      lanes.values().removeIf(l -> l.idle(now));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Completes a probe (once), frees its lane and slot; the future completes on the completer. */
+  private void finishLocked(Probe p, ProbeResult result, LongAdder counter) {
+    if (p.done) {
+      return;
+    }
+    p.done = true;
+    if (counter != null) {
+      counter.increment();
+    } else {
+      errors.increment();
+    }
+    Lane lane = lanes.get(p.target.address());
+    if (lane != null && lane.inFlight == p) {
+      lane.inFlight = null;
+      scheduleLocked(lane, ticker.read());
+    }
+    outstanding.decrementAndGet();
+    capacity.release();
+    if (closed) {
+      p.future.complete(result);
+    } else {
+      completer.execute(() -> p.future.complete(result));
+    }
+  }
+
+  @Override
+  public ProbeCounters counters() {
+    return new ProbeCounters(sent.sum(), replies.sum(), timeouts.sum(), errors.sum(), unexpected.sum(),
+        malformed.sum(), outstanding.get());
+  }
+
+  /** Stops both threads, completes every pending probe with ERROR "engine closed", closes the socket. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      work.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    selector.wakeup();
+    join(sender);
+    join(receiver);
+    lock.lock();
+    try {
+      for (Lane lane : lanes.values()) {
+        if (lane.inFlight != null) {
+          Probe p = lane.inFlight;
+          finishLocked(p, ProbeResult.error(p.target, p.challengeRttNanos, sendTimeOrNow(p), "engine closed"), errors);
+        }
+        Probe p;
+        while ((p = lane.waiting.poll()) != null) {
+          finishLocked(p, ProbeResult.error(p.target, 0, clock.instant(), "engine closed"), errors);
+        }
+      }
+      lanes.clear();
+      ready.clear();
+      immediate.clear();
+      spacing.clear();
+      deadlines.clear();
+    } finally {
+      lock.unlock();
+    }
+    completer.shutdown();
+    try {
+      completer.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      selector.close();
+      channel.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing probe socket", e);
+    }
+    ProbeCounters c = counters();
+    LOG.info("probe engine on {} closed: sent {}, replies {}, timeouts {}, errors {}, unexpected {}, malformed {}",
+        localAddress, c.sent(), c.replies(), c.timeouts(), c.errors(), c.unexpected(), c.malformed());
+  }
+
+  private Instant sendTimeOrNow(Probe p) {
+    return p.sendTime != null ? p.sendTime : clock.instant();
+  }
+
+  private static void join(Thread t) {
+    try {
+      t.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Engine configuration; every setting has a production default. */
+  public static final class Builder {
+    private InetSocketAddress bind = new InetSocketAddress("0.0.0.0", 0);
+    private double rate = 140;
+    private Duration timeout = Duration.ofSeconds(1);
+    private int maxOutstanding = 10_000;
+    private Duration perTargetSpacing = Duration.ofMillis(1100);
+    private NanoTicker ticker = NanoTicker.SYSTEM;
+    private Clock clock = Clock.systemUTC();
+    private RandomGenerator random;
+
+    private Builder() {}
+
+    /** Local address to probe from (default 0.0.0.0:0; an IPv6 address opens an IPv6 socket). */
+    public Builder bind(InetSocketAddress bind) {
+      this.bind = Objects.requireNonNull(bind);
+      return this;
+    }
+
+    /** Global budget in probes per second (default 140, a server browser's rate in the paper). */
+    public Builder rate(double probesPerSecond) {
+      if (!(probesPerSecond > 0) || probesPerSecond > 10_000_000) {
+        throw new IllegalArgumentException("rate must be in (0, 1e7]: " + probesPerSecond);
+      }
+      this.rate = probesPerSecond;
+      return this;
+    }
+
+    /** How long each exchange waits for its reply (default 1 s: the paper's 999 ms). */
+    public Builder timeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive: " + timeout);
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** Probes accepted and not completed at once (default 10,000); {@code probe} blocks beyond. */
+    public Builder maxOutstanding(int maxOutstanding) {
+      if (maxOutstanding < 1) {
+        throw new IllegalArgumentException("maxOutstanding must be >= 1: " + maxOutstanding);
+      }
+      this.maxOutstanding = maxOutstanding;
+      return this;
+    }
+
+    /** Minimum time between probes to one target (default 1.1 s); bursts ignore it. */
+    public Builder perTargetSpacing(Duration spacing) {
+      if (spacing.isNegative()) {
+        throw new IllegalArgumentException("spacing must not be negative: " + spacing);
+      }
+      this.perTargetSpacing = spacing;
+      return this;
+    }
+
+    /** Monotonic time source for RTTs, pacing and timeouts (default {@code System.nanoTime}). */
+    public Builder ticker(NanoTicker ticker) {
+      this.ticker = Objects.requireNonNull(ticker);
+      return this;
+    }
+
+    /** Wall clock for {@link ProbeResult#sendTime()} (default UTC system clock). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock);
+      return this;
+    }
+
+    /** Source of Quake3 challenges (default seeded from {@link SecureRandom}). */
+    public Builder random(RandomGenerator random) {
+      this.random = Objects.requireNonNull(random);
+      return this;
+    }
+
+    public ProbeEngine build() throws IOException {
+      return new ProbeEngine(this);
+    }
+  }
+}
