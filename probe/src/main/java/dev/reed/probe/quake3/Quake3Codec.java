@@ -196,7 +196,7 @@ public final class Quake3Codec {
         .setBots(bots)
         .setPassword(flag(cvars, "g_needpass"))
         .setSecure(flag(cvars, "sv_pure"))
-        .setVersion(cvars.getOrDefault("protocol", ""))
+        .setVersion(cvars.getOrDefault("protocol", cvars.getOrDefault("com_protocol", "")))
         .setGameType(cvars.getOrDefault("g_gametype", cvars.getOrDefault("gametype", "")))
         .build();
   }
