@@ -33,7 +33,10 @@ final class LoopbackWorld implements AutoCloseable {
     Random rnd = new Random(seed);
     try {
       for (int i = 0; i < servers; i++) {
-        Coordinate c = Coordinate.of(rnd.nextDouble() * 160 - 80, rnd.nextDouble() * 160 - 80);
+        // 15 ms between consecutive true RTTs: the order survives a loaded machine's late replies
+        double rtt = 10 + 15 * i;
+        double angle = rnd.nextDouble() * 2 * Math.PI;
+        Coordinate c = Coordinate.of(rtt * Math.cos(angle), rtt * Math.sin(angle));
         boolean q3 = i % 2 == 0;
         ServerInfo info = ServerInfo.newBuilder().setName("loop-" + i).setMap(i % 3 == 0 ? "oa_dm4" : "oa_dm1")
             .setGame(q3 ? "baseoa" : "cstrike").setPlayers(i % 4).setMaxPlayers(12).build();
@@ -42,7 +45,7 @@ final class LoopbackWorld implements AutoCloseable {
       }
       for (int i = 0; i < 6; i++) {
         double a = 2 * Math.PI * i / 6;
-        Coordinate c = Coordinate.of(70 * Math.cos(a) + 5, 70 * Math.sin(a) - 3);
+        Coordinate c = Coordinate.of(150 * Math.cos(a) + 5, 150 * Math.sin(a) - 3);
         ServerInfo info = ServerInfo.newBuilder().setName("beacon-" + i).setGame("reed-beacon").build();
         world.calibration.add(new FakeWorld.Server(start(FakeWorld.address(32, i), info, world.client.distanceTo(c)),
             GameProtocol.GAME_PROTOCOL_A2S, c, info, true));
@@ -56,7 +59,7 @@ final class LoopbackWorld implements AutoCloseable {
     }
   }
 
-  /** {@code servers} game servers within ~110 ms of the client, 6 calibration beacons. */
+  /** {@code servers} game servers 10, 25, 40 ... ms from the client (in random directions), 6 calibration beacons. */
   static LoopbackWorld start(int servers, long seed) throws IOException {
     return new LoopbackWorld(servers, seed);
   }
