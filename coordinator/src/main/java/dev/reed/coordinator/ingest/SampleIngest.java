@@ -19,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -41,7 +42,7 @@ public final class SampleIngest implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SampleIngest.class);
 
   /** Ingest counters. */
-  public record Counters(long samples, long meshSamples, long deadLettered) {}
+  public record Counters(long samples, long meshSamples, long deadLettered, long replayedRefusals) {}
 
   private final KafkaConsumer<byte[], byte[]> samples;
   private final KafkaConsumer<byte[], byte[]> mesh;
@@ -53,7 +54,10 @@ public final class SampleIngest implements AutoCloseable {
   private final Duration replay;
   private final AtomicLong sampleCount = new AtomicLong();
   private final AtomicLong meshCount = new AtomicLong();
+  private final AtomicLong replayedRefusals = new AtomicLong();
   private final Set<Integer> owned = new java.util.HashSet<>();
+  /** Per partition: records below the group's committed offset were handled (and dead-lettered) before. */
+  private final Map<Integer, Long> replayUntil = new HashMap<>();
 
   public SampleIngest(String bootstrap, String groupId, TargetWindows targets, MeshWindows meshWindows,
       SampleValidator validator, DeadLetters deadLetters, Clock clock, Duration replay) {
@@ -97,6 +101,11 @@ public final class SampleIngest implements AutoCloseable {
       @Override
       public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
         if (partitions.isEmpty()) return;
+        Map<TopicPartition, OffsetAndMetadata> committed = samples.committed(Set.copyOf(partitions), Duration.ofSeconds(30));
+        for (TopicPartition tp : partitions) {
+          OffsetAndMetadata c = committed.get(tp);
+          replayUntil.put(tp.partition(), c == null ? -1L : c.offset());
+        }
         seekToReplay(samples, partitions);
         for (TopicPartition tp : partitions) owned.add(tp.partition());
         log.info("assigned {} sample partitions {}; replaying the last {}", partitions.size(),
@@ -153,23 +162,32 @@ public final class SampleIngest implements AutoCloseable {
     return n;
   }
 
+  /** A refused sample is dead-lettered once: not again when a restart replays it. */
+  private void refuse(ConsumerRecord<byte[], byte[]> r, String reason) {
+    if (r.offset() < replayUntil.getOrDefault(r.partition(), -1L)) {
+      replayedRefusals.incrementAndGet();
+      return;
+    }
+    deadLetters.send(r, reason);
+  }
+
   void handleSample(ConsumerRecord<byte[], byte[]> r) {
     if (r.value() == null) {
-      deadLetters.send(r, "empty record (no value)");
+      refuse(r, "empty record (no value)");
       return;
     }
     RttSample s;
     try {
       s = RttSample.parseFrom(r.value());
     } catch (InvalidProtocolBufferException e) {
-      deadLetters.send(r, "undecodable RttSample: " + e.getMessage());
+      refuse(r, "undecodable RttSample: " + e.getMessage());
       return;
     }
     String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
     String targetKey = dev.reed.proto.Endpoints.key(s.getTarget());
     String reason = validator.check(s, key, targetKey, targets.get(targetKey) != null);
     if (reason != null) {
-      deadLetters.send(r, reason);
+      refuse(r, reason);
       return;
     }
     sampleCount.incrementAndGet();
@@ -198,7 +216,7 @@ public final class SampleIngest implements AutoCloseable {
   }
 
   public Counters counters() {
-    return new Counters(sampleCount.get(), meshCount.get(), deadLetters.count());
+    return new Counters(sampleCount.get(), meshCount.get(), deadLetters.count(), replayedRefusals.get());
   }
 
   /** Interrupts a blocking poll from another thread. */

@@ -1,0 +1,328 @@
+package dev.reed.coordinator.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.ranking.RankingIndex;
+import dev.reed.coordinates.ranking.ServerEntry;
+import dev.reed.coordinator.index.CoordinateCodec;
+import dev.reed.coordinator.index.ServingState;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.CalibrationKind;
+import dev.reed.proto.v1.CalibrationMeasurement;
+import dev.reed.proto.v1.Coordinate;
+import dev.reed.proto.v1.Endpoint;
+import dev.reed.proto.v1.FitQuality;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.GetCalibrationServersRequest;
+import dev.reed.proto.v1.GetCalibrationServersResponse;
+import dev.reed.proto.v1.GetOrderedServersRequest;
+import dev.reed.proto.v1.GetOrderedServersResponse;
+import dev.reed.proto.v1.GroupMember;
+import dev.reed.proto.v1.GroupObjective;
+import dev.reed.proto.v1.LandmarkCoordinate;
+import dev.reed.proto.v1.ListLandmarksRequest;
+import dev.reed.proto.v1.LocateRequest;
+import dev.reed.proto.v1.LocateResponse;
+import dev.reed.proto.v1.PasswordFilter;
+import dev.reed.proto.v1.RankForGroupRequest;
+import dev.reed.proto.v1.RankForGroupResponse;
+import dev.reed.proto.v1.RankedServer;
+import dev.reed.proto.v1.ReedServiceGrpc;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.ServerFilter;
+import dev.reed.proto.v1.ServerInfo;
+import dev.reed.proto.v1.SnapshotServiceGrpc;
+import dev.reed.proto.v1.Stability;
+import dev.reed.proto.v1.StreamOrderedServersRequest;
+import dev.reed.proto.v1.StreamOrderedServersResponse;
+import dev.reed.proto.v1.StreamSnapshotRequest;
+import dev.reed.proto.v1.StreamSnapshotResponse;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** ReedService and SnapshotService in-process over a state with a known geometry (2-D plane, RTT = distance). */
+class ReedServiceTest {
+  static final int D = 2;
+  Server server;
+  ManagedChannel channel;
+  ReedServiceGrpc.ReedServiceBlockingStub reed;
+  SnapshotServiceGrpc.SnapshotServiceBlockingStub snapshots;
+  final Map<String, double[]> truth = new HashMap<>();
+  ServingState state;
+
+  static Coordinate coord(double... v) {
+    Coordinate.Builder b = Coordinate.newBuilder();
+    for (double x : v) b.addComponents(x);
+    return b.build();
+  }
+
+  /** 400 servers on a plane, 6 landmarks, some badly fitted; exact coordinates. */
+  static ServingState world(Map<String, double[]> truth) {
+    SplittableRandom r = new SplittableRandom(3);
+    Map<String, ServerCoordinate> servers = new HashMap<>();
+    List<ServerEntry> entries = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      double[] p = {r.nextDouble(300), r.nextDouble(300)};
+      Endpoint e = Endpoint.newBuilder().setIp("10.0." + (i / 200) + "." + (i % 200 + 1)).setPort(27015).build();
+      String key = Endpoints.key(e);
+      truth.put(key, p);
+      ServerCoordinate c = ServerCoordinate.newBuilder().setEndpoint(e)
+          .setProtocol(i % 2 == 0 ? GameProtocol.GAME_PROTOCOL_A2S : GameProtocol.GAME_PROTOCOL_QUAKE3)
+          .setCoordinate(coord(p))
+          .setFit(FitQuality.newBuilder().setRelativeError(i % 10 == 0 ? 0.5 : 0.02).setLandmarksUsed(6))
+          .setServerInfo(ServerInfo.newBuilder().setGame(i % 3 == 0 ? "cstrike" : "baseoa").setMap("Map" + (i % 5))
+              .setPlayers(i % 4).setMaxPlayers(3).setPassword(i % 7 == 0))
+          .setStability(Stability.newBuilder().setMedianRttUs(1000).setRounds(8))
+          .build();
+      servers.put(key, c);
+      entries.add(new ServerEntry(key, CoordinateCodec.fromProto(c.getCoordinate(), D, key),
+          CoordinateCodec.attributes(c.getServerInfo(), c.getProtocol())));
+    }
+    Map<String, LandmarkCoordinate> landmarks = new HashMap<>();
+    List<ServingState.Anchor> anchors = new ArrayList<>();
+    double[][] lp = {{0, 0}, {300, 0}, {0, 300}, {300, 300}, {150, 150}, {150, 400}};
+    for (int i = 0; i < lp.length; i++) {
+      Endpoint b = Endpoint.newBuilder().setIp("10.9.0." + (i + 1)).setPort(27015).build();
+      truth.put(Endpoints.key(b), lp[i]);
+      LandmarkCoordinate l = LandmarkCoordinate.newBuilder().setLandmarkId("lm" + i).setBeacon(b).setRegion("r" + i)
+          .setCoordinate(coord(lp[i])).setFit(FitQuality.newBuilder().setRelativeError(0.01).setLandmarksUsed(5))
+          .setEpoch(3).build();
+      landmarks.put("lm" + i, l);
+      anchors.add(new ServingState.Anchor("lm" + i, CoordinateCodec.fromProto(l.getCoordinate(), D, "lm")));
+    }
+    return new ServingState(RankingIndex.of(entries), Map.copyOf(servers), Map.copyOf(landmarks), anchors, Map.of(),
+        Map.of(), 3, Instant.parse("2026-11-21T06:00:00Z"), D, false);
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    state = world(truth);
+    Supplier<ServingState> s = () -> state;
+    Clock clock = Clock.fixed(Instant.parse("2026-11-21T06:00:00Z"), ZoneOffset.UTC);
+    String name = InProcessServerBuilder.generateName();
+    server = InProcessServerBuilder.forName(name).directExecutor()
+        .addService(ServerInterceptors.intercept(new ReedServiceImpl(s, new CoordinateConfig(D, false), clock,
+            Duration.ofMinutes(10), 0.15), new StatusExceptionInterceptor()))
+        .addService(ServerInterceptors.intercept(new SnapshotServiceImpl(s), new StatusExceptionInterceptor()))
+        .build().start();
+    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    reed = ReedServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    snapshots = SnapshotServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    channel.shutdownNow();
+    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  }
+
+  static double dist(double[] a, double[] b) {
+    return Math.hypot(a[0] - b[0], a[1] - b[1]);
+  }
+
+  @Test
+  void calibrationServersAreWellFittedOrBeaconsAndFollowTheCount() {
+    GetCalibrationServersResponse r = reed.getCalibrationServers(GetCalibrationServersRequest.getDefaultInstance());
+    assertThat(r.getServersCount()).isEqualTo(14);
+    assertThat(r.getDimensions()).isEqualTo(D);
+    Set<String> keys = new HashSet<>();
+    r.getServersList().forEach(s -> {
+      keys.add(Endpoints.key(s.getEndpoint()));
+      assertThat(s.getFit().getRelativeError()).isLessThanOrEqualTo(0.15);
+      if (s.getKind() == CalibrationKind.CALIBRATION_KIND_GAME_SERVER) {
+        assertThat(state.servers()).containsKey(Endpoints.key(s.getEndpoint()));
+      }
+    });
+    assertThat(keys).hasSize(14);
+    GetCalibrationServersResponse q3 = reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(5)
+        .setProtocol(GameProtocol.GAME_PROTOCOL_QUAKE3).build());
+    assertThat(q3.getServersList()).hasSize(5).allMatch(s -> s.getProtocol() == GameProtocol.GAME_PROTOCOL_QUAKE3);
+    assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(2).build()),
+        "count must be between");
+    assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(65).build()),
+        "count must be between");
+  }
+
+  @Test
+  void locateThenOrderedPagesFollowTrueDistanceAndPageThroughEverything() {
+    double[] client = {40, 250};
+    GetCalibrationServersResponse cal = reed.getCalibrationServers(GetCalibrationServersRequest.getDefaultInstance());
+    LocateRequest.Builder lr = LocateRequest.newBuilder();
+    cal.getServersList().forEach(s -> lr.addMeasurements(CalibrationMeasurement.newBuilder().setEndpoint(s.getEndpoint())
+        .setRttUs((int) Math.round(dist(client, truth.get(Endpoints.key(s.getEndpoint()))) * 1000))));
+    LocateResponse located = reed.locate(lr.build());
+    assertThat(located.getCoordinate().getComponents(0)).isCloseTo(40, org.assertj.core.data.Offset.offset(1.0));
+    assertThat(located.getCoordinate().getComponents(1)).isCloseTo(250, org.assertj.core.data.Offset.offset(1.0));
+
+    List<RankedServer> all = new ArrayList<>();
+    String token = "";
+    int pages = 0;
+    do {
+      GetOrderedServersResponse page = reed.getOrderedServers(GetOrderedServersRequest.newBuilder()
+          .setClient(located.getCoordinate()).setPageSize(37).setPageToken(token).build());
+      assertThat(page.getTotalMatching()).isEqualTo(400);
+      all.addAll(page.getServersList());
+      token = page.getNextPageToken();
+      pages++;
+    } while (!token.isEmpty());
+    assertThat(pages).isEqualTo(11);
+    assertThat(all).hasSize(400);
+    assertThat(all.stream().map(s -> Endpoints.key(s.getEndpoint())).distinct().count()).isEqualTo(400);
+    for (int i = 1; i < all.size(); i++) {
+      assertThat(all.get(i).getPredictedRttUs()).isGreaterThanOrEqualTo(all.get(i - 1).getPredictedRttUs());
+    }
+    RankedServer first = all.getFirst();
+    assertThat(first.getPredictedRttUs() / 1000.0)
+        .isCloseTo(dist(client, truth.get(Endpoints.key(first.getEndpoint()))), org.assertj.core.data.Offset.offset(1.5));
+    assertThat(first.getStability().getRounds()).isEqualTo(8);
+    assertThat(first.getServerInfo().getMaxPlayers()).isEqualTo(3);
+
+    Iterator<StreamOrderedServersResponse> stream = reed.streamOrderedServers(StreamOrderedServersRequest.newBuilder()
+        .setClient(located.getCoordinate()).setPageSize(50).setMaxServers(120).build());
+    List<RankedServer> streamed = new ArrayList<>();
+    stream.forEachRemaining(m -> streamed.addAll(m.getServersList()));
+    assertThat(streamed).hasSize(120);
+    assertThat(streamed).isEqualTo(all.subList(0, 120));
+  }
+
+  @Test
+  void filtersAndRttLimitApply() {
+    GetOrderedServersResponse r = reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(150, 150))
+        .setFilter(ServerFilter.newBuilder().setGame("CSTRIKE").setNotFull(true).setNotEmpty(true)
+            .setPassword(PasswordFilter.PASSWORD_FILTER_EXCLUDE).setRttLimitUs(100_000))
+        .setPageSize(5000).build());
+    assertThat(r.getServersList()).isNotEmpty().allSatisfy(s -> {
+      assertThat(s.getServerInfo().getGame()).isEqualTo("cstrike");
+      assertThat(s.getServerInfo().getPlayers()).isBetween(1, 2);
+      assertThat(s.getServerInfo().getPassword()).isFalse();
+      assertThat(s.getPredictedRttUs()).isLessThanOrEqualTo(100_000);
+    });
+    long expected = truth.entrySet().stream().filter(e -> state.servers().containsKey(e.getKey())).filter(e -> {
+      ServerInfo i = state.servers().get(e.getKey()).getServerInfo();
+      return i.getGame().equals("cstrike") && i.getPlayers() >= 1 && i.getPlayers() < 3 && !i.getPassword()
+          && dist(e.getValue(), new double[] {150, 150}) <= 100;
+    }).count();
+    assertThat(r.getServersCount()).isEqualTo((int) expected);
+    GetOrderedServersResponse q3 = reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(1, 1))
+        .setFilter(ServerFilter.newBuilder().setProtocol(GameProtocol.GAME_PROTOCOL_QUAKE3).setMap("map1")).build());
+    assertThat(q3.getServersList()).isNotEmpty()
+        .allMatch(s -> s.getProtocol() == GameProtocol.GAME_PROTOCOL_QUAKE3 && s.getServerInfo().getMap().equals("Map1"));
+  }
+
+  @Test
+  void badInputIsInvalidArgumentWithAMessageThatSaysWhatIsWrong() {
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(1, Double.NaN)).build()),
+        "not finite");
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder()
+        .setClient(coord(1, Double.POSITIVE_INFINITY)).build()), "not finite");
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(1, 2, 3)).build()),
+        "3 components, this deployment uses 2 dimensions");
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.getDefaultInstance()), "client is required");
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(1, 2))
+        .setPageSize(5001).build()), "page_size is too large");
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(1, 2))
+        .setPageToken("garbage!!").build()), "page_token");
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(1, 2))
+        .setFilter(ServerFilter.newBuilder().setPasswordValue(9)).build()), "filter.password");
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder()
+        .setClient(coord(1, 2).toBuilder().setHeightMs(-1)).build()), "height");
+    assertInvalid(() -> reed.locate(LocateRequest.newBuilder().addMeasurements(CalibrationMeasurement.newBuilder()
+        .setEndpoint(Endpoint.newBuilder().setIp("10.0.0.1").setPort(27015)).setRttUs(1000)).build()), "measurements");
+    LocateRequest.Builder unknown = LocateRequest.newBuilder();
+    for (int i = 1; i <= 3; i++) {
+      unknown.addMeasurements(CalibrationMeasurement.newBuilder()
+          .setEndpoint(Endpoint.newBuilder().setIp("192.0.2." + i).setPort(1)).setRttUs(1000));
+    }
+    assertInvalid(() -> reed.locate(unknown.build()), "is not a server with a coordinate");
+    LocateRequest.Builder badRtt = LocateRequest.newBuilder();
+    for (int i = 1; i <= 3; i++) {
+      badRtt.addMeasurements(CalibrationMeasurement.newBuilder()
+          .setEndpoint(Endpoint.newBuilder().setIp("10.0.0." + i).setPort(27015)).setRttUs(i == 2 ? 0 : 1000));
+    }
+    assertInvalid(() -> reed.locate(badRtt.build()), "rtt_us must be 1-998999");
+    assertInvalid(() -> reed.rankForGroup(RankForGroupRequest.getDefaultInstance()), "members");
+    assertInvalid(() -> reed.rankForGroup(RankForGroupRequest.newBuilder().addMembers(GroupMember.newBuilder()
+        .setMemberId("alice").setCoordinate(coord(Double.NaN, 1))).build()), "alice");
+    assertInvalid(() -> snapshots.streamSnapshot(StreamSnapshotRequest.newBuilder().setChunkSize(20_000).build()).hasNext(),
+        "chunk_size");
+  }
+
+  @Test
+  void groupRankingMinimisesTheWorstMember() {
+    double[] a = {10, 10};
+    double[] b = {290, 10};
+    RankForGroupResponse r = reed.rankForGroup(RankForGroupRequest.newBuilder()
+        .addMembers(GroupMember.newBuilder().setMemberId("a").setCoordinate(coord(a)))
+        .addMembers(GroupMember.newBuilder().setMemberId("b").setCoordinate(coord(b)))
+        .setObjective(GroupObjective.GROUP_OBJECTIVE_MIN_MAX).setPageSize(10).build());
+    assertThat(r.getServersCount()).isEqualTo(10);
+    assertThat(r.getNextPageToken()).isNotEmpty();
+    double best = truth.entrySet().stream().filter(e -> state.servers().containsKey(e.getKey()))
+        .mapToDouble(e -> Math.max(dist(a, e.getValue()), dist(b, e.getValue()))).min().orElseThrow();
+    assertThat(r.getServers(0).getServer().getPredictedRttUs() / 1000.0).isCloseTo(best, org.assertj.core.data.Offset.offset(0.01));
+    assertThat(r.getServers(0).getMemberPredictedRttUsCount()).isEqualTo(2);
+    RankForGroupResponse next = reed.rankForGroup(RankForGroupRequest.newBuilder()
+        .addMembers(GroupMember.newBuilder().setCoordinate(coord(a)))
+        .addMembers(GroupMember.newBuilder().setCoordinate(coord(b)))
+        .setPageSize(10).setPageToken(r.getNextPageToken()).build());
+    assertThat(next.getServers(0).getServer().getPredictedRttUs())
+        .isGreaterThanOrEqualTo(r.getServers(9).getServer().getPredictedRttUs());
+  }
+
+  @Test
+  void snapshotServiceStreamsTheWholeIndexAndTheLandmarks() {
+    assertThat(snapshots.listLandmarks(ListLandmarksRequest.getDefaultInstance()).getLandmarksList())
+        .hasSize(6).extracting(LandmarkCoordinate::getLandmarkId).startsWith("lm0", "lm1");
+    Iterator<StreamSnapshotResponse> it = snapshots.streamSnapshot(StreamSnapshotRequest.newBuilder().setChunkSize(150).build());
+    StreamSnapshotResponse head = it.next();
+    assertThat(head.getHeader().getServerCount()).isEqualTo(400);
+    assertThat(head.getHeader().getLandmarkEpoch()).isEqualTo(3);
+    int n = 0;
+    int chunks = 0;
+    while (it.hasNext()) {
+      n += it.next().getChunk().getServersCount();
+      chunks++;
+    }
+    assertThat(n).isEqualTo(400);
+    assertThat(chunks).isEqualTo(3);
+  }
+
+  @Test
+  void anExpiredDeadlineIsReportedAsDeadlineExceeded() {
+    assertThatThrownBy(() -> reed.withDeadlineAfter(0, TimeUnit.NANOSECONDS)
+        .getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(1, 1)).build()))
+        .isInstanceOfSatisfying(StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+  }
+
+  static void assertInvalid(Runnable call, String messagePart) {
+    assertThatThrownBy(call::run).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+      assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+      assertThat(e.getStatus().getDescription()).contains(messagePart);
+    });
+  }
+}
