@@ -1,0 +1,39 @@
+output "agents" {
+  description = "Every agent: cloud, region, public IP and beacon address (HOST:PORT), keyed by agent id."
+  value = merge(
+    {
+      for id, a in local.aws_agents : id => {
+        cloud     = "aws"
+        region    = a.region
+        public_ip = aws_eip.agent[id].public_ip
+        beacon    = "${aws_eip.agent[id].public_ip}:${var.beacon_port}"
+      }
+    },
+    {
+      for id, a in local.gcp_agents : id => {
+        cloud     = "gcp"
+        region    = a.region
+        public_ip = google_compute_address.agent[id].address
+        beacon    = "${google_compute_address.agent[id].address}:${var.beacon_port}"
+      }
+    }
+  )
+}
+
+output "beacon_addresses" {
+  description = "Beacon addresses of all agents (HOST:PORT), sorted by agent id: the landmarks clients may calibrate against."
+  value = [
+    for id in sort(keys(var.agents)) :
+    "${var.agents[id].cloud == "aws" ? aws_eip.agent[id].public_ip : google_compute_address.agent[id].address}:${var.beacon_port}"
+  ]
+}
+
+output "gcp_service_account_email" {
+  description = "Service account of the GCP agents (null without GCP agents): grant it more only with care."
+  value       = length(google_service_account.agent) > 0 ? google_service_account.agent[0].email : null
+}
+
+output "aws_role_name" {
+  description = "IAM role of the AWS agents (null without AWS agents)."
+  value       = length(aws_iam_role.agent) > 0 ? aws_iam_role.agent[0].name : null
+}
