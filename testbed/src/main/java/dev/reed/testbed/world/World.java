@@ -1,8 +1,12 @@
 package dev.reed.testbed.world;
 
+import dev.reed.probe.responder.ReplyDelay;
+import dev.reed.testbed.relay.DelayingUdpRelay;
 import dev.reed.testbed.relay.PathDelay;
+import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -23,6 +27,8 @@ import java.util.random.RandomGenerator;
  * <p>Immutable and thread-safe; sampling takes the caller's random generator.
  */
 public final class World {
+  /** The reply delay for a pair without a path: beyond every probe timeout in the project. */
+  public static final Duration UNREACHABLE_DELAY = Duration.ofSeconds(10);
   private final LatencyModel model;
   private final AddressPlan plan;
   private final Noise noise;
@@ -123,6 +129,42 @@ public final class World {
         ms = sampleOneWayMs(c, serverHost, rng);
       }
       return Double.isNaN(ms) ? null : Duration.ofNanos(Math.round(ms * 1e6));
+    };
+  }
+
+  /**
+   * Puts a real server (e.g. an {@link dev.reed.testbed.openarena.OpenArenaServer} on 127.0.0.1)
+   * at host {@code host} of this world: a relay listening on the host's address and {@code port}
+   * (0 = any) forwards to {@code upstream}, delaying each direction per {@link #pathDelayTo}.
+   * Probers on world addresses then see the model's RTT plus the real server's own.
+   */
+  public DelayingUdpRelay relay(int host, int port, InetSocketAddress upstream, long seed) throws IOException {
+    return DelayingUdpRelay.start(new InetSocketAddress(address(host), port), upstream, pathDelayTo(host, seed));
+  }
+
+  /**
+   * How long something at {@code host} (typically a landmark agent's beacon, the probe module's
+   * {@code GameQueryResponder}) holds its reply to a prober: the sampled RTT between the
+   * prober's host and {@code host}, with the world's jitter; no delay for probers outside the
+   * world. The responder always answers, so this cannot express loss: a lost sample is
+   * resampled, and a pair the model cannot reach at all gets {@link #UNREACHABLE_DELAY}, longer
+   * than any probe timeout (the prober sees a timeout). Put the beacon behind {@link #relay} to
+   * emulate loss.
+   */
+  public ReplyDelay replyDelayFor(int host, long seed) {
+    Objects.checkIndex(host, model.size());
+    SplittableRandom rng = new SplittableRandom(seed);
+    Noise jitterOnly = new Noise(noise.jitterMeanMs(), 0);
+    return from -> {
+      int p = indexOf(from.getAddress());
+      if (p < 0) {
+        return Duration.ZERO;
+      }
+      double ms;
+      synchronized (rng) {
+        ms = jitterOnly.sample(model.rttMs(p, host), rng);
+      }
+      return Double.isNaN(ms) ? UNREACHABLE_DELAY : Duration.ofNanos(Math.round(ms * 1e6));
     };
   }
 }
