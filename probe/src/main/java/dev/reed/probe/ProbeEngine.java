@@ -81,6 +81,7 @@ public final class ProbeEngine implements Prober {
   private final PriorityQueue<Lane> spacing = new PriorityQueue<>(Comparator.comparingLong(l -> l.nextAllowedNanos));
   private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>(Comparator.comparingLong(Deadline::nanos));
   private final TokenBucket bucket;
+  private List<Completion> completions = new ArrayList<>();
 
   private final LongAdder sent = new LongAdder();
   private final LongAdder replies = new LongAdder();
@@ -216,17 +217,18 @@ public final class ProbeEngine implements Prober {
     try {
       if (closed) {
         for (Probe p : probes) {
-          finishLocked(p, ProbeResult.error(p.target, 0, clock.instant(), "engine closed"), null);
+          finishLocked(p, ProbeResult.error(p.target, 0, clock.instant(), "engine closed"), errors);
         }
-        return;
+      } else {
+        long now = ticker.read();
+        Lane lane = lanes.computeIfAbsent(probes.getFirst().target.address(), a -> new Lane(a, now));
+        lane.waiting.addAll(probes);
+        scheduleLocked(lane, now);
       }
-      long now = ticker.read();
-      Lane lane = lanes.computeIfAbsent(probes.getFirst().target.address(), a -> new Lane(a, now));
-      lane.waiting.addAll(probes);
-      scheduleLocked(lane, now);
     } finally {
       lock.unlock();
     }
+    flushCompletions();
   }
 
   /** Puts an idle lane with waiting probes into the right queue. */
@@ -276,10 +278,11 @@ public final class ProbeEngine implements Prober {
         lane.inFlight = p;
         p.exchange = QueryExchange.forTarget(p.target, rng);
         request = p.exchange.firstRequest();
+        registerSendLocked(p, lane, now);
       } finally {
         lock.unlock();
       }
-      transmit(p, request);
+      sendUnlocked(p, request);
     }
   }
 
@@ -292,28 +295,21 @@ public final class ProbeEngine implements Prober {
     }
   }
 
-  /** Sends one request of a probe (first or challenge resend); called without the lock. */
-  private void transmit(Probe p, byte[] request) {
-    ByteBuffer buf = ByteBuffer.wrap(request);
-    int exchange;
-    lock.lock();
-    try {
-      if (p.done) {
-        return;
-      }
-      exchange = ++p.exchanges;
-      long now = ticker.read();
-      p.sendNanos = now; // refined right before the send below
-      Lane lane = lanes.get(p.target.address());
-      lane.nextAllowedNanos = now + spacingNanos;
-      deadlines.add(new Deadline(p, exchange, now + timeoutNanos));
-      if (exchange == 1) {
-        p.sendTime = clock.instant();
-        sent.increment();
-      }
-    } finally {
-      lock.unlock();
+  /** Books the next exchange of a probe: deadline, spacing, counters. Caller holds the lock. */
+  private void registerSendLocked(Probe p, Lane lane, long now) {
+    int exchange = ++p.exchanges;
+    p.sendNanos = now; // refined right before the send
+    lane.nextAllowedNanos = now + spacingNanos;
+    deadlines.add(new Deadline(p, exchange, now + timeoutNanos));
+    if (exchange == 1) {
+      p.sendTime = clock.instant();
+      sent.increment();
     }
+  }
+
+  /** Sends a registered request; the ticker is read right before the send system call. */
+  private void sendUnlocked(Probe p, byte[] request) {
+    ByteBuffer buf = ByteBuffer.wrap(request);
     String failure = null;
     try {
       for (int attempt = 0; ; attempt++) {
@@ -339,6 +335,7 @@ public final class ProbeEngine implements Prober {
       } finally {
         lock.unlock();
       }
+      flushCompletions();
     }
   }
 
@@ -370,6 +367,7 @@ public final class ProbeEngine implements Prober {
       }
       long now = ticker.read();
       expire(now);
+      flushCompletions();
       if (now - nextHousekeeping >= 0) {
         dropIdleLanes(now);
         nextHousekeeping = now + 1_000_000_000L;
@@ -420,6 +418,7 @@ public final class ProbeEngine implements Prober {
         case QueryExchange.Resend r -> {
           p.challengeRttNanos = rtt;
           resend = r.request();
+          registerSendLocked(p, lane, ticker.read());
         }
         case QueryExchange.Foreign f -> unexpected.increment();
         case QueryExchange.Pending pending -> { }
@@ -428,7 +427,7 @@ public final class ProbeEngine implements Prober {
       lock.unlock();
     }
     if (resend != null) {
-      transmit(p, resend);
+      sendUnlocked(p, resend);
     }
   }
 
@@ -468,11 +467,7 @@ public final class ProbeEngine implements Prober {
       return;
     }
     p.done = true;
-    if (counter != null) {
-      counter.increment();
-    } else {
-      errors.increment();
-    }
+    counter.increment();
     Lane lane = lanes.get(p.target.address());
     if (lane != null && lane.inFlight == p) {
       lane.inFlight = null;
@@ -480,10 +475,31 @@ public final class ProbeEngine implements Prober {
     }
     outstanding.decrementAndGet();
     capacity.release();
-    if (closed) {
-      p.future.complete(result);
+    completions.add(new Completion(p.future, result));
+  }
+
+  private record Completion(CompletableFuture<ProbeResult> future, ProbeResult result) {}
+
+  /**
+   * Hands the completions gathered under the lock to the completer thread in one batch (one
+   * wake-up per receive burst, not per probe), or completes them here once the engine is closed.
+   */
+  private void flushCompletions() {
+    List<Completion> batch;
+    lock.lock();
+    try {
+      if (completions.isEmpty()) {
+        return;
+      }
+      batch = completions;
+      completions = new ArrayList<>();
+    } finally {
+      lock.unlock();
+    }
+    if (closed || completer.isShutdown()) {
+      batch.forEach(c -> c.future().complete(c.result()));
     } else {
-      completer.execute(() -> p.future.complete(result));
+      completer.execute(() -> batch.forEach(c -> c.future().complete(c.result())));
     }
   }
 
@@ -530,6 +546,7 @@ public final class ProbeEngine implements Prober {
       lock.unlock();
     }
     completer.shutdown();
+    flushCompletions();
     try {
       completer.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
