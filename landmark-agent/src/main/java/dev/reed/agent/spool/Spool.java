@@ -63,6 +63,9 @@ public final class Spool implements AutoCloseable {
   private long droppedBatches;
   private long droppedRecords;
   private long corruptEntries;
+  private long preexistingRecords;
+  private long appendedRecords;
+  private long acknowledgedRecords;
   private long activeSegment;
   private long activeSize;
   private FileChannel active;
@@ -133,6 +136,7 @@ public final class Spool implements AutoCloseable {
     entries.addLast(new Ref(activeSegment, offset, payload.length, batch.size()));
     liveBytes += size;
     liveRecords += batch.size();
+    appendedRecords += batch.size();
     notifyAll();
     return dropped;
   }
@@ -167,6 +171,7 @@ public final class Spool implements AutoCloseable {
     entries.pollFirst();
     liveBytes -= HEADER + r.length;
     liveRecords -= r.records;
+    acknowledgedRecords += r.records;
     moveHead();
     notifyAll();
   }
@@ -189,6 +194,41 @@ public final class Spool implements AutoCloseable {
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }
     return entries.isEmpty();
+  }
+
+  /**
+   * Records ever placed in this spool in this process's view: those recovered at open plus those
+   * appended since. A batch's records occupy positions {@code [position before, position after)}
+   * of its append, in FIFO order.
+   */
+  public synchronized long position() {
+    return preexistingRecords + appendedRecords;
+  }
+
+  /** Records acknowledged (removed after the broker's acknowledgement) since open. */
+  public synchronized long acknowledged() {
+    return acknowledgedRecords;
+  }
+
+  /** Records that left the head since open, acknowledged or dropped: the FIFO position of the head. */
+  public synchronized long consumed() {
+    return acknowledgedRecords + droppedRecords;
+  }
+
+  /**
+   * Waits until the head has passed {@code position} (every record before it acknowledged or
+   * dropped) or the timeout passes.
+   *
+   * @return true if it has
+   */
+  public synchronized boolean awaitConsumed(long position, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (acknowledgedRecords + droppedRecords < position && !closed) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) return false;
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return acknowledgedRecords + droppedRecords >= position;
   }
 
   public synchronized SpoolStats stats() {
@@ -262,6 +302,7 @@ public final class Spool implements AutoCloseable {
       log.info("spool {}: recovered {} batches ({} records, {} bytes) to replay{}", dir, entries.size(), liveRecords,
           liveBytes, corruptEntries > 0 ? ", skipped " + corruptEntries + " damaged entries" : "");
     }
+    preexistingRecords = liveRecords;
     moveHead();
   }
 

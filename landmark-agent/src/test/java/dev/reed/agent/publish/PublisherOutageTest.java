@@ -2,6 +2,7 @@ package dev.reed.agent.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.reed.agent.TopicDump;
 import dev.reed.agent.spool.Spool;
 import dev.reed.agent.spool.SpooledRecord;
 import dev.reed.proto.Topic;
@@ -11,16 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,24 +36,8 @@ class PublisherOutageTest {
     return out;
   }
 
-  /** Every record id on the topic with how often it occurs. */
   static Map<String, Long> idsOnTopic(String bootstrap, String topic) {
-    Map<String, Object> props = new HashMap<>();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    List<String> ids = new ArrayList<>();
-    try (var c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> tps = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-      c.assign(tps);
-      c.seekToBeginning(tps);
-      Map<TopicPartition, Long> end = c.endOffsets(tps);
-      while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-          ids.add(new String(r.headers().lastHeader(Publisher.ID_HEADER).value(), StandardCharsets.UTF_8));
-        }
-      }
-    }
-    return ids.stream().collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+    return TopicDump.idCounts(bootstrap, topic);
   }
 
   @Test

@@ -1,0 +1,176 @@
+package dev.reed.agent;
+
+import dev.reed.agent.config.Durations;
+import dev.reed.agent.config.EnvironmentDefaults;
+import dev.reed.agent.config.SocketAddresses;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./reed agent}: runs a landmark agent until stopped (SIGTERM/Ctrl-C shut it down
+ * gracefully), or one round with {@code --once}. Every option can also come from an environment
+ * variable {@code REED_AGENT_<OPTION>} (upper case, dashes as underscores) for containers; a flag
+ * wins over the variable.
+ */
+@Command(name = "agent", mixinStandardHelpOptions = true, sortOptions = false,
+    defaultValueProvider = EnvironmentDefaults.class,
+    description = {
+        "Run a REED landmark agent: probe game servers and peer landmarks in rounds, publish RTT samples to Kafka.",
+        "Every option can also be set with an environment variable REED_AGENT_<OPTION>, e.g. REED_AGENT_KAFKA.",
+        "Exit codes: 0 ok; 2 bad options; 3 (--once) the round's records are still spooled (replayed by the next run)."},
+    footer = {"", "Targets file lines: 'q3 HOST:PORT' or 'a2s HOST:PORT'; '#' starts a comment."})
+public final class AgentCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--id", paramLabel = "ID",
+      description = "Landmark id, unique in the deployment (A-Z a-z 0-9 . _ -). Required. Env: REED_AGENT_ID.")
+  String id;
+
+  @Option(names = "--kafka", paramLabel = "HOST:PORT",
+      description = "Kafka bootstrap servers (comma-separated). Required. Env: REED_AGENT_KAFKA.")
+  String kafka;
+
+  @Option(names = "--region", paramLabel = "NAME", 
+      description = "Region label for people, e.g. Europe/Frankfurt. Env: REED_AGENT_REGION.")
+  String region;
+
+  @Option(names = "--bind", paramLabel = "ADDR[:PORT]", defaultValue = "0.0.0.0",
+      description = "Local address probes are sent from (default ${DEFAULT-VALUE}). Env: REED_AGENT_BIND.")
+  String bind;
+
+  @Option(names = "--beacon", paramLabel = "ADDR:PORT", defaultValue = "0.0.0.0:27960",
+      description = "Where the calibration beacon answers A2S_INFO and Quake3 getinfo (default ${DEFAULT-VALUE}). "
+          + "Env: REED_AGENT_BEACON.")
+  String beacon;
+
+  @Option(names = "--beacon-advertise", paramLabel = "ADDR:PORT",
+      description = "Beacon address announced to peers and clients (public IP behind NAT). Default: the beacon "
+          + "address, or if that is 0.0.0.0, the local address that routes to Kafka. Env: REED_AGENT_BEACON_ADVERTISE.")
+  String beaconAdvertise;
+
+  @Option(names = "--targets", paramLabel = "FILE",
+      description = "Static targets added to those of the reed.targets topic. Env: REED_AGENT_TARGETS.")
+  Path targets;
+
+  @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "5m",
+      description = "Time between rounds, e.g. 5m, 30s, 1h (default ${DEFAULT-VALUE}, +-10%% jitter). Env: REED_AGENT_INTERVAL.")
+  String interval;
+
+  @Option(names = "--rate", paramLabel = "N", defaultValue = "140",
+      description = "Probes per second (default ${DEFAULT-VALUE}). Env: REED_AGENT_RATE.")
+  double rate;
+
+  @Option(names = "--once", defaultValue = "false",
+      description = "Run one round, flush to Kafka and exit. Env: REED_AGENT_ONCE=true.")
+  boolean once;
+
+  @Option(names = "--spool-dir", paramLabel = "DIR", defaultValue = "reed-agent-spool",
+      description = "On-disk spool for batches Kafka has not acknowledged yet (default ${DEFAULT-VALUE}). "
+          + "Env: REED_AGENT_SPOOL_DIR.")
+  Path spoolDir;
+
+  @Option(names = "--spool-max-mb", paramLabel = "MIB", defaultValue = "256",
+      description = "Spool bound in MiB; when full the oldest batches are dropped (default ${DEFAULT-VALUE}). "
+          + "Env: REED_AGENT_SPOOL_MAX_MB.")
+  long spoolMaxMb;
+
+  @Option(names = "--metrics-port", paramLabel = "P", defaultValue = "0",
+      description = "Serve /metrics (Prometheus) and /healthz on this port; 0 = off (default). Env: REED_AGENT_METRICS_PORT.")
+  int metricsPort;
+
+  @Option(names = "--metrics-host", paramLabel = "ADDR", defaultValue = "0.0.0.0",
+      description = "Address of the metrics endpoint (default ${DEFAULT-VALUE}). Env: REED_AGENT_METRICS_HOST.")
+  String metricsHost;
+
+  @Option(names = "--probe-timeout", paramLabel = "DURATION", defaultValue = "1s",
+      description = "Time to wait for a reply (default ${DEFAULT-VALUE}). Env: REED_AGENT_PROBE_TIMEOUT.")
+  String probeTimeout;
+
+  @Option(names = "--delivery-timeout", paramLabel = "DURATION", defaultValue = "2m",
+      description = "How long Kafka sends are retried before a batch waits in the spool for a replay "
+          + "(default ${DEFAULT-VALUE}). Env: REED_AGENT_DELIVERY_TIMEOUT.")
+  String deliveryTimeout;
+
+  /** Builds the configuration, or throws a ParameterException naming the bad option. */
+  AgentConfig config() {
+    if (id == null || id.isBlank()) throw usage("--id is required (or REED_AGENT_ID)");
+    if (kafka == null || kafka.isBlank()) throw usage("--kafka is required (or REED_AGENT_KAFKA)");
+    try {
+      AgentConfig.Builder b = AgentConfig.builder(id, kafka)
+          .region(region)
+          .bind(option("--bind", () -> SocketAddresses.parse(bind, 0)))
+          .beacon(option("--beacon", () -> SocketAddresses.parse(beacon, AgentConfig.DEFAULT_BEACON_PORT)))
+          .interval(option("--interval", () -> Durations.parse(interval)))
+          .rate(rate)
+          .probeTimeout(option("--probe-timeout", () -> Durations.parse(probeTimeout)))
+          .deliveryTimeout(option("--delivery-timeout", () -> Durations.parse(deliveryTimeout)))
+          .spoolDir(spoolDir)
+          .spoolMaxBytes(spoolMaxMb << 20)
+          .metrics(metricsHost, metricsPort)
+          .targetsFile(targets);
+      if (beaconAdvertise != null && !beaconAdvertise.isBlank()) {
+        b.beaconAdvertise(option("--beacon-advertise", () -> SocketAddresses.parse(beaconAdvertise, -1)));
+      }
+      if (once) b.interval(Duration.ZERO);
+      else if (option("--interval", () -> Durations.parse(interval)).isZero()) throw usage("--interval must be > 0 (or use --once)");
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
+  }
+
+  private <T> T option(String name, java.util.function.Supplier<T> parse) {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) {
+      throw usage(name + ": " + e.getMessage());
+    }
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    AgentConfig config = config();
+    LandmarkAgent agent;
+    try {
+      agent = LandmarkAgent.start(config);
+    } catch (IllegalArgumentException e) { // bad targets file: the message names file and line
+      throw usage(e.getMessage());
+    }
+    if (once) {
+      try (agent) {
+        RoundReport r = agent.runRound();
+        boolean flushed = agent.awaitPublished(Duration.ofSeconds(30));
+        spec.commandLine().getOut().printf("round %d: %d targets, %d replies, %d timeouts, %d errors, mesh %d/%d, "
+                + "%d records published, %d spooled%n", r.round(), r.targets(), r.replies(), r.timeouts(), r.errors(),
+            r.mesh(), r.meshPeers(), r.published(), agent.spooledRecords());
+        spec.commandLine().getOut().flush();
+        return flushed ? 0 : 3;
+      }
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      agent.close();
+      stopped.countDown();
+    }, "reed-agent-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    stopped.await();
+    return 0;
+  }
+
+  /** Runs the command standalone: {@code java -cp ... dev.reed.agent.AgentCommand --help}. */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new AgentCommand()).execute(args));
+  }
+}

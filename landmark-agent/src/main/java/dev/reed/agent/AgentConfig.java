@@ -1,0 +1,170 @@
+package dev.reed.agent;
+
+import dev.reed.probe.responder.ReplyDelay;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Everything a landmark agent needs to run; built by {@link AgentCommand} from flags and
+ * {@code REED_AGENT_*} environment variables, or with {@link #builder} by code that embeds agents
+ * (the demo, the coordinator's tests).
+ *
+ * @param id landmark identifier, unique in the deployment ({@code [A-Za-z0-9._-]{1,64}}); the Kafka key
+ *     of the announcement and the beacon's server name
+ * @param region free-form region label for people
+ * @param kafkaBootstrap Kafka {@code bootstrap.servers}
+ * @param bind local address the probes are sent from (port 0 = any)
+ * @param beacon where the calibration beacon listens (A2S_INFO and Quake3 getinfo)
+ * @param beaconAdvertise the beacon address announced to peers and clients; null = {@code beacon}
+ *     if it is a specific address, else the local address that routes to the Kafka broker
+ * @param targetsFile static target list, or null
+ * @param interval nominal time between round starts; zero = no schedule, rounds only through
+ *     {@link LandmarkAgent#runRound()}
+ * @param jitter each wait is {@code interval} times a random factor in {@code [1 - jitter, 1 + jitter]},
+ *     so agents started together drift apart
+ * @param rate probes per second (global budget of the probe engine)
+ * @param probeTimeout time to wait for a reply (paper: 999 ms counts as no answer)
+ * @param meshProbes back-to-back probes per peer landmark per round; the minimum is kept (paper 5.1.1)
+ * @param spoolDir directory of the on-disk spool (and the persisted round counter)
+ * @param spoolMaxBytes bound of the spool; when full the oldest batches are dropped
+ * @param metricsHost address of the {@code /metrics} and {@code /healthz} endpoint
+ * @param metricsPort its port; 0 = no endpoint
+ * @param beaconDelay artificial delay of beacon replies (testbed WAN emulation only; NONE in production)
+ * @param clock wall clock for timestamps and the round schedule's bookkeeping
+ * @param deliveryTimeout how long the producer retries a batch before it stays in the spool for a replay
+ * @param flushTimeout how long the end of a round waits for the broker to acknowledge the round's records
+ * @param batchSize records per spool batch (and per Kafka send)
+ * @param seed seed of the shuffle and the jitter; 0 = random
+ */
+public record AgentConfig(
+    String id,
+    String region,
+    String kafkaBootstrap,
+    InetSocketAddress bind,
+    InetSocketAddress beacon,
+    InetSocketAddress beaconAdvertise,
+    Path targetsFile,
+    Duration interval,
+    double jitter,
+    double rate,
+    Duration probeTimeout,
+    int meshProbes,
+    Path spoolDir,
+    long spoolMaxBytes,
+    String metricsHost,
+    int metricsPort,
+    ReplyDelay beaconDelay,
+    Clock clock,
+    Duration deliveryTimeout,
+    Duration flushTimeout,
+    int batchSize,
+    long seed) {
+
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+  /** Default beacon: every interface, the Quake3 default port where browsers expect servers. */
+  public static final int DEFAULT_BEACON_PORT = 27960;
+
+  public AgentConfig {
+    Objects.requireNonNull(id, "id");
+    if (!ID.matcher(id).matches()) {
+      throw new IllegalArgumentException("landmark id must be 1-64 characters of A-Z a-z 0-9 . _ -, got '" + id + "'");
+    }
+    region = region == null ? "" : region;
+    if (kafkaBootstrap == null || kafkaBootstrap.isBlank()) throw new IllegalArgumentException("Kafka bootstrap address is required");
+    Objects.requireNonNull(bind, "bind");
+    Objects.requireNonNull(beacon, "beacon");
+    Objects.requireNonNull(interval, "interval");
+    if (interval.isNegative()) throw new IllegalArgumentException("interval must be >= 0, got " + interval);
+    if (!(jitter >= 0 && jitter < 1)) throw new IllegalArgumentException("jitter must be in [0, 1), got " + jitter);
+    if (!(rate > 0) || Double.isInfinite(rate)) throw new IllegalArgumentException("rate must be > 0 probes/s, got " + rate);
+    if (probeTimeout == null || probeTimeout.isNegative() || probeTimeout.isZero()) {
+      throw new IllegalArgumentException("probe timeout must be > 0");
+    }
+    if (meshProbes < 1 || meshProbes > 16) throw new IllegalArgumentException("mesh probes must be 1-16, got " + meshProbes);
+    Objects.requireNonNull(spoolDir, "spoolDir");
+    if (spoolMaxBytes < 1 << 20) throw new IllegalArgumentException("spool bound must be >= 1 MiB, got " + spoolMaxBytes);
+    metricsHost = metricsHost == null ? "0.0.0.0" : metricsHost;
+    if (metricsPort < 0 || metricsPort > 65535) throw new IllegalArgumentException("metrics port must be 0-65535, got " + metricsPort);
+    beaconDelay = beaconDelay == null ? ReplyDelay.NONE : beaconDelay;
+    clock = clock == null ? Clock.systemUTC() : clock;
+    if (deliveryTimeout == null || deliveryTimeout.toMillis() < 1_000) throw new IllegalArgumentException("delivery timeout must be >= 1 s");
+    if (flushTimeout == null || flushTimeout.isNegative()) throw new IllegalArgumentException("flush timeout must be >= 0");
+    if (batchSize < 1 || batchSize > 10_000) throw new IllegalArgumentException("batch size must be 1-10000, got " + batchSize);
+  }
+
+  /** Defaults for everything but the id and the broker. */
+  public static Builder builder(String id, String kafkaBootstrap) {
+    return new Builder(id, kafkaBootstrap);
+  }
+
+  /** Builder with production defaults. */
+  public static final class Builder {
+    private final String id;
+    private final String kafka;
+    private String region = "";
+    private InetSocketAddress bind = new InetSocketAddress(0);
+    private InetSocketAddress beacon = new InetSocketAddress(DEFAULT_BEACON_PORT);
+    private InetSocketAddress beaconAdvertise;
+    private Path targetsFile;
+    private Duration interval = Duration.ofMinutes(5);
+    private double jitter = 0.1;
+    private double rate = 140;
+    private Duration probeTimeout = Duration.ofSeconds(1);
+    private int meshProbes = 4;
+    private Path spoolDir = Path.of("reed-agent-spool");
+    private long spoolMaxBytes = 256L << 20;
+    private String metricsHost = "0.0.0.0";
+    private int metricsPort;
+    private ReplyDelay beaconDelay = ReplyDelay.NONE;
+    private Clock clock = Clock.systemUTC();
+    private Duration deliveryTimeout = Duration.ofMinutes(2);
+    private Duration flushTimeout = Duration.ofSeconds(30);
+    private int batchSize = 500;
+    private long seed;
+
+    private Builder(String id, String kafka) {
+      this.id = id;
+      this.kafka = kafka;
+    }
+
+    public Builder region(String v) { region = v; return this; }
+    public Builder bind(InetSocketAddress v) { bind = v; return this; }
+    public Builder beacon(InetSocketAddress v) { beacon = v; return this; }
+    public Builder beaconAdvertise(InetSocketAddress v) { beaconAdvertise = v; return this; }
+    public Builder targetsFile(Path v) { targetsFile = v; return this; }
+    public Builder interval(Duration v) { interval = v; return this; }
+    public Builder jitter(double v) { jitter = v; return this; }
+    public Builder rate(double v) { rate = v; return this; }
+    public Builder probeTimeout(Duration v) { probeTimeout = v; return this; }
+    public Builder meshProbes(int v) { meshProbes = v; return this; }
+    public Builder spoolDir(Path v) { spoolDir = v; return this; }
+    public Builder spoolMaxBytes(long v) { spoolMaxBytes = v; return this; }
+    public Builder metrics(String host, int port) { metricsHost = host; metricsPort = port; return this; }
+    public Builder beaconDelay(ReplyDelay v) { beaconDelay = v; return this; }
+    public Builder clock(Clock v) { clock = v; return this; }
+    public Builder deliveryTimeout(Duration v) { deliveryTimeout = v; return this; }
+    public Builder flushTimeout(Duration v) { flushTimeout = v; return this; }
+    public Builder batchSize(int v) { batchSize = v; return this; }
+    public Builder seed(long v) { seed = v; return this; }
+
+    /** Loopback everything, manual rounds: the shape embedded agents in tests and the demo want. */
+    public Builder loopback() {
+      bind = new InetSocketAddress("127.0.0.1", 0);
+      beacon = new InetSocketAddress("127.0.0.1", 0);
+      metricsHost = "127.0.0.1";
+      interval = Duration.ZERO;
+      return this;
+    }
+
+    public AgentConfig build() {
+      return new AgentConfig(id, region, kafka, bind, beacon, beaconAdvertise, targetsFile, interval, jitter, rate,
+          probeTimeout, meshProbes, spoolDir, spoolMaxBytes, metricsHost, metricsPort, beaconDelay, clock,
+          deliveryTimeout, flushTimeout, batchSize, seed);
+    }
+  }
+}

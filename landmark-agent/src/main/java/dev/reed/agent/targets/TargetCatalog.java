@@ -1,0 +1,84 @@
+package dev.reed.agent.targets;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.Topic;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.Target;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The targets of one round: the operator's static list plus the {@code reed.targets} topic
+ * (written by the coordinator's catalog), deduplicated by endpoint. When the broker cannot be read
+ * the round probes the last list it did read, so an outage never stops measuring. Records that do
+ * not decode or name no usable endpoint/protocol are skipped, counted and reported.
+ *
+ * <p>Not thread-safe: the round thread owns it.
+ */
+public final class TargetCatalog {
+  private static final Logger log = LoggerFactory.getLogger(TargetCatalog.class);
+
+  /** A round's targets and where they came from. */
+  public record Snapshot(List<Target> targets, int fromTopic, int invalid, boolean topicRead) {}
+
+  private final List<Target> staticTargets;
+  private final CompactedTopicReader reader;
+  private List<Target> lastFromTopic = List.of();
+  private long invalidTotal;
+
+  /** @param reader null to use only the static list */
+  public TargetCatalog(List<Target> staticTargets, CompactedTopicReader reader) {
+    this.staticTargets = List.copyOf(staticTargets);
+    this.reader = reader;
+  }
+
+  public Snapshot current() {
+    int invalid = 0;
+    boolean read = false;
+    if (reader != null) {
+      try {
+        Map<String, byte[]> records = reader.readAll(Topic.TARGETS.name());
+        List<Target> fresh = new ArrayList<>(records.size());
+        List<String> bad = new ArrayList<>();
+        for (var e : records.entrySet()) {
+          try {
+            Target t = Target.parseFrom(e.getValue());
+            Endpoints.validate(t.getEndpoint());
+            Endpoints.toSocketAddress(t.getEndpoint());
+            if (t.getProtocol() != GameProtocol.GAME_PROTOCOL_A2S && t.getProtocol() != GameProtocol.GAME_PROTOCOL_QUAKE3) {
+              throw new IllegalArgumentException("unsupported protocol " + t.getProtocol());
+            }
+            fresh.add(t);
+          } catch (InvalidProtocolBufferException | IllegalArgumentException ex) {
+            invalid++;
+            if (bad.size() < 3) bad.add(e.getKey() + " (" + ex.getMessage() + ")");
+          }
+        }
+        if (invalid > 0) {
+          invalidTotal += invalid;
+          log.warn("{}: skipped {} unusable target records, e.g. {}", Topic.TARGETS.name(), invalid, bad);
+        }
+        lastFromTopic = List.copyOf(fresh);
+        read = true;
+      } catch (KafkaException e) {
+        log.warn("cannot read {} ({}); probing the {} targets read last time", Topic.TARGETS.name(), e.toString(),
+            lastFromTopic.size());
+      }
+    }
+    Map<String, Target> merged = new LinkedHashMap<>();
+    for (Target t : staticTargets) merged.putIfAbsent(Endpoints.key(t.getEndpoint()), t);
+    for (Target t : lastFromTopic) merged.putIfAbsent(Endpoints.key(t.getEndpoint()), t);
+    return new Snapshot(List.copyOf(merged.values()), lastFromTopic.size(), invalid, read);
+  }
+
+  /** Unusable target records seen since start. */
+  public long invalidTotal() {
+    return invalidTotal;
+  }
+}

@@ -1,0 +1,109 @@
+package dev.reed.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.reed.agent.config.EnvironmentDefaults;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class AgentCommandTest {
+  record Run(int exit, String out, String err, AgentCommand command) {}
+
+  /** Parses only (no agent is started): validation happens in config(). */
+  static AgentConfig parse(Map<String, String> env, String... args) {
+    AgentCommand cmd = new AgentCommand();
+    CommandLine cl = new CommandLine(cmd).setDefaultValueProvider(new EnvironmentDefaults("REED_AGENT_", env));
+    cl.parseArgs(args);
+    return cmd.config();
+  }
+
+  static Run execute(Map<String, String> env, String... args) {
+    AgentCommand cmd = new AgentCommand();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(cmd).setDefaultValueProvider(new EnvironmentDefaults("REED_AGENT_", env))
+        .setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString(), cmd);
+  }
+
+  @Test
+  void everyOptionComesFromFlagsWithDefaults() {
+    AgentConfig c = parse(Map.of(), "--id", "eu-1", "--kafka", "127.0.0.1:9092", "--region", "Europe/Frankfurt",
+        "--bind", "127.0.0.2", "--beacon", "127.0.0.3:28000", "--interval", "30s", "--rate", "50", "--spool-dir", "/tmp/s",
+        "--metrics-port", "9400", "--targets", "t.txt");
+    assertThat(c.id()).isEqualTo("eu-1");
+    assertThat(c.kafkaBootstrap()).isEqualTo("127.0.0.1:9092");
+    assertThat(c.region()).isEqualTo("Europe/Frankfurt");
+    assertThat(c.bind()).isEqualTo(new InetSocketAddress("127.0.0.2", 0));
+    assertThat(c.beacon()).isEqualTo(new InetSocketAddress("127.0.0.3", 28000));
+    assertThat(c.interval()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.rate()).isEqualTo(50);
+    assertThat(c.spoolDir()).isEqualTo(Path.of("/tmp/s"));
+    assertThat(c.metricsPort()).isEqualTo(9400);
+    assertThat(c.targetsFile()).isEqualTo(Path.of("t.txt"));
+
+    AgentConfig d = parse(Map.of(), "--id", "x", "--kafka", "k:9092");
+    assertThat(d.interval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(d.rate()).isEqualTo(140);
+    assertThat(d.beacon().getPort()).isEqualTo(27960);
+    assertThat(d.metricsPort()).isZero();
+    assertThat(d.deliveryTimeout()).isEqualTo(Duration.ofMinutes(2));
+  }
+
+  @Test
+  void environmentVariablesConfigureContainersAndFlagsWin() {
+    Map<String, String> env = Map.of("REED_AGENT_ID", "ap-2", "REED_AGENT_KAFKA", "kafka:9092", "REED_AGENT_INTERVAL", "1m",
+        "REED_AGENT_SPOOL_DIR", "/var/spool/reed", "REED_AGENT_METRICS_PORT", "9500", "REED_AGENT_RATE", "70",
+        "REED_AGENT_BEACON_ADVERTISE", "203.0.113.9:27960");
+    AgentConfig c = parse(env);
+    assertThat(c.id()).isEqualTo("ap-2");
+    assertThat(c.kafkaBootstrap()).isEqualTo("kafka:9092");
+    assertThat(c.interval()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(c.spoolDir()).isEqualTo(Path.of("/var/spool/reed"));
+    assertThat(c.metricsPort()).isEqualTo(9500);
+    assertThat(c.rate()).isEqualTo(70);
+    assertThat(c.beaconAdvertise()).isEqualTo(new InetSocketAddress("203.0.113.9", 27960));
+    assertThat(parse(env, "--rate", "10", "--id", "ap-3").rate()).isEqualTo(10);
+    assertThat(parse(env, "--id", "ap-3").id()).isEqualTo("ap-3");
+    assertThat(new EnvironmentDefaults().variable("--spool-max-mb")).isEqualTo("REED_AGENT_SPOOL_MAX_MB");
+  }
+
+  @Test
+  void badInputGetsAClearErrorAndExitCode2() {
+    Run r = execute(Map.of(), "--kafka", "k:1");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("--id is required (or REED_AGENT_ID)");
+
+    r = execute(Map.of(), "--id", "a", "--kafka", "k:1", "--interval", "5x");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("--interval: invalid duration '5x'");
+
+    r = execute(Map.of("REED_AGENT_INTERVAL", "soon"), "--id", "a", "--kafka", "k:1");
+    assertThat(r.err()).contains("--interval: invalid duration 'soon'");
+
+    r = execute(Map.of(), "--id", "has space", "--kafka", "k:1");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("landmark id must be");
+
+    r = execute(Map.of(), "--id", "a", "--kafka", "k:1", "--beacon", "127.0.0.1:99999");
+    assertThat(r.err()).contains("--beacon: port out of range");
+
+    r = execute(Map.of(), "--id", "a", "--kafka", "k:1", "--rate", "0");
+    assertThat(r.err()).contains("rate must be > 0");
+  }
+
+  @Test
+  void helpListsOptionsAndEnvironment() {
+    Run r = execute(Map.of(), "--help");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).contains("--id", "--kafka", "--targets", "--interval", "--once", "--spool-dir", "--metrics-port",
+        "REED_AGENT_KAFKA", "q3 HOST:PORT");
+  }
+}

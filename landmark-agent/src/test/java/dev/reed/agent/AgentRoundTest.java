@@ -1,0 +1,194 @@
+package dev.reed.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.reed.probe.responder.GameQueryResponder;
+import dev.reed.probe.responder.ReplyDelay;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.Topic;
+import dev.reed.proto.v1.Landmark;
+import dev.reed.proto.v1.MeshSample;
+import dev.reed.proto.v1.ProbeStatus;
+import dev.reed.proto.v1.RttSample;
+import dev.reed.proto.v1.ServerInfo;
+import dev.reed.testbed.kafka.KafkaExtension;
+import dev.reed.testbed.openarena.OpenArenaServer;
+import dev.reed.testbed.qstat.QStat;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Rounds against real parts: the embedded broker, two real OpenArena servers, two emulated A2S
+ * servers that require the challenge, and a second agent as the peer landmark.
+ *
+ * <p>ioquake3 answers a burst of 10 then 1 request/s per source IP: the agent probes each server
+ * once per round from 127.0.0.1, and quakestat cross-checks from 127.0.0.9.
+ */
+@Timeout(180)
+class AgentRoundTest {
+  @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+  static final InetAddress QSTAT_SRC = address("127.0.0.9");
+
+  static final List<OpenArenaServer> oa = new ArrayList<>();
+  static final List<GameQueryResponder> a2s = new ArrayList<>();
+
+  @TempDir static Path dir;
+
+  static InetAddress address(String ip) {
+    try {
+      return InetAddress.getByName(ip);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @BeforeAll
+  static void servers() throws IOException {
+    assumeTrue(OpenArenaServer.isInstalled(), "openarena-server is not installed (apt-get install openarena-server)");
+    oa.add(OpenArenaServer.start(OpenArenaServer.Options.defaults().withHostname("reed oa one").withMap("oa_dm1")));
+    oa.add(OpenArenaServer.start(OpenArenaServer.Options.defaults().withBindIp(address("127.0.0.2"))
+        .withHostname("reed oa two").withMap("oa_dm2")));
+    for (int i = 0; i < 2; i++) {
+      ServerInfo info = ServerInfo.newBuilder().setName("emulated source " + i).setMap("de_dust2").setGame("cstrike")
+          .setGameDescription("Counter-Strike").setPlayers(3 + i).setMaxPlayers(24).setVersion("1.0.0." + i).setAppId(10)
+          .build();
+      a2s.add(GameQueryResponder.start(new InetSocketAddress("127.0.0.3", 0), () -> info, ReplyDelay.NONE));
+    }
+  }
+
+  @AfterAll
+  static void stopServers() {
+    oa.forEach(OpenArenaServer::close);
+    a2s.forEach(GameQueryResponder::close);
+  }
+
+  static String endpoint(InetSocketAddress a) {
+    return a.getAddress().getHostAddress() + ":" + a.getPort();
+  }
+
+  static LandmarkAgent agent(String id, Path targets, String bindIp) throws IOException {
+    return LandmarkAgent.start(AgentConfig.builder(id, KAFKA.broker().bootstrapServers())
+        .loopback()
+        .region("test/" + id)
+        .bind(new InetSocketAddress(bindIp, 0))
+        .beacon(new InetSocketAddress(bindIp, 0))
+        .targetsFile(targets)
+        .spoolDir(dir.resolve("spool-" + id))
+        .deliveryTimeout(Duration.ofSeconds(10))
+        .seed(42)
+        .build());
+  }
+
+  static Map<String, RttSample> samplesOf(String landmark, long round) throws IOException {
+    Map<String, RttSample> out = new java.util.HashMap<>();
+    for (TopicDump.Rec r : TopicDump.read(KAFKA.broker().bootstrapServers(), Topic.SAMPLES.name())) {
+      RttSample s = RttSample.parseFrom(r.value());
+      if (!s.getLandmarkId().equals(landmark) || s.getRound() != round) continue;
+      assertThat(r.key()).isEqualTo(Endpoints.key(s.getTarget()));
+      assertThat(out.put(r.key(), s)).as("one sample per target per round: " + r.key()).isNull();
+    }
+    return out;
+  }
+
+  @Test
+  void oneRoundPublishesEveryTargetAndTheMeshAndInfoMatchesQuakestat() throws Exception {
+    Path targets = dir.resolve("targets.txt");
+    Files.writeString(targets, "# two real OpenArena servers, two emulated Source servers\n"
+        + "q3 " + endpoint(oa.get(0).address()) + "\n"
+        + "q3 " + endpoint(oa.get(1).address()) + "\n"
+        + "a2s " + endpoint(a2s.get(0).localAddress()) + "\n"
+        + "a2s " + endpoint(a2s.get(1).localAddress()) + "\n");
+    try (LandmarkAgent a = agent("lm-a", targets, "127.0.0.1");
+        LandmarkAgent b = agent("lm-b", null, "127.0.0.4")) {
+      RoundReport rb1 = b.runRound(); // b announces itself
+      assertThat(rb1.meshPeers()).isZero();
+      RoundReport ra = a.runRound();
+      assertThat(ra.targets()).isEqualTo(4);
+      assertThat(ra.replies()).isEqualTo(4);
+      assertThat(ra.timeouts()).isZero();
+      assertThat(ra.meshPeers()).isEqualTo(1);
+      assertThat(ra.mesh()).isEqualTo(1);
+      assertThat(ra.spooled()).isZero();
+      assertThat(ra.published()).isEqualTo(1 + 1 + 4); // announcement, mesh sample, samples
+      RoundReport rb2 = b.runRound(); // b now sees a and probes its beacon
+      assertThat(rb2.round()).isEqualTo(rb1.round() + 1);
+      assertThat(rb2.mesh()).isEqualTo(1);
+
+      Map<String, RttSample> samples = samplesOf("lm-a", ra.round());
+      assertThat(samples).hasSize(4);
+      for (RttSample s : samples.values()) {
+        assertThat(s.getStatus()).isEqualTo(ProbeStatus.PROBE_STATUS_OK);
+        assertThat(s.getRttUs()).isBetween(1, 100_000);
+        assertThat(s.hasSendTime()).isTrue();
+      }
+      for (OpenArenaServer server : oa) {
+        RttSample s = samples.get(endpoint(server.address()));
+        QStat.Reply q = QStat.q3s(server.address(), QSTAT_SRC);
+        assertThat(q.up()).as("quakestat sees %s", server.address()).isTrue();
+        assertThat(s.getServerInfo().getName()).isEqualTo(q.name());
+        assertThat(s.getServerInfo().getMap()).isEqualTo(q.map());
+        assertThat(s.getServerInfo().getMaxPlayers()).isEqualTo(q.maxPlayers());
+        assertThat(s.getServerInfo().getPlayers()).isEqualTo(q.players());
+      }
+      RttSample src = samples.get(endpoint(a2s.get(1).localAddress()));
+      assertThat(src.getServerInfo().getName()).isEqualTo("emulated source 1");
+      assertThat(src.getServerInfo().getPlayers()).isEqualTo(4);
+      assertThat(src.getChallengeRttUs()).as("the A2S servers require the challenge").isPositive();
+
+      List<MeshSample> mesh = new ArrayList<>();
+      for (TopicDump.Rec r : TopicDump.read(KAFKA.broker().bootstrapServers(), Topic.MESH_SAMPLES.name())) {
+        mesh.add(MeshSample.parseFrom(r.value()));
+      }
+      MeshSample ab = mesh.stream().filter(m -> m.getLandmarkId().equals("lm-a")).findFirst().orElseThrow();
+      assertThat(ab.getPeerLandmarkId()).isEqualTo("lm-b");
+      assertThat(ab.getStatus()).isEqualTo(ProbeStatus.PROBE_STATUS_OK);
+      assertThat(ab.getProbesSent()).isEqualTo(4);
+      assertThat(ab.getProbesAnswered()).isEqualTo(4);
+      assertThat(ab.getPeerBeacon()).isEqualTo(Endpoints.of(b.beaconAddress()));
+      assertThat(mesh).anyMatch(m -> m.getLandmarkId().equals("lm-b") && m.getPeerLandmarkId().equals("lm-a")
+          && m.getStatus() == ProbeStatus.PROBE_STATUS_OK);
+
+      Map<String, Landmark> landmarks = TopicDump.read(KAFKA.broker().bootstrapServers(), Topic.LANDMARKS.name()).stream()
+          .collect(Collectors.toMap(TopicDump.Rec::key, r -> parseLandmark(r.value()), (x, y) -> y));
+      assertThat(landmarks.get("lm-a").getRegion()).isEqualTo("test/lm-a");
+      assertThat(landmarks.get("lm-a").getBeacon()).isEqualTo(Endpoints.of(a.beaconAddress()));
+      assertThat(landmarks.get("lm-a").getRound()).isEqualTo(ra.round());
+      assertThat(landmarks.get("lm-a").getVersion()).isNotBlank();
+
+      // the beacon answers the real clients players use, with the landmark id as its name
+      QStat.Reply beaconQ3 = QStat.q3s(a.beaconAddress(), QSTAT_SRC);
+      assertThat(beaconQ3.up()).isTrue();
+      assertThat(beaconQ3.name()).isEqualTo("lm-a");
+      QStat.Reply beaconA2s = QStat.a2s(a.beaconAddress(), QSTAT_SRC);
+      assertThat(beaconA2s.up()).isTrue();
+      assertThat(beaconA2s.name()).isEqualTo("lm-a");
+
+      // counters agree with what was published
+      double sent = a.meterRegistry().get("reed.agent.probes.sent").functionCounter().count();
+      assertThat(sent).isGreaterThanOrEqualTo(4 + 4);
+    }
+  }
+
+  private static Landmark parseLandmark(byte[] v) {
+    try {
+      return Landmark.parseFrom(v);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

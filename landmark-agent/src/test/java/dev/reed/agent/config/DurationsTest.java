@@ -1,0 +1,27 @@
+package dev.reed.agent.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class DurationsTest {
+  @Test
+  void parsesOperatorForms() {
+    assertThat(Durations.parse("5m")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(Durations.parse("30s")).isEqualTo(Duration.ofSeconds(30));
+    assertThat(Durations.parse("1h30m")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(Durations.parse("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(Durations.parse("PT5M")).isEqualTo(Duration.ofMinutes(5));
+  }
+
+  @Test
+  void rejectsGarbageWithAClearMessage() {
+    assertThatThrownBy(() -> Durations.parse("5x")).hasMessageContaining("invalid duration '5x'").hasMessageContaining("30s");
+    assertThatThrownBy(() -> Durations.parse("m5")).hasMessageContaining("invalid duration 'm5'");
+    assertThatThrownBy(() -> Durations.parse("")).hasMessageContaining("empty duration");
+    assertThatThrownBy(() -> Durations.parse("PT5Q")).hasMessageContaining("invalid duration");
+  }
+}
