@@ -1,0 +1,221 @@
+package dev.reed.coordinator.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.reed.agent.AgentConfig;
+import dev.reed.agent.LandmarkAgent;
+import dev.reed.coordinator.Coordinator;
+import dev.reed.coordinator.CoordinatorConfig;
+import dev.reed.probe.ProbeEngine;
+import dev.reed.probe.ProbeResult;
+import dev.reed.probe.ProbeTarget;
+import dev.reed.probe.responder.GameQueryResponder;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.CalibrationMeasurement;
+import dev.reed.proto.v1.CalibrationServer;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.GetCalibrationServersRequest;
+import dev.reed.proto.v1.GetCalibrationServersResponse;
+import dev.reed.proto.v1.GetOrderedServersRequest;
+import dev.reed.proto.v1.GetOrderedServersResponse;
+import dev.reed.proto.v1.LocateRequest;
+import dev.reed.proto.v1.LocateResponse;
+import dev.reed.proto.v1.RankedServer;
+import dev.reed.proto.v1.ReedServiceGrpc;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.ServerInfo;
+import dev.reed.proto.v1.TargetSource;
+import dev.reed.testbed.kafka.KafkaExtension;
+import dev.reed.testbed.openarena.OpenArenaServer;
+import dev.reed.testbed.relay.DelayingUdpRelay;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The coordinator against real parts: embedded Kafka, five real landmark agents (in-process, each
+ * on its own loopback address) probing emulated game servers and real OpenArena servers whose
+ * replies are delayed by a planar latency model; one OpenArena server registers itself with the
+ * coordinator's Quake3 master front end by heartbeat. After a few rounds a client positioned by
+ * Locate gets servers in ascending true RTT; a restarted coordinator serves the same coordinates.
+ */
+class CoordinatorWithAgentsTest {
+  @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+  @TempDir Path dir;
+
+  /** Planar world: RTT between two hosts = distance in ms + 1 ms. */
+  final Map<String, double[]> position = new HashMap<>();
+
+  double rttMs(InetAddress a, String hostB) {
+    double[] p = position.get(a.getHostAddress());
+    double[] q = position.get(hostB);
+    if (p == null || q == null) return 0;
+    return Math.hypot(p[0] - q[0], p[1] - q[1]) + 1;
+  }
+
+  static Duration ms(double v) {
+    return Duration.ofNanos((long) (v * 1_000_000));
+  }
+
+  @Test
+  void agentsMeasureCoordinatorRanksAndRestartsServeTheSame() throws Exception {
+    assumeTrue(OpenArenaServer.isInstalled(), "openarena-server is not installed (/usr/games/openarena-server)");
+    String bootstrap = KAFKA.broker().bootstrapServers();
+    double[][] landmarks = {{0, 0}, {140, 0}, {0, 140}, {140, 140}, {70, 190}};
+    for (int i = 0; i < landmarks.length; i++) position.put("127.0.10." + (i + 1), landmarks[i]);
+    double[][] servers = {{10, 20}, {30, 110}, {60, 60}, {100, 30}, {120, 120}, {20, 80}, {90, 100}, {130, 60},
+        {50, 130}, {75, 15}};
+    List<AutoCloseable> open = new ArrayList<>();
+    List<LandmarkAgent> agents = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(landmarks.length);
+    try {
+      StringBuilder targets = new StringBuilder("# e2e world\n");
+      Map<String, Integer> serverIndex = new HashMap<>();
+      for (int i = 0; i < servers.length; i++) {
+        String ip = "127.0.12." + (i + 1);
+        position.put(ip, servers[i]);
+        int n = i;
+        GameQueryResponder r = GameQueryResponder.start(new InetSocketAddress(ip, 0),
+            () -> ServerInfo.newBuilder().setName("emulated " + n).setMap("de_dust2").setGame("cstrike")
+                .setPlayers(n % 5).setMaxPlayers(16).setVersion("1.0").build(),
+            from -> ms(rttMs(from.getAddress(), ip)));
+        open.add(r);
+        serverIndex.put(Endpoints.key(r.localAddress()), i);
+        targets.append(i % 2 == 0 ? "a2s " : "q3 ").append(ip).append(':').append(r.localAddress().getPort()).append('\n');
+      }
+      // a real OpenArena server behind a relay that adds the model's delay
+      OpenArenaServer oa = OpenArenaServer.start(OpenArenaServer.Options.defaults().withHostname("real oa"));
+      open.add(oa);
+      position.put("127.0.13.1", new double[] {40, 40});
+      DelayingUdpRelay relay = DelayingUdpRelay.start(new InetSocketAddress("127.0.13.1", 0), oa.address(),
+          client -> ms(rttMs(client.getAddress(), "127.0.13.1") / 2));
+      open.add(relay);
+      targets.append("q3 127.0.13.1:").append(relay.address().getPort()).append('\n');
+      Path targetsFile = dir.resolve("targets.txt");
+      Files.writeString(targetsFile, targets);
+
+      CoordinatorConfig config = CoordinatorConfig.builder(bootstrap).loopbackEphemeral().dimensions(2)
+          .targetsFile(targetsFile).roundInterval(Duration.ofMillis(400)).build();
+      Coordinator coordinator = Coordinator.start(config);
+      open.add(coordinator);
+      await().atMost(Duration.ofSeconds(30)).until(() -> coordinator.servingState().targets().size() == 11);
+
+      // a real OpenArena server that announces itself to the coordinator's Quake3 master
+      position.put("127.0.14.1", new double[] {110, 90});
+      OpenArenaServer heartbeating = OpenArenaServer.start(OpenArenaServer.Options.defaults()
+          .withBindIp(InetAddress.getByName("127.0.14.1")).withHostname("heartbeat oa")
+          .withMaster("127.0.0.1:" + coordinator.quake3MasterAddress().getPort()));
+      open.add(heartbeating);
+      String heartbeatKey = Endpoints.key(heartbeating.address());
+      await().atMost(Duration.ofSeconds(30)).until(() -> coordinator.servingState().targets().containsKey(heartbeatKey));
+      assertThat(coordinator.servingState().targets().get(heartbeatKey).getSource())
+          .isEqualTo(TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT);
+      // (no delay model for this one: its RTT is the loopback's, it only has to be measured and positioned)
+
+      for (int i = 0; i < landmarks.length; i++) {
+        String ip = "127.0.10." + (i + 1);
+        AgentConfig ac = AgentConfig.builder("lm-" + i, bootstrap).loopback().region("plane")
+            .bind(new InetSocketAddress(ip, 0)).beacon(new InetSocketAddress(ip, 0))
+            .beaconDelay(from -> ms(rttMs(from.getAddress(), ip)))
+            .spoolDir(dir.resolve("spool-" + i)).seed(i + 1).build();
+        LandmarkAgent a = LandmarkAgent.start(ac);
+        agents.add(a);
+        open.add(a);
+      }
+      for (int round = 0; round < 3; round++) {
+        List<Future<?>> done = new ArrayList<>();
+        for (LandmarkAgent a : agents) done.add(pool.submit(a::runRound));
+        for (Future<?> f : done) f.get(60, TimeUnit.SECONDS);
+      }
+      await().atMost(Duration.ofSeconds(60)).until(() -> coordinator.servingState().servers().size() == 12
+          && coordinator.servingState().servers().values().stream().allMatch(c -> c.getFit().getLandmarksUsed() >= 3)
+          && coordinator.servingState().landmarks().size() == 5);
+      assertThat(coordinator.servingState().servers()).containsKey(heartbeatKey);
+      assertThat(coordinator.servingState().servers().get(heartbeatKey).getServerInfo().getName()).isEqualTo("heartbeat oa");
+
+      // a client at a known point: calibrate by probing, locate, rank
+      String clientIp = "127.0.11.1";
+      double[] client = {35, 95};
+      position.put(clientIp, client);
+      ManagedChannel ch = NettyChannelBuilder.forAddress(coordinator.grpcAddress()).usePlaintext().build();
+      open.add(ch::shutdownNow);
+      ReedServiceGrpc.ReedServiceBlockingStub stub = ReedServiceGrpc.newBlockingStub(ch);
+      GetCalibrationServersResponse cal = stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+          .getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(8).build());
+      assertThat(cal.getServersCount()).isGreaterThanOrEqualTo(5);
+      LocateRequest.Builder lr = LocateRequest.newBuilder();
+      try (ProbeEngine prober = ProbeEngine.builder().bind(new InetSocketAddress(clientIp, 0)).build()) {
+        for (CalibrationServer s : cal.getServersList()) {
+          if (Endpoints.key(s.getEndpoint()).equals(heartbeatKey)) continue; // outside the delay model
+          ProbeResult r = prober.probe(new ProbeTarget(Endpoints.toSocketAddress(s.getEndpoint()), s.getProtocol()))
+              .get(10, TimeUnit.SECONDS);
+          if (r.ok()) {
+            lr.addMeasurements(CalibrationMeasurement.newBuilder().setEndpoint(s.getEndpoint())
+                .setRttUs((int) Math.max(1, r.rttNanos() / 1000)));
+          }
+        }
+      }
+      LocateResponse located = stub.withDeadlineAfter(10, TimeUnit.SECONDS).locate(lr.build());
+      GetOrderedServersResponse page = stub.withDeadlineAfter(10, TimeUnit.SECONDS).getOrderedServers(
+          GetOrderedServersRequest.newBuilder().setClient(located.getCoordinate()).setPageSize(20)
+              .setFilter(dev.reed.proto.v1.ServerFilter.newBuilder().setGame("cstrike")).build());
+      assertThat(page.getServersCount()).isEqualTo(10);
+      List<Double> trueRtt = new ArrayList<>();
+      for (RankedServer s : page.getServersList()) {
+        trueRtt.add(rttMs(InetAddress.getByName(clientIp), s.getEndpoint().getIp()));
+        assertThat(s.getStability().getRounds()).isGreaterThanOrEqualTo(2);
+      }
+      // ascending true RTT, allowing swaps of servers whose true RTTs differ by less than 12 ms
+      for (int i = 1; i < trueRtt.size(); i++) {
+        assertThat(trueRtt.get(i)).as("true RTT of rank %d vs rank %d: %s", i, i - 1, trueRtt)
+            .isGreaterThan(trueRtt.get(i - 1) - 12);
+      }
+      double best = trueRtt.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+      assertThat(trueRtt.getFirst()).isLessThan(best + 12);
+
+      // kill and restart: serving again within seconds, with the same coordinates
+      Map<String, ServerCoordinate> before = new HashMap<>(coordinator.servingState().servers());
+      coordinator.close();
+      long t0 = System.nanoTime();
+      try (Coordinator restarted = Coordinator.start(config)) {
+        assertThat((System.nanoTime() - t0) / 1e9).isLessThan(10);
+        assertThat(restarted.servingState().servers().keySet()).isEqualTo(before.keySet());
+        before.forEach((k, v) -> assertThat(restarted.servingState().servers().get(k).getCoordinate())
+            .isEqualTo(v.getCoordinate()));
+        GetOrderedServersResponse again = ReedServiceGrpc.newBlockingStub(
+                NettyChannelBuilder.forAddress(restarted.grpcAddress()).usePlaintext().build())
+            .withDeadlineAfter(10, TimeUnit.SECONDS).getOrderedServers(GetOrderedServersRequest.newBuilder()
+                .setClient(located.getCoordinate()).setPageSize(20)
+                .setFilter(dev.reed.proto.v1.ServerFilter.newBuilder().setGame("cstrike")).build());
+        assertThat(again.getServersList()).extracting(RankedServer::getEndpoint)
+            .isEqualTo(page.getServersList().stream().map(RankedServer::getEndpoint).toList());
+      }
+    } finally {
+      pool.shutdownNow();
+      for (int i = open.size() - 1; i >= 0; i--) {
+        try {
+          open.get(i).close();
+        } catch (Exception e) {
+          // keep closing the rest
+        }
+      }
+    }
+  }
+}
