@@ -166,10 +166,18 @@ resource "aws_instance" "agent" {
   }
 }
 
+# Allocated before the instance: its address goes into the user data (REED_AGENT_BEACON_ADVERTISE),
+# because behind AWS's 1:1 NAT the VM only sees its private address.
 resource "aws_eip" "agent" {
   for_each = local.aws_agents
   region   = each.value.region
   domain   = "vpc"
-  instance = aws_instance.agent[each.key].id
   tags     = merge(local.common_labels, { Name = "${var.name_prefix}-agent-${each.key}" })
+}
+
+resource "aws_eip_association" "agent" {
+  for_each      = local.aws_agents
+  region        = each.value.region
+  allocation_id = aws_eip.agent[each.key].id
+  instance_id   = aws_instance.agent[each.key].id
 }

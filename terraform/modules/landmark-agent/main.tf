@@ -17,6 +17,12 @@ locals {
     "app" = "reed-landmark-agent"
   })
 
+  # The public address clients and peers reach the beacon at (the VM itself sees a private one).
+  public_ips = merge(
+    { for id, a in local.aws_agents : id => aws_eip.agent[id].public_ip },
+    { for id, a in local.gcp_agents : id => google_compute_address.agent[id].address },
+  )
+
   # One cloud-config per agent. The template only uses plain ${name} interpolation (no directives),
   # so terraform/src/test renders it exactly and checks the result.
   cloud_init = {
@@ -34,6 +40,7 @@ locals {
       distribution_url          = var.agent_distribution_url
       distribution_sha256       = var.agent_distribution_sha256
       beacon_port               = var.beacon_port
+      beacon_advertise          = "${local.public_ips[id]}:${var.beacon_port}"
       metrics_port              = var.metrics_port
       probe_interval            = var.probe_interval
       probe_rate                = var.probe_rate

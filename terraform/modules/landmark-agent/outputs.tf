@@ -5,16 +5,16 @@ output "agents" {
       for id, a in local.aws_agents : id => {
         cloud     = "aws"
         region    = a.region
-        public_ip = aws_eip.agent[id].public_ip
-        beacon    = "${aws_eip.agent[id].public_ip}:${var.beacon_port}"
+        public_ip = local.public_ips[id]
+        beacon    = "${local.public_ips[id]}:${var.beacon_port}"
       }
     },
     {
       for id, a in local.gcp_agents : id => {
         cloud     = "gcp"
         region    = a.region
-        public_ip = google_compute_address.agent[id].address
-        beacon    = "${google_compute_address.agent[id].address}:${var.beacon_port}"
+        public_ip = local.public_ips[id]
+        beacon    = "${local.public_ips[id]}:${var.beacon_port}"
       }
     }
   )
@@ -22,10 +22,7 @@ output "agents" {
 
 output "beacon_addresses" {
   description = "Beacon addresses of all agents (HOST:PORT), sorted by agent id: the landmarks clients may calibrate against."
-  value = [
-    for id in sort(keys(var.agents)) :
-    "${var.agents[id].cloud == "aws" ? aws_eip.agent[id].public_ip : google_compute_address.agent[id].address}:${var.beacon_port}"
-  ]
+  value       = [for id in sort(keys(var.agents)) : "${local.public_ips[id]}:${var.beacon_port}"]
 }
 
 output "gcp_service_account_email" {

@@ -128,6 +128,8 @@ class OverlayWiringTest {
     assertThat(coordinator.fieldRefs())
         .containsEntry("POD_NAME", "metadata.name")
         .containsEntry("NAMESPACE", "metadata.namespace");
+    // --lease NAMESPACE/NAME: the pod's namespace (dependent env var), where the Role grants leases
+    assertThat(coordinator.env(set).get("REED_COORDINATOR_LEASE")).startsWith("$(NAMESPACE)/");
 
     String account = (String) coordinator.podSpec().get("serviceAccountName");
     set.one("ServiceAccount", account);

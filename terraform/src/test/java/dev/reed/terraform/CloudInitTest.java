@@ -56,6 +56,7 @@ class CloudInitTest {
         .containsEntry("REED_AGENT_KAFKA", "kafka.example.net:9094")
         .containsEntry("REED_AGENT_KAFKA_CONFIG", "/run/reed/kafka-client.properties")
         .containsEntry("REED_AGENT_BEACON", "0.0.0.0:27960")
+        .containsEntry("REED_AGENT_BEACON_ADVERTISE", "203.0.113.7:27960")
         .containsEntry("REED_AGENT_METRICS_PORT", "9465")
         .containsEntry("REED_AGENT_INTERVAL", "5m")
         .containsEntry("REED_AGENT_SPOOL_DIR", "/var/lib/reed/spool");
@@ -217,6 +218,7 @@ class CloudInitTest {
     v.put("distribution_url", "https://downloads.example.net/reed/reed-dist-0.1.0.tar.gz");
     v.put("distribution_sha256", "a".repeat(64));
     v.put("beacon_port", "27960");
+    v.put("beacon_advertise", "203.0.113.7:27960");
     v.put("metrics_port", "9465");
     v.put("probe_interval", "5m");
     v.put("probe_rate", "140");
