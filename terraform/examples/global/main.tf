@@ -37,6 +37,7 @@ module "landmark_agents" {
   agent_distribution_url    = var.agent_distribution_url
   agent_distribution_sha256 = var.agent_distribution_sha256
   metrics_allowed_cidrs     = var.metrics_allowed_cidrs
+  do_not_probe_cidrs        = var.do_not_probe_cidrs
   gcp_project               = var.gcp_project
   labels = {
     "deployment" = "reed-global"

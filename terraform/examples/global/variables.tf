@@ -50,3 +50,9 @@ variable "metrics_allowed_cidrs" {
   type        = list(string)
   default     = []
 }
+
+variable "do_not_probe_cidrs" {
+  description = "Game servers (CIDRs) whose operators asked not to be probed; the agents' hosts drop packets to them."
+  type        = list(string)
+  default     = []
+}

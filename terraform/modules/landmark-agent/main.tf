@@ -44,6 +44,7 @@ locals {
       metrics_port              = var.metrics_port
       probe_interval            = var.probe_interval
       probe_rate                = var.probe_rate
+      do_not_probe              = join(" ", var.do_not_probe_cidrs)
     })
   }
 }

@@ -119,6 +119,17 @@ variable "metrics_allowed_cidrs" {
   default     = []
 }
 
+variable "do_not_probe_cidrs" {
+  description = "Addresses (CIDRs) the agents must never send to: game servers whose operators asked not to be probed. Enforced on each VM by systemd (IPAddressDeny on the agent's unit) until the catalog has a deny-list; docs/operations.md runbook."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for c in var.do_not_probe_cidrs : can(cidrhost(c, 0))])
+    error_message = "do_not_probe_cidrs: each entry must be a CIDR such as 203.0.113.5/32."
+  }
+}
+
 variable "probe_interval" {
   description = "Round interval (REED_AGENT_INTERVAL). The paper's landmarks measure every five minutes."
   type        = string

@@ -76,6 +76,8 @@ class CloudInitTest {
     assertThat(unit.get("StateDirectory").get(0).split(" ")).contains("reed/spool");
     assertThat(unit.get("Restart")).containsExactly("always");
     assertThat(unit.get("ProtectSystem")).containsExactly("strict");
+    assertThat(systemdUnit(files.get("/etc/systemd/system/reed-agent.service.d/do-not-probe.conf")).get("IPAddressDeny"))
+        .containsExactly("198.51.100.7/32 198.51.100.64/26");
 
     // runcmd: verify the download before unpacking, then start the service
     List<String> runcmd = new ArrayList<>();
@@ -222,6 +224,7 @@ class CloudInitTest {
     v.put("metrics_port", "9465");
     v.put("probe_interval", "5m");
     v.put("probe_rate", "140");
+    v.put("do_not_probe", "198.51.100.7/32 198.51.100.64/26");
     return v;
   }
 
