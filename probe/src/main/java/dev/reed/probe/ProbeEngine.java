@@ -278,7 +278,7 @@ public final class ProbeEngine implements Prober {
         lane.inFlight = p;
         p.exchange = QueryExchange.forTarget(p.target, rng);
         request = p.exchange.firstRequest();
-        registerSendLocked(p, lane, now);
+        registerSendLocked(p, lane);
       } finally {
         lock.unlock();
       }
@@ -296,7 +296,8 @@ public final class ProbeEngine implements Prober {
   }
 
   /** Books the next exchange of a probe: deadline, spacing, counters. Caller holds the lock. */
-  private void registerSendLocked(Probe p, Lane lane, long now) {
+  private void registerSendLocked(Probe p, Lane lane) {
+    long now = ticker.read();
     int exchange = ++p.exchanges;
     p.sendNanos = now; // refined right before the send
     lane.nextAllowedNanos = now + spacingNanos;
@@ -418,7 +419,7 @@ public final class ProbeEngine implements Prober {
         case QueryExchange.Resend r -> {
           p.challengeRttNanos = rtt;
           resend = r.request();
-          registerSendLocked(p, lane, ticker.read());
+          registerSendLocked(p, lane);
         }
         case QueryExchange.Foreign f -> unexpected.increment();
         case QueryExchange.Pending pending -> { }

@@ -10,7 +10,7 @@ public interface Prober extends AutoCloseable {
    * maximum of outstanding probes is reached. The future completes normally with OK, TIMEOUT or
    * ERROR, never exceptionally for network outcomes.
    */
-  java.util.concurrent.CompletableFuture<ProbeResult> probe(ProbeTarget target);
+  CompletableFuture<ProbeResult> probe(ProbeTarget target);
 
   /**
    * {@code count} probes back to back to one target (the next is sent when the previous one is

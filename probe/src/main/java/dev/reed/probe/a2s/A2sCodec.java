@@ -8,6 +8,8 @@ import dev.reed.probe.packet.PacketWriter;
 import dev.reed.proto.v1.ServerInfo;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,8 +84,7 @@ public final class A2sCodec {
 
   /** {@link #decodeReply(ByteBuffer)} of a reassembled split reply (no size limit of one packet). */
   public static A2sReply decodeReassembled(byte[] reply) {
-    A2sReply r = decodeAny(PacketReader.of(reply), true);
-    return r;
+    return decodeAny(PacketReader.of(reply), true);
   }
 
   public static A2sReply decodeReply(byte[] packet) {
@@ -235,7 +236,7 @@ public final class A2sCodec {
     for (int i = 0; i < count; i++) {
       rules.put(r.cstring("rule name", UTF_8), r.cstring("rule value", UTF_8));
     }
-    return new A2sRules(java.util.Collections.unmodifiableMap(rules));
+    return new A2sRules(Collections.unmodifiableMap(rules));
   }
 
   // ---------------------------------------------------------------- server side
@@ -364,7 +365,7 @@ public final class A2sCodec {
       int len = Math.min(fragmentPayload, reply.length - from);
       PacketWriter w = new PacketWriter(SPLIT_HEADER + len).i32(SPLIT).i32(id & 0x7FFF_FFFF)
           .u8(total).u8(i).u16(fragmentPayload);
-      w.bytes(java.util.Arrays.copyOfRange(reply, from, from + len));
+      w.bytes(Arrays.copyOfRange(reply, from, from + len));
       out.add(w.toByteArray());
     }
     return out;

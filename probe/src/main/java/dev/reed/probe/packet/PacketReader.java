@@ -11,12 +11,10 @@ import java.nio.charset.Charset;
  */
 public final class PacketReader {
   private final ByteBuffer buf;
-  private final int start;
 
   /** Reads {@code packet} from its position to its limit; the caller's buffer is not modified. */
   public PacketReader(ByteBuffer packet) {
     this.buf = packet.slice().order(ByteOrder.LITTLE_ENDIAN);
-    this.start = 0;
   }
 
   public static PacketReader of(byte[] packet) {
@@ -24,7 +22,7 @@ public final class PacketReader {
   }
 
   public int position() {
-    return buf.position() - start;
+    return buf.position();
   }
 
   public int remaining() {
