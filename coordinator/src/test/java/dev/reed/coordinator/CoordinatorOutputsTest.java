@@ -1,0 +1,117 @@
+package dev.reed.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.reed.coordinator.catalog.MasterCrawler;
+import dev.reed.coordinator.snapshot.SnapshotCommand;
+import dev.reed.proto.Endpoints;
+import dev.reed.testbed.kafka.KafkaExtension;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** What a running coordinator gives analysts and operators: snapshot files, ./reed snapshot, metrics, master lists. */
+class CoordinatorOutputsTest {
+  @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+  @TempDir Path dir;
+
+  @Test
+  void snapshotsMetricsAndMasterListsOfARunningCoordinator() throws Exception {
+    String bootstrap = KAFKA.broker().bootstrapServers();
+    SyntheticWorld world = new SyntheticWorld(20);
+    try (KafkaProducer<byte[], byte[]> p = SyntheticWorld.producer(bootstrap)) {
+      world.announce(p, 1);
+      p.flush();
+      for (int r = 1; r <= 2; r++) world.round(p, r);
+    }
+    Path targets = dir.resolve("targets.txt");
+    StringBuilder t = new StringBuilder();
+    for (int i = 0; i < 20; i++) t.append("a2s ").append(Endpoints.key(SyntheticWorld.target(i))).append('\n');
+    Files.writeString(targets, t);
+    Path snapshots = dir.resolve("snapshots");
+    CoordinatorConfig config = CoordinatorConfig.builder(bootstrap).loopbackEphemeral().metricsPort(0).dimensions(2)
+        .roundInterval(Duration.ofMillis(300)).snapshotDir(snapshots).snapshotEvery(Duration.ofSeconds(1)).snapshotKeep(2)
+        .targetsFile(targets).build();
+    try (Coordinator c = Coordinator.start(config)) {
+      await().atMost(Duration.ofSeconds(60)).until(() -> c.servingState().servers().size() == 20
+          && c.servingState().targets().size() == 20);
+
+      // snapshot files: the newest two generations, 20 rows, JSON summary
+      await().atMost(Duration.ofSeconds(30)).until(() -> csvs(snapshots).size() == 2 && rows(csvs(snapshots).getLast()) == 21);
+      Thread.sleep(1200);
+      assertThat(csvs(snapshots)).hasSize(2);
+      Path csv = csvs(snapshots).getLast();
+      String header = readGz(csv).getFirst();
+      assertThat(header).isEqualTo("address,protocol,game,x0,x1,height_ms,relative_error,landmarks_used,age_s");
+      Path json = Path.of(csv.toString().replace(".csv.gz", ".json"));
+      String summary = Files.readString(json);
+      assertThat(summary).contains("\"dimensions\": 2").contains("\"servers\": 20").contains("\"landmarks\": 5")
+          .contains("\"p50\"").contains("\"id\": \"lm-0\"");
+
+      // ./reed snapshot
+      String grpc = "127.0.0.1:" + c.grpcAddress().getPort();
+      Path outCsv = dir.resolve("live.csv");
+      assertThat(new CommandLine(new SnapshotCommand()).execute("--coordinator", grpc, "--out", outCsv.toString())).isZero();
+      List<String> lines = Files.readAllLines(outCsv);
+      assertThat(lines).hasSize(21);
+      assertThat(lines.get(1)).startsWith("127.0.2.").contains(",q3,baseoa,");
+      Path outJson = dir.resolve("live.jsonl");
+      assertThat(new CommandLine(new SnapshotCommand()).execute("--coordinator", grpc, "--out", outJson.toString(),
+          "--format", "jsonl")).isZero();
+      assertThat(Files.readAllLines(outJson)).hasSize(20).allMatch(l -> l.startsWith("{") && l.contains("\"coordinate\""));
+      assertThat(new CommandLine(new SnapshotCommand()).execute("--coordinator", "127.0.0.1:1", "--out",
+          dir.resolve("x").toString(), "--timeout", "3")).isEqualTo(2);
+
+      // metrics and health
+      HttpClient http = HttpClient.newHttpClient();
+      String base = "http://127.0.0.1:" + c.metricsAddress().getPort();
+      HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(metrics.body()).contains("reed_ingest_samples_total 200.0").contains("reed_index_servers 20.0")
+          .contains("reed_leader 1.0").contains("reed_rounds_total");
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).build(),
+          HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+
+      // the Valve master front end lists the catalog
+      Set<InetSocketAddress> listed = new MasterCrawler(Duration.ofSeconds(2), Duration.ZERO, 10)
+          .crawl(MasterCrawler.Master.parse("valve 127.0.0.1:" + c.valveMasterAddress().getPort()));
+      assertThat(listed).hasSize(20);
+    }
+  }
+
+  static List<Path> csvs(Path dir) throws Exception {
+    if (!Files.isDirectory(dir)) return List.of();
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(p -> p.getFileName().toString().matches("snapshot-\\d+\\.csv\\.gz")).sorted().toList();
+    }
+  }
+
+  static List<String> readGz(Path p) throws Exception {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(p)),
+        StandardCharsets.UTF_8))) {
+      return r.lines().toList();
+    }
+  }
+
+  static int rows(Path p) throws Exception {
+    return readGz(p).size();
+  }
+}
