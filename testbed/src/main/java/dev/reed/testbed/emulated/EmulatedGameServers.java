@@ -181,6 +181,7 @@ public final class EmulatedGameServers implements AutoCloseable {
     this.line = new DatagramDelayLine("emulated-servers-send", options.queueCapacity(), ticker);
     this.loop = new Thread(this::run, "emulated-servers-receive");
     loop.setDaemon(true);
+    loop.setPriority(Thread.MAX_PRIORITY); // see DatagramDelayLine
     loop.start();
   }
 

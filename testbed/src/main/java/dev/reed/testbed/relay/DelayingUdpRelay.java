@@ -131,6 +131,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
     this.line = new DatagramDelayLine("relay-send-" + address, options.queueCapacity(), ticker);
     this.loop = new Thread(this::run, "relay-" + address);
     loop.setDaemon(true);
+    loop.setPriority(Thread.MAX_PRIORITY);
     loop.start();
   }
 
