@@ -97,6 +97,11 @@ final class CoordinatorClient implements AutoCloseable {
         if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
       }
     }
+    if (servers.size() < dims + 1 && dropped == 0) {
+      throw new ReedClientException(ReedClientException.Kind.CALIBRATION_FAILED, "coordinator " + target + " offers "
+          + servers.size() + " calibration servers; positioning in " + dims + " dimensions needs at least " + (dims + 1)
+          + " (are its landmark agents running and measured?)");
+    }
     if (servers.size() < dims + 1) {
       throw bad("GetCalibrationServers", servers.size() + " usable calibration servers (" + dropped
           + " invalid" + (firstProblem == null ? "" : ", e.g. " + firstProblem) + "), positioning in " + dims

@@ -56,7 +56,7 @@ public final class ReedClient implements AutoCloseable {
 
   /**
    * REED discovery: calibrate, position, probe in predicted-RTT order, stop by the request's rule.
-   * On a coordinator fault, runs traditional discovery instead when the client was built with
+   * On a coordinator fault or failed calibration, runs traditional discovery instead when the client was built with
    * {@link Builder#fallbackToTraditional(boolean)}; the result then says
    * {@link DiscoveryResult.Method#TRADITIONAL_FALLBACK} and why.
    *
@@ -68,7 +68,8 @@ public final class ReedClient implements AutoCloseable {
     try {
       return discovery.reed(request, listener);
     } catch (ReedClientException e) {
-      if (!fallbackToTraditional || !e.coordinatorFault() || !discovery.hasOwnTraditionalList()) throw e;
+      boolean reedImpossible = e.coordinatorFault() || e.kind() == ReedClientException.Kind.CALIBRATION_FAILED;
+      if (!fallbackToTraditional || !reedImpossible || !discovery.hasOwnTraditionalList()) throw e;
       new EventSink(listener).emit(new DiscoveryEvent.FallingBack(e.getMessage()));
       return discovery.traditional(request, listener, e.getMessage());
     }

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-memory ReedService over a {@link FakeWorld}, for the SDK's pure-logic tests (the real
- * coordinator is exercised in {@link EndToEndIT}). Knobs make it misbehave the ways a real one
+ * coordinator is exercised in {@link EndToEndTest}). Knobs make it misbehave the ways a real one
  * can: stall past the deadline, answer garbage, fail after some pages.
  */
 final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {

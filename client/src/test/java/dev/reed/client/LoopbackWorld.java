@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * every server and calibration beacon is a real {@link GameQueryResponder} (A2S and Quake3 over
  * UDP) at its own 127.x address, delaying its reply by its world RTT to the client, and the fake
  * coordinator is served over real gRPC/TCP on 127.0.0.1. (The real coordinator, agents and
- * OpenArena servers are exercised in {@link EndToEndIT}.)
+ * OpenArena servers are exercised in {@link EndToEndTest}.)
  */
 final class LoopbackWorld implements AutoCloseable {
   final FakeWorld world;

@@ -244,6 +244,16 @@ class ReedClientTest {
   }
 
   @Test
+  void aCoordinatorWithoutCalibrationServersSaysSo() {
+    world.calibration.clear();
+    assertThatThrownBy(() -> client().discover(DiscoveryRequest.defaults()))
+        .isInstanceOfSatisfying(ReedClientException.class, e -> {
+          assertThat(e.kind()).isEqualTo(ReedClientException.Kind.CALIBRATION_FAILED);
+          assertThat(e.getMessage()).contains("offers 0 calibration servers").contains("landmark agents");
+        });
+  }
+
+  @Test
   void nanCoordinatesFromTheCoordinatorAreABadResponse() {
     service.nanCoordinates = true;
     assertThatThrownBy(() -> client().discover(DiscoveryRequest.defaults()))
@@ -376,10 +386,24 @@ class ReedClientTest {
 
   @Test
   void theTimeLimitBoundsADiscovery() {
-    DiscoveryResult r = track(builder().rate(50).build())
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    Ticker tenMillisPerLook = () -> now.addAndGet(10_000_000L); // time flies: no real waiting
+    DiscoveryResult r = track(builder().ticker(tenMillisPerLook).build())
         .discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()).withMaxDuration(Duration.ofMillis(400)));
     assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.TIME_LIMIT);
     assertThat(r.probes()).isLessThan(40);
+    assertThat(r.elapsed()).isGreaterThanOrEqualTo(Duration.ofMillis(400)).isLessThan(Duration.ofMillis(500));
+  }
+
+  @Test
+  void aCalibrationServerThatIsAlsoListedIsNotProbedTwice() {
+    FakeWorld.Server beacon = world.calibration.get(0);
+    world.servers.add(beacon);
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()));
+    assertThat(prober.sentTo(beacon.key())).isEqualTo(1);
+    assertThat(r.probes()).isEqualTo(CALIB + 300);
+    assertThat(r.servers()).extracting(DiscoveredServer::key).contains(beacon.key());
+    assertThat(r.servers()).hasSize(301);
   }
 
   @Test
