@@ -51,6 +51,8 @@ import org.slf4j.LoggerFactory;
 public final class EmulatedGameServers implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmulatedGameServers.class);
   private static final int MAX_DATAGRAM = 2048;
+  private static final List<String> NAMES = List.of("Sarge", "Grunt", "Major", "Kyonshi", "Angelyss", "Arachna",
+      "Gargoyle", "Merman", "Penguin", "Skelebot", "Smarine", "Sorceress", "Tony", "Ayumi", "Beret", "Liz");
 
   /**
    * @param port UDP port every server binds on its own address; 0 for an ephemeral port each
@@ -333,9 +335,6 @@ public final class EmulatedGameServers implements AutoCloseable {
     }
     return players;
   }
-
-  private static final List<String> NAMES = List.of("Sarge", "Grunt", "Major", "Kyonshi", "Angelyss", "Arachna",
-      "Gargoyle", "Merman", "Penguin", "Skelebot", "Smarine", "Sorceress", "Tony", "Ayumi", "Beret", "Liz");
 
   private static String playerName(SplittableRandom r, int i) {
     return NAMES.get(r.nextInt(NAMES.size())) + (i + 1);

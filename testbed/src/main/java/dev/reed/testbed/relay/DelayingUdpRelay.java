@@ -103,7 +103,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
   // written by the loop thread only
   private volatile long fromClients;
   private volatile long fromUpstream;
-  private volatile long delayFailures;
+  private volatile long otherDrops;
   private volatile long lost;
   private volatile long upstreamErrors;
   private volatile long sessionsOpened;
@@ -169,7 +169,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
 
   public RelayCounters counters() {
     DatagramDelayLine.Counters c = line.counters();
-    return new RelayCounters(fromClients, fromUpstream, c.sent(), lost, c.droppedFull() + c.sendFailed() + delayFailures,
+    return new RelayCounters(fromClients, fromUpstream, c.sent(), lost, c.droppedFull() + c.sendFailed() + otherDrops,
         upstreamErrors, sessionsOpened, sessionsEvicted, activeSessions);
   }
 
@@ -219,7 +219,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
       long now = ticker.nanoTime();
       Session s = session(client, now);
       if (s == null) {
-        delayFailures++;
+        otherDrops++;
         continue;
       }
       s.lastActive = now;
@@ -262,7 +262,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
       }
       return d.isNegative() ? 0 : d.toNanos();
     } catch (RuntimeException e) {
-      delayFailures++;
+      otherDrops++;
       log.debug("PathDelay failed for {}: {}", client, e.toString());
       return -1;
     }
