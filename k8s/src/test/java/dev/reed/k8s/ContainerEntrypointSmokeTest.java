@@ -1,0 +1,213 @@
+package dev.reed.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a container would run, run here without a container engine: the images' ENTRYPOINT (JVM
+ * flags, {@code -jar reed-cli.jar coordinator|agent}) with the images' ENV and the Kubernetes
+ * ConfigMap's variables, against a real Kafka broker ({@code reed-cli.jar kafka}); then the
+ * images' HEALTHCHECK command, verbatim, must succeed against the running service. Ports and
+ * directories are moved to free loopback ports and temporary directories; Kafka is plaintext
+ * (the TLS client settings wait for the --kafka-config option, see CommandOptionsTest).
+ * Needs the distribution ({@code cli/target/reed-cli.jar} + {@code lib/}); skips without it.
+ */
+class ContainerEntrypointSmokeTest {
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+  @TempDir Path tmp;
+  private final List<Started> processes = new ArrayList<>();
+
+  /** A process this test started and the file its output goes to. */
+  private record Started(Process process, Path log) {}
+  private Path jar;
+  private String kafka;
+
+  @BeforeEach
+  void startKafka() throws Exception {
+    jar = Kustomize.k8sDir().getParent().resolve("cli/target/reed-cli.jar");
+    assumeTrue(Files.isRegularFile(jar) && Files.isDirectory(jar.resolveSibling("lib")),
+        "the distribution is not built (cli/target/reed-cli.jar + lib/; ./mvnw -B -q -Dmaven.test.skip=true -pl cli -am package): skipping the entrypoint smoke test");
+    int port = freeTcpPort();
+    kafka = "127.0.0.1:" + port;
+    Started broker = start(List.of(java(), "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar.toString(), "kafka",
+        "--port", Integer.toString(port), "--data-dir", tmp.resolve("kafka").toString()), Map.of(), "kafka");
+    awaitTrue(() -> connects(port), broker, "Kafka on " + kafka);
+  }
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    for (Started s : processes.reversed()) {
+      Process p = s.process();
+      p.destroy();
+      if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void coordinatorImageStartsAndPassesItsHealthCheck() throws Exception {
+    Dockerfile.Stage image = Dockerfile.parse(Kustomize.dockerDir().resolve("coordinator.Dockerfile")).runtime();
+    Map<String, String> env = imageEnv(image);
+    env.putAll(configMap("base/coordinator/configmap.yaml", "reed-coordinator"));
+    env.remove("REED_COORDINATOR_KAFKA_CONFIG");
+    env.put("REED_COORDINATOR_KAFKA", kafka);
+    env.put("REED_COORDINATOR_BIND", "127.0.0.1");
+    env.put("REED_COORDINATOR_GRPC_PORT", Integer.toString(freeTcpPort()));
+    int metrics = freeTcpPort();
+    env.put("REED_COORDINATOR_METRICS_PORT", Integer.toString(metrics));
+    env.put("REED_COORDINATOR_Q3_MASTER_PORT", Integer.toString(freeUdpPort()));
+    env.put("REED_COORDINATOR_VALVE_MASTER_PORT", Integer.toString(freeUdpPort()));
+    env.put("REED_COORDINATOR_SNAPSHOT_DIR", Files.createDirectories(tmp.resolve("snapshots")).toString());
+    env.put("REED_COORDINATOR_LEADER_ELECTION", "standalone");
+
+    Started coordinator = start(entrypoint(image), env, "coordinator");
+    List<String> healthcheck = healthcheck(image);
+    awaitTrue(() -> run(healthcheck, env) == 0, coordinator, "coordinator HEALTHCHECK " + healthcheck);
+    assertThat(coordinator.process().isAlive()).isTrue();
+  }
+
+  @Test
+  void agentImageStartsAndPassesItsHealthCheck() throws Exception {
+    Dockerfile.Stage image = Dockerfile.parse(Kustomize.dockerDir().resolve("landmark-agent.Dockerfile")).runtime();
+    Map<String, String> env = imageEnv(image);
+    env.putAll(configMap("components/landmark-agents/configmap.yaml", "reed-landmark-agent"));
+    env.remove("REED_AGENT_KAFKA_CONFIG");
+    env.put("REED_AGENT_ID", "smoke-test-agent");
+    env.put("REED_AGENT_KAFKA", kafka);
+    env.put("REED_AGENT_BIND", "127.0.0.1");
+    env.put("REED_AGENT_BEACON", "127.0.0.1:" + freeUdpPort());
+    env.put("REED_AGENT_METRICS_HOST", "127.0.0.1");
+    env.put("REED_AGENT_METRICS_PORT", Integer.toString(freeTcpPort()));
+    env.put("REED_AGENT_SPOOL_DIR", tmp.resolve("spool").toString());
+
+    Started agent = start(entrypoint(image), env, "agent");
+    List<String> healthcheck = healthcheck(image);
+    awaitTrue(() -> run(healthcheck, env) == 0, agent, "agent HEALTHCHECK " + healthcheck);
+    assertThat(agent.process().isAlive()).isTrue();
+  }
+
+  /** ENTRYPOINT with this machine's java and the distribution's jar in place of /opt/reed. */
+  private List<String> entrypoint(Dockerfile.Stage image) throws IOException {
+    List<String> cmd = new ArrayList<>(new ObjectMapper().readValue(String.join("", image.args("ENTRYPOINT")),
+        new TypeReference<List<String>>() {}));
+    cmd.set(0, java());
+    cmd.replaceAll(a -> a.equals("/opt/reed/reed-cli.jar") ? jar.toString() : a.equals("-Djava.io.tmpdir=/tmp")
+        ? "-Djava.io.tmpdir=" + tmp : a);
+    return cmd;
+  }
+
+  private static List<String> healthcheck(Dockerfile.Stage image) throws IOException {
+    String args = image.args("HEALTHCHECK").get(0);
+    return new ObjectMapper().readValue(args.substring(args.indexOf("CMD [") + 4), new TypeReference<List<String>>() {});
+  }
+
+  private static Map<String, String> imageEnv(Dockerfile.Stage image) {
+    Map<String, String> env = new HashMap<>();
+    for (String args : image.args("ENV")) {
+      for (String pair : args.split("\\s+")) env.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+    }
+    // a small heap for the shared test machine; the image sizes the heap from the container limit
+    env.put("JAVA_TOOL_OPTIONS", "-Xmx256m -XX:+UseSerialGC");
+    return env;
+  }
+
+  private static Map<String, String> configMap(String file, String name) throws IOException {
+    Map<String, String> env = new HashMap<>();
+    ManifestSet.read(Kustomize.k8sDir().resolve(file)).one("ConfigMap", name).map("data")
+        .forEach((k, v) -> env.put(k, String.valueOf(v)));
+    return env;
+  }
+
+  private Started start(List<String> cmd, Map<String, String> env, String name) throws IOException {
+    Path log = tmp.resolve(name + ".log");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().putAll(env);
+    Started s = new Started(pb.start(), log);
+    processes.add(s);
+    return s;
+  }
+
+  private int run(List<String> cmd, Map<String, String> env) {
+    try {
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      pb.environment().putAll(env);
+      Process p = pb.start();
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return -1;
+      }
+      return p.exitValue();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private interface Check {
+    boolean ok() throws Exception;
+  }
+
+  /** Polls an external process's readiness (it runs on its own clock) until the timeout. */
+  private static void awaitTrue(Check check, Started started, String what) throws Exception {
+    Process process = started.process();
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (check.ok()) return;
+      if (!process.isAlive()) break;
+      process.waitFor(500, TimeUnit.MILLISECONDS);
+    }
+    List<String> lines = Files.readAllLines(started.log());
+    throw new AssertionError(what + " not ready within " + START_TIMEOUT.toSeconds() + " s (process "
+        + (process.isAlive() ? "running" : "exited " + process.exitValue()) + "); last log lines:\n"
+        + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+  }
+
+  private static boolean connects(int port) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  private static int freeTcpPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static int freeUdpPort() throws IOException {
+    try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+      return s.getLocalPort();
+    }
+  }
+}
