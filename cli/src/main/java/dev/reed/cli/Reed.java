@@ -1,5 +1,11 @@
 package dev.reed.cli;
 
+import dev.reed.agent.AgentCommand;
+import dev.reed.cli.demo.DemoCommand;
+import dev.reed.client.browse.BrowseCommand;
+import dev.reed.coordinator.CoordinatorCommand;
+import dev.reed.coordinator.snapshot.SnapshotCommand;
+import dev.reed.eval.EvalCommand;
 import dev.reed.testbed.kafka.KafkaCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,7 +21,15 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Reed.Version.class,
     description = "REED: game-server discovery with network coordinates (landmark agents, coordinator, client).",
-    subcommands = {KafkaCommand.class},
+    subcommands = {
+      DemoCommand.class,
+      KafkaCommand.class,
+      AgentCommand.class,
+      CoordinatorCommand.class,
+      BrowseCommand.class,
+      EvalCommand.class,
+      SnapshotCommand.class
+    },
     footer = {"", "  test   Runs the full test suite (./mvnw verify; handled by the launcher).",
         "", "Run './reed COMMAND --help' for a command's options."})
 public final class Reed implements Runnable {
