@@ -6,8 +6,12 @@ import java.time.Duration;
 /** Something a live server browser shows while discovery runs. */
 public sealed interface DiscoveryEvent {
 
-  /** The client has a position (after calibration, or again after re-positioning). */
-  record Positioned(ClientPosition position, int calibrationReplies, boolean reposition) implements DiscoveryEvent {}
+  /**
+   * The client has a position: after calibration, reused from a recent calibration
+   * ({@code calibrationReplies} 0), or again after re-positioning.
+   */
+  record Positioned(ClientPosition position, int calibrationReplies, boolean reposition, Duration elapsed)
+      implements DiscoveryEvent {}
 
   /** The coordinator listed servers for probing (one page, or the whole traditional list). */
   record Listed(int servers, int totalMatching) implements DiscoveryEvent {}

@@ -28,9 +28,13 @@ final class ReedDiscovery {
   private final Duration listDeadline;
   private final long listSeed;
   private final Ticker ticker;
+  private final Duration positionMaxAge;
+  private Calibration.Result lastCalibration; // for positionMaxAge
+  private long lastCalibrationNanos;
 
   ReedDiscovery(CoordinatorClient coordinator, Supplier<Prober> prober, double rate, int calibrationCount,
-      Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, Ticker ticker) {
+      Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, Ticker ticker,
+      Duration positionMaxAge) {
     this.coordinator = coordinator;
     this.prober = prober;
     this.rate = rate;
@@ -40,22 +44,36 @@ final class ReedDiscovery {
     this.listDeadline = listDeadline;
     this.listSeed = listSeed;
     this.ticker = ticker;
+    this.positionMaxAge = positionMaxAge;
   }
 
   /** Calibrates and positions the client only. */
   ClientPosition locate(Duration maxDuration) {
-    long start = ticker.nanos();
+    return calibrate(ticker.nanos(), maxDuration).position();
+  }
+
+  /**
+   * Algorithm 3, or the last calibration if it is younger than positionMaxAge (its position only:
+   * its RTTs are not reused as list measurements, they are old).
+   */
+  private Calibration.Result calibrate(long start, Duration maxDuration) {
+    if (lastCalibration != null && start - lastCalibrationNanos < positionMaxAge.toNanos()) {
+      Calibration.Result c = lastCalibration;
+      return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start);
+    }
     ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0);
-    return Calibration.run(coordinator, calibrationCount, positioning, loop).position();
+    Calibration.Result cal = Calibration.run(coordinator, calibrationCount, positioning, loop);
+    lastCalibration = cal;
+    lastCalibrationNanos = start;
+    return cal;
   }
 
   DiscoveryResult reed(DiscoveryRequest request, DiscoveryListener listener) {
     long start = ticker.nanos();
     EventSink events = new EventSink(listener);
-    ProbeLoop calibrationLoop = new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start,
-        request.maxDuration(), 0);
-    Calibration.Result cal = Calibration.run(coordinator, calibrationCount, positioning, calibrationLoop);
-    events.emit(new DiscoveryEvent.Positioned(cal.position(), cal.replies(), false));
+    Calibration.Result cal = calibrate(start, request.maxDuration());
+    events.emit(new DiscoveryEvent.Positioned(cal.position(), cal.replies(), false,
+        Duration.ofNanos(ticker.nanos() - start)));
 
     Filter filter = request.filter();
     if (request.stop() instanceof StopRule.RttLimit l) {
@@ -68,7 +86,7 @@ final class ReedDiscovery {
     Repositioner repositioner = null;
     if (request.reposition()) {
       repositioner = new Repositioner(stop, request.repositionEvery(), coordinator, cal.measurements(), cal.position(),
-          feed, events);
+          feed, events, ticker, start);
       stop = repositioner;
     }
     ProbeLoop.Outcome out = loop.run(feed, stop, cal.measured());

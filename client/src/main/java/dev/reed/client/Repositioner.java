@@ -25,13 +25,16 @@ final class Repositioner implements StopCondition {
   private final List<CoordinatorClient.Measurement> measured = new ArrayList<>();
   private final OrderedFeed feed;
   private final EventSink events;
+  private final Ticker ticker;
+  private final long startNanos;
   private ClientPosition position;
   private int sinceLast;
   private boolean enabled = true;
   private int repositions;
 
   Repositioner(StopCondition inner, int every, CoordinatorClient coordinator,
-      List<CoordinatorClient.Measurement> calibration, ClientPosition start, OrderedFeed feed, EventSink events) {
+      List<CoordinatorClient.Measurement> calibration, ClientPosition start, OrderedFeed feed, EventSink events,
+      Ticker ticker, long startNanos) {
     this.inner = inner;
     this.every = every;
     this.coordinator = coordinator;
@@ -39,6 +42,8 @@ final class Repositioner implements StopCondition {
     this.position = start;
     this.feed = feed;
     this.events = events;
+    this.ticker = ticker;
+    this.startNanos = startNanos;
   }
 
   ClientPosition position() {
@@ -69,7 +74,7 @@ final class Repositioner implements StopCondition {
       feed.restart(next.coordinate());
       position = next;
       repositions++;
-      events.emit(new DiscoveryEvent.Positioned(next, all.size(), true));
+      events.emit(new DiscoveryEvent.Positioned(next, all.size(), true, java.time.Duration.ofNanos(ticker.nanos() - startNanos)));
     } catch (ReedClientException e) {
       enabled = false;
       log.warn("re-positioning switched off for this discovery: {}", e.getMessage());

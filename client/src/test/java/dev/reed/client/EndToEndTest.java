@@ -67,6 +67,7 @@ class EndToEndTest {
 
   private static final EmulatedInternet net = new EmulatedInternet();
   private static int clientHost;
+  private static int friendHost;
   private static final List<GameQueryResponder> emulated = new ArrayList<>();
   private static final List<OpenArenaServer> openArena = new ArrayList<>();
   private static final List<DelayingUdpRelay> relays = new ArrayList<>();
@@ -75,13 +76,14 @@ class EndToEndTest {
   /** server key -> emulated host, for the true RTTs */
   private static final Map<String, Integer> hostOf = new HashMap<>();
   private static int quake3Servers;
+  private static final int[] landmarkHosts = new int[LANDMARKS];
 
   @BeforeAll
   static void startTheWorld() throws Exception {
     double[][] landmarkAt = {{-130, -120}, {120, -130}, {-120, 125}, {130, 120}, {0, -160}, {-165, 0}, {160, 10}, {5, 150}};
-    int[] landmarkHosts = new int[LANDMARKS];
     for (int i = 0; i < LANDMARKS; i++) landmarkHosts[i] = net.add(landmarkAt[i][0], landmarkAt[i][1], 1);
     clientHost = net.add(30, -20, 8);
+    friendHost = net.add(-140, 140, 8);
     Random rnd = new Random(2011);
     StringBuilder targets = new StringBuilder();
     for (int i = 0; i < SERVERS; i++) {
@@ -177,15 +179,17 @@ class EndToEndTest {
 
   @Test
   void reedFindsTheNearestServersWithFarFewerProbesThanTraditional() {
-    DiscoveryResult first;
-    DiscoveryResult intelligent;
+    // a fresh client per discovery, as ./reed browse runs: no warm-up, no reused position
+    List<DiscoveryEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    DiscoveryResult first = discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)), events);
+    DiscoveryResult intelligent = discover(DiscoveryRequest.defaults().withStop(new StopRule.IntelligentClose(10, 20)), null);
     DiscoveryResult traditional;
     try (ReedClient c = client().build()) {
-      c.locate(); // a browser's client is long-lived: connect and warm up before timing
-      first = c.discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
-      intelligent = c.discover(DiscoveryRequest.defaults().withStop(new StopRule.IntelligentClose(10, 20)));
       traditional = c.discoverTraditional(DiscoveryRequest.defaults(), DiscoveryListener.NONE);
     }
+    events.stream().filter(e -> e instanceof DiscoveryEvent.Positioned).findFirst().ifPresent(e ->
+        log.info("first(10) positioned after {} ms: {}", ((DiscoveryEvent.Positioned) e).elapsed().toMillis(),
+            ((DiscoveryEvent.Positioned) e).position()));
     List<String> truth10 = trulyClosest(10);
     log.info("end-to-end, {} servers, {} landmarks, 140 probes/s:", hostOf.size(), LANDMARKS);
     log.info(line("first(10)", first) + "  true top-10 found: " + overlap(first.servers(), truth10));
@@ -216,6 +220,70 @@ class EndToEndTest {
             .isGreaterThan(trueRtt(s.key()) - 1.0);
       }
     }
+  }
+
+  private static DiscoveryResult discover(DiscoveryRequest request, List<DiscoveryEvent> events) {
+    try (ReedClient c = client().build()) {
+      return c.discover(request, events == null ? DiscoveryListener.NONE : events::add);
+    }
+  }
+
+  @Test
+  void repositioningWithTheRealLocateKeepsFindingTheNearest() {
+    List<DiscoveryEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    DiscoveryResult r = discover(DiscoveryRequest.defaults().withStop(new StopRule.IntelligentClose(10, 20))
+        .withReposition(true, 10), events);
+    List<DiscoveryEvent.Positioned> repositions = events.stream().filter(e -> e instanceof DiscoveryEvent.Positioned p
+        && p.reposition()).map(e -> (DiscoveryEvent.Positioned) e).toList();
+    log.info("re-positioned {} times; last {}", repositions.size(), repositions.isEmpty() ? "-" : repositions.getLast().position());
+    assertThat(repositions).isNotEmpty();
+    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCATE_RPC);
+    assertThat(overlap(r.servers(), trulyClosest(10))).isGreaterThanOrEqualTo(8);
+    assertThat(r.servers().stream().map(DiscoveredServer::key).distinct().count()).isEqualTo(r.servers().size());
+  }
+
+  @Test
+  void aGroupGetsOneListGoodForAll() {
+    ClientPosition me;
+    try (ReedClient c = client().build()) {
+      me = c.locate();
+      int far = friendHost; // a friend far away: the group's best servers lie between
+      GroupRanking g = c.rankForGroup(List.of(new GroupMember("me", me.coordinate()),
+              new GroupMember("friend", coordinateOf(far, me))), GroupObjective.MIN_MAX, 0, Filter.none(), 10);
+      assertThat(g.servers()).hasSize(10);
+      for (GroupServer s : g.servers()) {
+        assertThat(s.memberPredictedMs()).hasSize(2);
+        assertThat(s.scoreMs()).isCloseTo(Math.max(s.memberPredictedMs().get(0), s.memberPredictedMs().get(1)),
+            org.assertj.core.api.Assertions.within(0.01));
+      }
+      // the worst member's true RTT to the group's top pick beats that to my own nearest server
+      int top = hostOf.get(g.servers().get(0).key());
+      int mine = hostOf.get(trulyClosest(1).get(0));
+      assertThat(Math.max(net.rttMs(clientHost, top), net.rttMs(far, top)))
+          .isLessThan(Math.max(net.rttMs(clientHost, mine), net.rttMs(far, mine)));
+    }
+  }
+
+  /** The friend's coordinate: positioned like any client, from true RTTs to the landmarks (as their own locate() would). */
+  private static dev.reed.coordinates.Coordinate coordinateOf(int host, ClientPosition like) {
+    var s = coordinator.servingState();
+    List<dev.reed.coordinates.Coordinate> anchors = new ArrayList<>();
+    List<Double> rtts = new ArrayList<>();
+    for (var a : s.landmarkAnchors()) {
+      var beacon = s.landmarks().get(a.landmarkId()).getBeacon();
+      Integer h = hostOf.containsKey(Endpoints.key(beacon)) ? hostOf.get(Endpoints.key(beacon)) : landmarkHostOf(beacon);
+      anchors.add(a.coordinate());
+      rtts.add(net.rttMs(host, h));
+    }
+    return new dev.reed.coordinates.HostPositioner(new dev.reed.coordinates.CoordinateConfig(like.coordinate().dimensions(), false))
+        .position(anchors, rtts.stream().mapToDouble(Double::doubleValue).toArray(), null).coordinate();
+  }
+
+  private static int landmarkHostOf(dev.reed.proto.v1.Endpoint beacon) {
+    for (int i = 0; i < agents.size(); i++) {
+      if (Endpoints.key(agents.get(i).beaconAddress()).equals(Endpoints.key(beacon))) return landmarkHosts[i];
+    }
+    throw new AssertionError("unknown beacon " + Endpoints.key(beacon));
   }
 
   private static double meanTrueRtt(List<DiscoveredServer> servers) {

@@ -396,6 +396,27 @@ class ReedClientTest {
   }
 
   @Test
+  void aRecentPositionIsReusedWhenAllowed() {
+    ReedClient c = track(builder().positionMaxAge(Duration.ofMinutes(1)).build());
+    DiscoveryResult first = c.discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
+    List<DiscoveryEvent> events = new CopyOnWriteArrayList<>();
+    DiscoveryResult again = c.discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)), events::add);
+    assertThat(first.calibrationProbes()).isEqualTo(CALIB);
+    assertThat(again.calibrationProbes()).isZero();
+    assertThat(again.probes()).isEqualTo(10);
+    assertThat(again.position()).isEqualTo(first.position());
+    assertThat(events.get(0)).isInstanceOfSatisfying(DiscoveryEvent.Positioned.class, p -> assertThat(p.calibrationReplies()).isZero());
+    assertThat(prober.sentTo(world.calibration.get(0).key())).isEqualTo(1);
+  }
+
+  @Test
+  void byDefaultEveryDiscoveryCalibrates() {
+    ReedClient c = client();
+    c.discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)));
+    assertThat(c.discover(DiscoveryRequest.defaults().withStop(StopRule.first(3))).calibrationProbes()).isEqualTo(CALIB);
+  }
+
+  @Test
   void aCalibrationServerThatIsAlsoListedIsNotProbedTwice() {
     FakeWorld.Server beacon = world.calibration.get(0);
     world.servers.add(beacon);
