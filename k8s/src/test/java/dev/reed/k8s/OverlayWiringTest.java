@@ -65,7 +65,10 @@ class OverlayWiringTest {
       assertThat(p).as("%s %s", root, probe).isNotEmpty();
       Set<String> handlers = Set.copyOf(p.keySet().stream().filter(Set.of("grpc", "httpGet", "tcpSocket", "exec")::contains).toList());
       assertThat(handlers).as("%s %s has exactly one handler", root, probe).hasSize(1);
-      if (tls) {
+      if (probe.equals("livenessProbe")) {
+        // liveness must also see a dead round loop: /healthz, not the gRPC serving status
+        assertThat(handlers).as("%s %s", root, probe).containsExactly("httpGet");
+      } else if (tls) {
         // the kubelet's gRPC probe has no TLS: with TLS on the API port, /healthz on the metrics port
         assertThat(handlers).as("%s %s with TLS", root, probe).containsExactly("httpGet");
       } else {
