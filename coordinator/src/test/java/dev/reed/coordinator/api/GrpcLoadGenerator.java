@@ -1,0 +1,141 @@
+package dev.reed.coordinator.api;
+
+import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.ranking.RankingIndex;
+import dev.reed.coordinates.ranking.ServerEntry;
+import dev.reed.coordinator.index.CoordinateCodec;
+import dev.reed.coordinator.index.ServingState;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.Coordinate;
+import dev.reed.proto.v1.Endpoint;
+import dev.reed.proto.v1.FitQuality;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.GetOrderedServersRequest;
+import dev.reed.proto.v1.GetOrderedServersResponse;
+import dev.reed.proto.v1.ReedServiceGrpc;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.ServerInfo;
+import dev.reed.proto.v1.Stability;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Load generator for GetOrderedServers over loopback: a real Netty server holding 36,000 servers
+ * (4-D, random clients over the space), an async client keeping {@code concurrency} calls in
+ * flight for {@code seconds}, first page (230 servers, the default) per call. Prints requests/s
+ * and the latency distribution. Client and server share the machine.
+ *
+ * <pre>
+ * java -cp "$(cat coordinator/target/bench.cp):coordinator/target/test-classes:coordinator/target/classes" \
+ *   dev.reed.coordinator.api.GrpcLoadGenerator [servers=36000] [seconds=20] [concurrency=16] [pageSize=230]
+ * </pre>
+ */
+public final class GrpcLoadGenerator {
+  private GrpcLoadGenerator() {}
+
+  static ServingState world(int n, int d) {
+    SplittableRandom r = new SplittableRandom(11);
+    Map<String, ServerCoordinate> servers = new HashMap<>();
+    List<ServerEntry> entries = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Endpoint e = Endpoint.newBuilder().setIp("10." + (i >> 16) + "." + ((i >> 8) & 255) + "." + (i & 255)).setPort(27015).build();
+      Coordinate.Builder c = Coordinate.newBuilder();
+      for (int k = 0; k < d; k++) c.addComponents(r.nextDouble(-150, 150));
+      c.setHeightMs(r.nextDouble(10));
+      ServerCoordinate sc = ServerCoordinate.newBuilder().setEndpoint(e).setProtocol(GameProtocol.GAME_PROTOCOL_A2S)
+          .setCoordinate(c).setFit(FitQuality.newBuilder().setRelativeError(0.05).setLandmarksUsed(12))
+          .setServerInfo(ServerInfo.newBuilder().setName("server number " + i).setMap("de_dust2").setGame("cstrike")
+              .setPlayers(i % 20).setMaxPlayers(24).setVersion("1.38.7.9"))
+          .setStability(Stability.newBuilder().setMedianRttUs(40_000).setJitterUs(800).setLossFraction(0.01).setRounds(8))
+          .build();
+      String key = Endpoints.key(e);
+      servers.put(key, sc);
+      entries.add(new ServerEntry(key, CoordinateCodec.fromProto(sc.getCoordinate(), d, key),
+          CoordinateCodec.attributes(sc.getServerInfo(), sc.getProtocol())));
+    }
+    return new ServingState(RankingIndex.of(entries), Map.copyOf(servers), Map.of(), List.of(), Map.of(), Map.of(), 1,
+        Instant.now(), d, true);
+  }
+
+  public static void main(String[] args) throws Exception {
+    int n = args.length > 0 ? Integer.parseInt(args[0]) : 36_000;
+    int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+    int concurrency = args.length > 2 ? Integer.parseInt(args[2]) : 16;
+    int pageSize = args.length > 3 ? Integer.parseInt(args[3]) : 230;
+    int d = 4;
+    ServingState state = world(n, d);
+    try (ApiServer server = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), null, null, null, List.of(
+        new ReedServiceImpl(() -> state, new CoordinateConfig(d, true), Clock.systemUTC(), Duration.ofMinutes(10), 0.15)))) {
+      ManagedChannel ch = NettyChannelBuilder.forAddress(server.address()).usePlaintext().build();
+      ReedServiceGrpc.ReedServiceStub stub = ReedServiceGrpc.newStub(ch);
+      SplittableRandom r = new SplittableRandom(5);
+      GetOrderedServersRequest[] requests = new GetOrderedServersRequest[1024];
+      for (int i = 0; i < requests.length; i++) {
+        Coordinate.Builder c = Coordinate.newBuilder();
+        for (int k = 0; k < d; k++) c.addComponents(r.nextDouble(-150, 150));
+        requests[i] = GetOrderedServersRequest.newBuilder().setClient(c.setHeightMs(r.nextDouble(20))).setPageSize(pageSize).build();
+      }
+      System.out.printf("servers=%d dims=%d concurrency=%d pageSize=%d%n", n, d, concurrency, pageSize);
+      run(stub, requests, concurrency, Duration.ofSeconds(5), false); // warm-up
+      run(stub, requests, concurrency, Duration.ofSeconds(seconds), true);
+      ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  static void run(ReedServiceGrpc.ReedServiceStub stub, GetOrderedServersRequest[] requests, int concurrency,
+      Duration duration, boolean report) throws InterruptedException {
+    long[] latencies = new long[4_000_000];
+    AtomicLong count = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    Semaphore inFlight = new Semaphore(concurrency);
+    long start = System.nanoTime();
+    long end = start + duration.toNanos();
+    int i = 0;
+    while (System.nanoTime() < end) {
+      inFlight.acquire();
+      long t0 = System.nanoTime();
+      stub.withDeadlineAfter(5, TimeUnit.SECONDS).getOrderedServers(requests[i++ & 1023], new StreamObserver<>() {
+        @Override
+        public void onNext(GetOrderedServersResponse value) {}
+
+        @Override
+        public void onError(Throwable t) {
+          errors.incrementAndGet();
+          inFlight.release();
+        }
+
+        @Override
+        public void onCompleted() {
+          long idx = count.getAndIncrement();
+          if (idx < latencies.length) latencies[(int) idx] = System.nanoTime() - t0;
+          inFlight.release();
+        }
+      });
+    }
+    inFlight.acquire(concurrency);
+    inFlight.release(concurrency);
+    double secs = (System.nanoTime() - start) / 1e9;
+    if (!report) return;
+    int m = (int) Math.min(count.get(), latencies.length);
+    long[] l = Arrays.copyOf(latencies, m);
+    Arrays.sort(l);
+    System.out.printf("requests=%d errors=%d seconds=%.1f throughput=%.0f req/s p50=%.2f ms p90=%.2f ms p99=%.2f ms max=%.2f ms%n",
+        count.get(), errors.get(), secs, count.get() / secs, l[m / 2] / 1e6, l[(int) (m * 0.9)] / 1e6,
+        l[(int) (m * 0.99)] / 1e6, l[m - 1] / 1e6);
+  }
+}
