@@ -59,8 +59,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class RoundRunner {
   private static final Logger log = LoggerFactory.getLogger(RoundRunner.class);
-  /** Never more probes handed to the engine at once, whatever the target count. */
-  static final int MAX_IN_FLIGHT = 4096;
+  /**
+   * Probes handed to the engine ahead of its pace: about two seconds of work (at least 16, at most
+   * 4096), so memory stays bounded whatever the target count and a shutdown stops the round within
+   * seconds instead of after the whole queue.
+   */
+  static int window(double rate) {
+    return (int) Math.max(16, Math.min(4096, rate * 2));
+  }
   /** Paper section 4.1: valid samples are 0-998 ms; 999 ms means no answer. */
   static final long MAX_RTT_US = 998_999;
 
@@ -237,7 +243,7 @@ public final class RoundRunner {
       order.set(j, t);
     }
     Tally tally = new Tally();
-    Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
+    Semaphore inFlight = new Semaphore(window(settings.rate()));
     CountDownLatch finished = new CountDownLatch(order.size());
     int issued = 0;
     for (Target t : order) {

@@ -1,0 +1,106 @@
+package dev.reed.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.reed.proto.Topic;
+import dev.reed.proto.v1.MeshSample;
+import dev.reed.proto.v1.ProbeStatus;
+import dev.reed.proto.v1.RttSample;
+import dev.reed.probe.responder.ReplyDelay;
+import dev.reed.testbed.kafka.KafkaExtension;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The mesh against a delayed beacon, and shutdown in the middle of a round. */
+@Timeout(120)
+class AgentLifecycleTest {
+  @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+  @TempDir Path dir;
+
+  @Test
+  void meshKeepsTheMinimumOfFourProbesOfTheDelayedPeerBeacon() throws Exception {
+    String kafka = KAFKA.broker().bootstrapServers();
+    Duration beaconDelay = Duration.ofMillis(25);
+    try (LandmarkAgent slow = LandmarkAgent.start(AgentConfig.builder("lm-slow", kafka).loopback()
+            .bind(new InetSocketAddress("127.0.0.50", 0)).beacon(new InetSocketAddress("127.0.0.50", 0))
+            .beaconDelay(from -> beaconDelay).spoolDir(dir.resolve("slow")).build());
+        LandmarkAgent fast = LandmarkAgent.start(AgentConfig.builder("lm-fast", kafka).loopback()
+            .bind(new InetSocketAddress("127.0.0.51", 0)).beacon(new InetSocketAddress("127.0.0.51", 0))
+            .beaconDelay(ReplyDelay.NONE).spoolDir(dir.resolve("fast")).build())) {
+      slow.runRound();
+      RoundReport r = fast.runRound();
+      assertThat(r.mesh()).isEqualTo(1);
+      MeshSample m = TopicDump.read(kafka, Topic.MESH_SAMPLES.name()).stream().map(rec -> parse(rec.value()))
+          .filter(x -> x.getLandmarkId().equals("lm-fast") && x.getRound() == r.round()).findFirst().orElseThrow();
+      assertThat(m.getPeerLandmarkId()).isEqualTo("lm-slow");
+      assertThat(m.getStatus()).isEqualTo(ProbeStatus.PROBE_STATUS_OK);
+      assertThat(m.getProbesSent()).isEqualTo(4);
+      assertThat(m.getProbesAnswered()).isEqualTo(4);
+      assertThat(m.getRttUs()).isBetween(25_000, 25_000 + 15_000);
+    }
+  }
+
+  @Test
+  void closeInTheMiddleOfARoundAbandonsItCleanlyAndPublishesWhatWasMeasured() throws Exception {
+    String kafka = KAFKA.broker().bootstrapServers();
+    List<DatagramSocket> silent = new ArrayList<>();
+    StringBuilder targets = new StringBuilder();
+    for (int i = 0; i < 100; i++) {
+      DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getByName("127.0.0.52"), 0));
+      silent.add(s);
+      targets.append("q3 127.0.0.52:").append(s.getLocalPort()).append('\n');
+    }
+    Path file = dir.resolve("targets.txt");
+    Files.writeString(file, targets);
+    ExecutorService roundThread = Executors.newSingleThreadExecutor();
+    try {
+      LandmarkAgent agent = LandmarkAgent.start(AgentConfig.builder("lm-abandon", kafka).loopback().rate(10)
+          .targetsFile(file).spoolDir(dir.resolve("abandon")).build());
+      CompletableFuture<RoundReport> round = CompletableFuture.supplyAsync(agent::runRound, roundThread);
+      Thread.sleep(3_000); // ~30 of 100 probes sent at 10/s
+      long t0 = System.nanoTime();
+      agent.close();
+      Duration closing = Duration.ofNanos(System.nanoTime() - t0);
+      RoundReport r = round.get(30, TimeUnit.SECONDS);
+      assertThat(r.abandoned()).isTrue();
+      assertThat(r.timeouts()).isBetween(10, 60);
+      assertThat(closing).isLessThan(Duration.ofSeconds(15));
+      long samples = TopicDump.read(kafka, Topic.SAMPLES.name()).stream().map(rec -> parseSample(rec.value()))
+          .filter(s -> s.getLandmarkId().equals("lm-abandon") && s.getRound() == r.round()).count();
+      assertThat(samples).as("every measured sample was published before close returned").isEqualTo(r.timeouts());
+    } finally {
+      roundThread.shutdownNow();
+      silent.forEach(DatagramSocket::close);
+    }
+  }
+
+  private static MeshSample parse(byte[] v) {
+    try {
+      return MeshSample.parseFrom(v);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static RttSample parseSample(byte[] v) {
+    try {
+      return RttSample.parseFrom(v);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
