@@ -27,7 +27,6 @@ final class OrderedFeed implements CandidateFeed {
   private boolean fetching;
   private int generation;
   private ReedClientException failure;
-  private int pages;
 
   /** Fetches the first page synchronously, so a coordinator problem surfaces before any probe. */
   OrderedFeed(CoordinatorClient coordinator, Coordinate client, Filter filter, int pageSize, Consumer<Runnable> post,
@@ -52,12 +51,7 @@ final class OrderedFeed implements CandidateFeed {
     accept(coordinator.orderedPage(client, filter, pageSize, ""));
   }
 
-  int pages() {
-    return pages;
-  }
-
   private void accept(CoordinatorClient.Page page) {
-    pages++;
     queue.addAll(page.servers());
     token = page.nextToken();
     more = !token.isEmpty();

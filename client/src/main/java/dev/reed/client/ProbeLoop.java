@@ -79,11 +79,6 @@ final class ProbeLoop {
     inbox.add(task);
   }
 
-  /** Keys of servers already probed (or answered from cache) in this loop. */
-  Set<String> probed() {
-    return probed;
-  }
-
   /**
    * Probes until the stop condition, the end of the feed, a feed failure or the time limit.
    *

@@ -34,14 +34,12 @@ public final class ReedClient implements AutoCloseable {
   private final CoordinatorClient coordinator;
   private final ReedDiscovery discovery;
   private final boolean fallbackToTraditional;
-  private final Duration rpcDeadline;
   private final Builder options;
   private Prober prober; // created on first probe unless given
   private final boolean ownsProber;
 
   private ReedClient(Builder b, ManagedChannel channel, String target, boolean ownsChannel) {
     this.options = b;
-    this.rpcDeadline = b.rpcDeadline;
     this.coordinator = new CoordinatorClient(channel, target, b.rpcDeadline, ownsChannel);
     this.prober = b.prober;
     this.ownsProber = b.prober == null;
@@ -119,11 +117,6 @@ public final class ReedClient implements AutoCloseable {
   /** The coordinator this client talks to, as given. */
   public String coordinator() {
     return coordinator.target();
-  }
-
-  /** Per-call deadline of coordinator calls. */
-  public Duration rpcDeadline() {
-    return rpcDeadline;
   }
 
   private synchronized Prober prober() {

@@ -30,7 +30,6 @@ final class Repositioner implements StopCondition {
   private ClientPosition position;
   private int sinceLast;
   private boolean enabled = true;
-  private int repositions;
 
   Repositioner(StopCondition inner, int every, CoordinatorClient coordinator,
       List<CoordinatorClient.Measurement> calibration, ClientPosition start, OrderedFeed feed, EventSink events,
@@ -48,10 +47,6 @@ final class Repositioner implements StopCondition {
 
   ClientPosition position() {
     return position;
-  }
-
-  int repositions() {
-    return repositions;
   }
 
   @Override
@@ -73,7 +68,6 @@ final class Repositioner implements StopCondition {
       ClientPosition next = coordinator.locate(all);
       feed.restart(next.coordinate());
       position = next;
-      repositions++;
       events.emit(new DiscoveryEvent.Positioned(next, all.size(), true, java.time.Duration.ofNanos(ticker.nanos() - startNanos)));
     } catch (ReedClientException e) {
       enabled = false;
