@@ -112,8 +112,21 @@ public final class ReedServiceImpl extends ReedServiceGrpc.ReedServiceImplBase {
     out.onCompleted();
   }
 
+  /** Calibrators of one state and protocol, computed once per index version (the state is immutable). */
+  private record CalibratorCache(ServingState state, GameProtocol protocol, Map<String, Calibrator> byKey) {}
+
+  private final java.util.concurrent.atomic.AtomicReference<CalibratorCache> cache = new java.util.concurrent.atomic.AtomicReference<>();
+
   /** Landmark beacons (always) and well-fitted game servers, by endpoint key. */
   private Map<String, Calibrator> calibrators(ServingState s, GameProtocol protocol) {
+    CalibratorCache c = cache.get();
+    if (c != null && c.state() == s && c.protocol() == protocol) return c.byKey();
+    Map<String, Calibrator> computed = computeCalibrators(s, protocol);
+    cache.set(new CalibratorCache(s, protocol, computed));
+    return computed;
+  }
+
+  private Map<String, Calibrator> computeCalibrators(ServingState s, GameProtocol protocol) {
     int d = config.dimensions();
     Map<String, Calibrator> out = new HashMap<>();
     for (ServerCoordinate c : s.servers().values()) {
@@ -124,6 +137,13 @@ public final class ReedServiceImpl extends ReedServiceGrpc.ReedServiceImplBase {
           .setEndpoint(c.getEndpoint()).setProtocol(c.getProtocol()).setCoordinate(c.getCoordinate())
           .setKind(CalibrationKind.CALIBRATION_KIND_GAME_SERVER).setFit(c.getFit()).build(), coordinate));
     }
+    out.putAll(beacons(s, protocol));
+    return Map.copyOf(out);
+  }
+
+  private Map<String, Calibrator> beacons(ServingState s, GameProtocol protocol) {
+    int d = config.dimensions();
+    Map<String, Calibrator> out = new HashMap<>();
     GameProtocol beaconProtocol = protocol == GameProtocol.GAME_PROTOCOL_UNSPECIFIED ? GameProtocol.GAME_PROTOCOL_A2S : protocol;
     for (LandmarkCoordinate l : s.landmarks().values()) {
       if (!l.hasBeacon() || l.getBeacon().getIp().isEmpty()) continue;
@@ -143,12 +163,9 @@ public final class ReedServiceImpl extends ReedServiceGrpc.ReedServiceImplBase {
     if (n < d + 1 || n > MAX_MEASUREMENTS) {
       throw invalid("measurements: need between dimensions + 1 = " + (d + 1) + " and " + MAX_MEASUREMENTS + ", got " + n);
     }
-    Map<String, Coordinate> known = new HashMap<>();
-    calibrators(s, GameProtocol.GAME_PROTOCOL_UNSPECIFIED).forEach((k, c) -> known.put(k, c.coordinate()));
-    for (ServerCoordinate c : s.servers().values()) {
-      known.putIfAbsent(Endpoints.key(c.getEndpoint()), CoordinateCodec.fromProto(c.getCoordinate(), d, "server"));
-    }
-    Map<String, Double> rtt = new HashMap<>();
+    Map<String, Calibrator> beacons = beacons(s, GameProtocol.GAME_PROTOCOL_UNSPECIFIED);
+    Map<String, Double> rtt = new java.util.LinkedHashMap<>();
+    Map<String, Coordinate> anchorsByKey = new HashMap<>();
     for (int i = 0; i < n; i++) {
       CalibrationMeasurement m = req.getMeasurements(i);
       long us = Integer.toUnsignedLong(m.getRttUs());
@@ -161,14 +178,22 @@ public final class ReedServiceImpl extends ReedServiceGrpc.ReedServiceImplBase {
       } catch (IllegalArgumentException e) {
         throw invalid("measurements[" + i + "].endpoint: " + e.getMessage());
       }
-      if (!known.containsKey(key)) throw invalid("measurements[" + i + "].endpoint " + key + " is not a server with a coordinate");
+      Coordinate at;
+      if (beacons.containsKey(key)) {
+        at = beacons.get(key).coordinate();
+      } else if (s.servers().containsKey(key)) {
+        at = CoordinateCodec.fromProto(s.servers().get(key).getCoordinate(), d, "server");
+      } else {
+        throw invalid("measurements[" + i + "].endpoint " + key + " is not a server with a coordinate");
+      }
+      anchorsByKey.put(key, at);
       rtt.merge(key, us / 1000.0, Math::min);
     }
     List<Coordinate> anchors = new ArrayList<>();
     double[] ms = new double[rtt.size()];
     int i = 0;
     for (Map.Entry<String, Double> e : rtt.entrySet()) {
-      anchors.add(known.get(e.getKey()));
+      anchors.add(anchorsByKey.get(e.getKey()));
       ms[i++] = e.getValue();
     }
     PositionFit fit;
