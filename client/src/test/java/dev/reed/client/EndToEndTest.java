@@ -76,6 +76,7 @@ class EndToEndTest {
   /** server key -> emulated host, for the true RTTs */
   private static final Map<String, Integer> hostOf = new HashMap<>();
   private static int quake3Servers;
+  private static int a2sServers;
   private static final int[] landmarkHosts = new int[LANDMARKS];
 
   @BeforeAll
@@ -97,6 +98,7 @@ class EndToEndTest {
       targets.append(q3 ? "q3 " : "a2s ").append(Endpoints.key(r.localAddress())).append('\n');
       hostOf.put(Endpoints.key(r.localAddress()), h);
       if (q3) quake3Servers++;
+      else a2sServers++;
     }
     if (OpenArenaServer.isInstalled()) {
       double[][] oaAt = {{35, -15}, {140, 140}};
@@ -118,7 +120,7 @@ class EndToEndTest {
 
     String kafka = KAFKA.broker().bootstrapServers();
     coordinator = Coordinator.start(CoordinatorConfig.builder(kafka).bindAddress("127.0.0.1").grpcPort(0)
-        .quake3MasterPort(0).valveMasterPort(-1).metricsPort(-1).targetsFile(targetsFile)
+        .quake3MasterPort(0).valveMasterPort(0).metricsPort(-1).targetsFile(targetsFile)
         .roundInterval(Duration.ofSeconds(1)).leaderElection("standalone").build());
     for (int i = 0; i < LANDMARKS; i++) {
       int h = landmarkHosts[i];
@@ -192,9 +194,11 @@ class EndToEndTest {
             ((DiscoveryEvent.Positioned) e).position()));
     List<String> truth10 = trulyClosest(10);
     log.info("end-to-end, {} servers, {} landmarks, 140 probes/s:", hostOf.size(), LANDMARKS);
-    log.info(line("first(10)", first) + "  true top-10 found: " + overlap(first.servers(), truth10));
-    log.info(line("intelligent", intelligent) + "  true top-10 in its best 10: " + overlap(intelligent.closest(10), truth10));
-    log.info(line("traditional", traditional) + "  true top-10 found: " + overlap(traditional.closest(10), truth10));
+    for (var e : Map.of("first(10)", first, "intelligent", intelligent, "traditional", traditional).entrySet()) {
+      DiscoveryResult r = e.getValue();
+      log.info(line(e.getKey(), r) + "  true 10 nearest: " + overlap(r.servers(), truth10) + " found, "
+          + overlap(r.closest(10), truth10) + " among its 10 lowest measured");
+    }
 
     // Measured RTTs include this machine's scheduling delays (the test JVM runs Kafka, the
     // coordinator, agents and 200 responders; the machine is shared), so exact rankings by
@@ -330,6 +334,18 @@ class EndToEndTest {
     assertThat(j.getAsJsonObject("reduction").get("probes_percent").getAsDouble()).isGreaterThan(66);
     assertThat(j.getAsJsonObject("reduction").get("seconds_percent").getAsDouble()).isPositive();
     assertThat(j.getAsJsonArray("servers").size()).isGreaterThanOrEqualTo(10);
+  }
+
+  @Test
+  void traditionalFromTheValveMasterFrontEnd() {
+    try (ReedClient c = client().rate(1000).traditionalList(ServerListSource.valveMaster(coordinator.valveMasterAddress(), ""))
+        .build()) {
+      DiscoveryResult r = c.discoverTraditional(DiscoveryRequest.defaults(), DiscoveryListener.NONE);
+      assertThat(r.probes()).isEqualTo(a2sServers);
+      assertThat(r.servers().size()).isGreaterThan(a2sServers * 9 / 10);
+      assertThat(r.servers()).allMatch(s -> s.protocol() == dev.reed.proto.v1.GameProtocol.GAME_PROTOCOL_A2S
+          && s.info().getGame().equals("cstrike"));
+    }
   }
 
   @Test
