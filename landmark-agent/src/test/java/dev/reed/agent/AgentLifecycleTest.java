@@ -88,6 +88,38 @@ class AgentLifecycleTest {
     }
   }
 
+  @Test
+  void aSilentTargetGetsOneProbeAndOneRetryMoreThanASecondLater() throws Exception {
+    String kafka = KAFKA.broker().bootstrapServers();
+    List<Long> arrivals = java.util.Collections.synchronizedList(new ArrayList<>());
+    try (DatagramSocket server = new DatagramSocket(new InetSocketAddress(InetAddress.getByName("127.0.0.53"), 0))) {
+      Thread listener = Thread.ofPlatform().daemon().start(() -> {
+        byte[] buf = new byte[1500];
+        try {
+          while (true) {
+            server.receive(new java.net.DatagramPacket(buf, buf.length));
+            arrivals.add(System.nanoTime());
+          }
+        } catch (java.io.IOException closed) {
+          // socket closed by the test
+        }
+      });
+      Path file = dir.resolve("polite.txt");
+      Files.writeString(file, "q3 127.0.0.53:" + server.getLocalPort() + "\na2s 127.0.0.53:" + server.getLocalPort() + "\n");
+      try (LandmarkAgent agent = LandmarkAgent.start(AgentConfig.builder("lm-polite", kafka).loopback().targetsFile(file)
+          .spoolDir(dir.resolve("polite")).build())) {
+        RoundReport r = agent.runRound();
+        assertThat(r.targets()).isEqualTo(1); // the same endpoint twice is one target
+        assertThat(r.timeouts()).isEqualTo(1);
+        assertThat(r.retried()).isEqualTo(1);
+      }
+      server.close();
+      listener.join(5_000);
+    }
+    assertThat(arrivals).hasSize(2);
+    assertThat(Duration.ofNanos(arrivals.get(1) - arrivals.get(0))).isGreaterThan(Duration.ofSeconds(1));
+  }
+
   private static MeshSample parse(byte[] v) {
     try {
       return MeshSample.parseFrom(v);

@@ -66,6 +66,7 @@ public final class Publisher implements AutoCloseable {
   private final Timer latency;
   private final Counter failures;
   private final Counter skippedOnReplay;
+  private final Counter rejected;
   private final MeterRegistry registry;
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final Map<String, Integer> partitionCounts = new HashMap<>();
@@ -93,6 +94,9 @@ public final class Publisher implements AutoCloseable {
         .register(registry);
     this.failures = Counter.builder("reed.agent.publish.failures")
         .description("batch send attempts that failed (broker unreachable, timeout); the batch stays spooled")
+        .register(registry);
+    this.rejected = Counter.builder("reed.agent.publish.rejected")
+        .description("records the broker refused as such (too large, invalid); logged and dropped")
         .register(registry);
     this.skippedOnReplay = Counter.builder("reed.agent.publish.replay.skipped")
         .description("records found already on the broker during a replay and therefore not sent again")
@@ -205,6 +209,14 @@ public final class Publisher implements AutoCloseable {
           acks.get(i).get(deliveryTimeout.plusSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
           perTopic.merge(toSend.get(i).topic(), 1, Integer::sum);
         } catch (ExecutionException e) {
+          if (rejectedByBroker(e.getCause())) {
+            // the broker refuses this record itself (too large, invalid): resending cannot help and
+            // would block every later batch; set it aside, loudly
+            rejected.increment();
+            log.error("broker rejected record {} on {} ({}); it is dropped", toSend.get(i).id(), toSend.get(i).topic(),
+                e.getCause().toString());
+            continue;
+          }
           if (failure == null) failure = (Exception) e.getCause();
         } catch (java.util.concurrent.TimeoutException e) {
           if (failure == null) failure = e;
@@ -223,6 +235,11 @@ public final class Publisher implements AutoCloseable {
     } catch (Exception e) { // KafkaException from send/partitionsFor/read-back: broker unreachable
       return e;
     }
+  }
+
+  private static boolean rejectedByBroker(Throwable t) {
+    return t instanceof org.apache.kafka.common.errors.RecordTooLargeException
+        || t instanceof org.apache.kafka.common.InvalidRecordException;
   }
 
   /** Kafka's default partitioner for keyed records, with the partition count cached per producer. */

@@ -92,4 +92,28 @@ class PublisherOutageTest {
     assertThat(ids).hasSize(10);
     assertThat(ids.values()).allMatch(n -> n == 1L);
   }
+
+  @Test
+  void aRecordTheBrokerRefusesIsSetAsideAndDoesNotBlockTheSpool() throws Exception {
+    String topic = Topic.DEAD_LETTER.name(); // a topic this test may reconfigure: 1 KiB records at most
+    try (var admin = KAFKA.broker().admin()) {
+      var resource = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+      admin.incrementalAlterConfigs(Map.of(resource, List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
+          new org.apache.kafka.clients.admin.ConfigEntry("max.message.bytes", "1024"),
+          org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get();
+    }
+    byte[] big = new byte[8192];
+    new java.util.SplittableRandom(1).nextBytes(big); // incompressible
+    var registry = new SimpleMeterRegistry();
+    try (Spool spool = Spool.open(spoolDir.resolve("refused"), 1 << 20, 1 << 20, true)) {
+      long now = System.currentTimeMillis();
+      spool.append(List.of(new SpooledRecord(topic, now, "t/1/big", "k1".getBytes(StandardCharsets.UTF_8), big)));
+      spool.append(List.of(new SpooledRecord(topic, now, "t/1/small", "k2".getBytes(StandardCharsets.UTF_8), new byte[] {1})));
+      Publisher p = new Publisher(spool, KAFKA.broker().bootstrapServers(), "refused", Duration.ofSeconds(10), registry).start();
+      assertThat(spool.awaitEmpty(Duration.ofSeconds(60))).isTrue();
+      p.close();
+    }
+    assertThat(registry.get("reed.agent.publish.rejected").counter().count()).isEqualTo(1);
+    assertThat(idsOnTopic(KAFKA.broker().bootstrapServers(), topic)).containsOnlyKeys("t/1/small");
+  }
 }
