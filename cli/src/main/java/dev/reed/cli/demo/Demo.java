@@ -1,0 +1,642 @@
+package dev.reed.cli.demo;
+
+import dev.reed.agent.AgentConfig;
+import dev.reed.agent.LandmarkAgent;
+import dev.reed.agent.RoundReport;
+import dev.reed.client.DiscoveredServer;
+import dev.reed.client.DiscoveryEvent;
+import dev.reed.client.DiscoveryRequest;
+import dev.reed.client.DiscoveryResult;
+import dev.reed.client.ListedServer;
+import dev.reed.client.ReedClient;
+import dev.reed.client.ServerListSource;
+import dev.reed.client.StopRule;
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinator.Coordinator;
+import dev.reed.coordinator.CoordinatorConfig;
+import dev.reed.coordinator.index.ServingState;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.testbed.emulated.EmulatedGameServers;
+import dev.reed.testbed.emulated.EmulatedServer;
+import dev.reed.testbed.kafka.EmbeddedKafka;
+import dev.reed.testbed.world.Noise;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole REED system on one machine (DESIGN.md section 6, issue 7): an embedded Kafka broker,
+ * a coordinator, landmark agents and thousands of emulated game servers, every host on its own
+ * loopback address of an emulated world whose latencies the servers and the agents' beacons
+ * impose on every reply. The run follows the paper's third-party deployment (Armitage &amp;
+ * Heyde, TOMCCAP 2011, section 6.3): landmarks measure each other and every server in rounds,
+ * the coordinator embeds and positions, and then clients in Europe, North America and Asia
+ * discover servers through the real client SDK, REED (First and Intelligent N_close) against
+ * traditional discovery, over real sockets, giving the figures of the paper's Tables III-VI.
+ *
+ * <p>Everything it starts is registered as it starts and stopped in reverse order by
+ * {@link #close()}, which is idempotent and safe from a shutdown hook while {@link #run()} is
+ * still going.
+ */
+final class Demo implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Demo.class);
+  /** Coordinates are computed in 4-D, the paper's best dimensionality. */
+  private static final int DIMENSIONS = 4;
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+  private static final Duration COORDINATOR_ROUND = Duration.ofMillis(2000);
+  /** Random server pairs whose predicted RTT is checked against the world each round. */
+  private static final int PAIRS = 2000;
+
+  private final DemoOptions options;
+  private final Progress progress;
+  private final Object lock = new Object();
+  private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean closed;
+
+  private Path workDir;
+  private EmbeddedKafka kafka;
+  private DemoWorld world;
+  private EmulatedGameServers servers;
+  private Map<String, Integer> hostByKey;
+  private Coordinator coordinator;
+  private Path targetsFile;
+  private final List<LandmarkAgent> agents = new ArrayList<>();
+  private ExecutorService roundPool;
+
+  Demo(DemoOptions options, Progress progress) {
+    this.options = options;
+    this.progress = progress;
+  }
+
+  /**
+   * Starts everything, measures until the coordinates converge, runs the discoveries and returns
+   * the figures. Everything stays running until {@link #close()}.
+   */
+  DemoReport run() throws IOException, InterruptedException {
+    long t0 = progress.now();
+    workDir = Files.createTempDirectory("reed-demo-");
+    register(() -> deleteRecursively(workDir));
+    startKafka();
+    buildWorld();
+    startServers();
+    startCoordinator();
+    startAgents();
+    meshRounds();
+    publishCatalog();
+    List<RoundFigures> rounds = new ArrayList<>();
+    boolean converged = measure(rounds);
+    List<MethodFigures> methods = discover();
+    return new DemoReport(world.description(), world.serverCount(), agents.size(), kafka.bootstrapServers(),
+        Endpoints.key(coordinator.grpcAddress()), rounds, converged, options.nClose(), methods, progress.secondsSince(t0));
+  }
+
+  // ---------------------------------------------------------------- phase 1: start everything
+
+  private void startKafka() {
+    long t = progress.now();
+    kafka = register(EmbeddedKafka.temporary()).start();
+    progress.line("Kafka broker (KRaft, in-process) ready at %s, project topics created (%.1f s)", kafka.bootstrapServers(),
+        progress.secondsSince(t));
+  }
+
+  private void buildWorld() throws IOException {
+    long t = progress.now();
+    Noise noise = new Noise(options.jitterMs(), options.lossRate());
+    Path matrix = options.matrixPath();
+    world = matrix == null
+        ? DemoWorld.synthetic(options.servers(), options.landmarks(), options.seed(), noise)
+        : DemoWorld.matrix(matrix, options.servers(), options.landmarks(), options.seed(), noise);
+    progress.line("world: %s; %d servers, %d landmarks (%s), %d clients; jitter %.1f ms mean, loss %.1f %% (%.1f s)",
+        world.description(), world.serverCount(), world.landmarks().size(), world.landmarkMix(), world.clients().size(),
+        options.jitterMs(), options.lossRate() * 100, progress.secondsSince(t));
+  }
+
+  private void startServers() throws IOException {
+    long t = progress.now();
+    servers = register(EmulatedGameServers.start(world.world(), world.servers(),
+        EmulatedGameServers.Options.defaults().withSeed(options.seed())));
+    hostByKey = new HashMap<>();
+    long a2s = 0;
+    for (EmulatedServer s : servers.servers()) {
+      hostByKey.put(Endpoints.key(s.address()), s.host());
+      if (s.protocol() == GameProtocol.GAME_PROTOCOL_A2S) a2s++;
+    }
+    List<EmulatedServer> all = servers.servers();
+    progress.line("%d emulated game servers answering (%d A2S with challenge, %d Quake3) on %s .. %s (%.1f s)", all.size(),
+        a2s, all.size() - a2s, all.getFirst().address().getAddress().getHostAddress(),
+        all.getLast().address().getAddress().getHostAddress(), progress.secondsSince(t));
+  }
+
+  private void startCoordinator() throws IOException {
+    long t = progress.now();
+    targetsFile = workDir.resolve("targets.txt");
+    Files.writeString(targetsFile, "# filled once the landmark mesh is embedded\n");
+    coordinator = register(Coordinator.start(CoordinatorConfig.builder(kafka.bootstrapServers()).loopbackEphemeral()
+        .dimensions(DIMENSIONS).roundInterval(COORDINATOR_ROUND).targetsFile(targetsFile).identity("demo-coordinator")
+        .groupId("reed-demo-coordinator").build()));
+    progress.line("coordinator up: gRPC %s, %d-D coordinates, a round every %.1f s (%.1f s)",
+        Endpoints.key(coordinator.grpcAddress()), DIMENSIONS, COORDINATOR_ROUND.toMillis() / 1000.0, progress.secondsSince(t));
+  }
+
+  private void startAgents() throws IOException, InterruptedException {
+    long t = progress.now();
+    AtomicInteger n = new AtomicInteger();
+    roundPool = Executors.newFixedThreadPool(world.landmarks().size(),
+        r -> Thread.ofPlatform().name("reed-demo-round-" + n.incrementAndGet()).daemon().unstarted(r));
+    register(() -> {
+      roundPool.shutdownNow();
+      roundPool.awaitTermination(30, TimeUnit.SECONDS);
+    });
+    // one AutoCloseable for all agents: they stop in parallel (each drains its spool)
+    register(this::closeAgents);
+    List<Future<LandmarkAgent>> starting = new ArrayList<>();
+    int i = 0;
+    for (DemoWorld.Site site : world.landmarks()) {
+      AgentConfig config = AgentConfig.builder(site.id(), kafka.bootstrapServers())
+          .loopback()
+          .region(site.region())
+          .bind(new InetSocketAddress(world.address(site), 0))
+          .beacon(new InetSocketAddress(world.address(site), 0))
+          .rate(options.agentRate())
+          .probeTimeout(PROBE_TIMEOUT)
+          .spoolDir(workDir.resolve("agent-" + site.id()))
+          .beaconDelay(world.world().replyDelayFor(site.host(), options.seed() * 1_000 + i))
+          .seed(options.seed() * 1_000 + i + 1)
+          .build();
+      starting.add(roundPool.submit(() -> LandmarkAgent.start(config)));
+      i++;
+    }
+    List<Throwable> failures = new ArrayList<>();
+    for (Future<LandmarkAgent> f : starting) {
+      try {
+        LandmarkAgent a = f.get();
+        synchronized (lock) {
+          agents.add(a);
+        }
+      } catch (ExecutionException e) {
+        failures.add(e.getCause());
+      }
+    }
+    if (!failures.isEmpty()) {
+      throw new IOException(failures.size() + " landmark agents failed to start: " + failures.getFirst(), failures.getFirst());
+    }
+    checkOpen();
+    progress.line("%d landmark agents up (beacons %s .. %s, delayed by the world), each probing at %.0f probes/s (%.1f s)",
+        agents.size(), Endpoints.key(agents.getFirst().beaconAddress()), Endpoints.key(agents.getLast().beaconAddress()),
+        options.agentRate(), progress.secondsSince(t));
+  }
+
+  private void closeAgents() throws InterruptedException {
+    List<LandmarkAgent> toClose;
+    synchronized (lock) {
+      toClose = List.copyOf(agents);
+    }
+    List<Thread> closing = new ArrayList<>();
+    for (LandmarkAgent a : toClose) {
+      closing.add(Thread.ofPlatform().name("reed-demo-stop-" + a.config().id()).start(a::close));
+    }
+    for (Thread th : closing) th.join(60_000);
+  }
+
+  // ---------------------------------------------------------------- phase 2: measure
+
+  /**
+   * The landmark mesh first, with no targets yet: a round's mesh probes go to the landmarks
+   * announced before it, so the first round introduces the landmarks and the second measures the
+   * full mesh; the coordinator then embeds them (GNP) and can position targets from then on.
+   */
+  private void meshRounds() throws IOException, InterruptedException {
+    long t = progress.now();
+    int rounds = 0;
+    boolean embedded = false;
+    while (!embedded && rounds < 4) {
+      roundAll();
+      rounds++;
+      if (rounds >= 2) {
+        embedded = await(Duration.ofSeconds(20), () -> coordinator.servingState().landmarks().size() >= agents.size());
+      }
+    }
+    ServingState s = coordinator.servingState();
+    if (s.landmarks().size() <= DIMENSIONS) {
+      throw new IOException("the coordinator embedded only " + s.landmarks().size() + " of " + agents.size()
+          + " landmarks after " + rounds + " mesh rounds; cannot position servers");
+    }
+    double[] errors = s.landmarks().values().stream().mapToDouble(l -> l.getFit().getRelativeError()).sorted().toArray();
+    progress.line("landmark mesh: %d rounds, %d/%d landmarks embedded (epoch %d), median mesh fit error %.3f (%.1f s)",
+        rounds, s.landmarks().size(), agents.size(), s.landmarkEpoch(), percentile(errors, 0.5), progress.secondsSince(t));
+  }
+
+  /** The catalog: every server goes into the coordinator's target file, from there to reed.targets. */
+  private void publishCatalog() throws IOException, InterruptedException {
+    long t = progress.now();
+    StringBuilder sb = new StringBuilder("# the demo's emulated game servers\n");
+    for (EmulatedServer s : servers.servers()) {
+      sb.append(s.protocol() == GameProtocol.GAME_PROTOCOL_A2S ? "a2s " : "q3 ").append(Endpoints.key(s.address())).append('\n');
+    }
+    Path tmp = workDir.resolve("targets.tmp");
+    Files.writeString(tmp, sb);
+    Files.move(tmp, targetsFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    int n = world.serverCount();
+    if (!await(Duration.ofSeconds(60), () -> coordinator.servingState().targets().size() >= n)) {
+      throw new IOException("the coordinator published only " + coordinator.servingState().targets().size() + " of " + n
+          + " targets to reed.targets within 60 s");
+    }
+    progress.line("catalog: %d targets in reed.targets (static target file of the coordinator) (%.1f s)", n,
+        progress.secondsSince(t));
+  }
+
+  /**
+   * Measurement rounds until the median fit error stops improving by more than the convergence
+   * threshold (at least two rounds), or the round cap.
+   *
+   * @return true when converged before the cap
+   */
+  private boolean measure(List<RoundFigures> out) throws IOException, InterruptedException {
+    long t = progress.now();
+    progress.line("measurement rounds: %d landmarks x %d servers, %.0f probes/s per landmark; until the median fit error "
+        + "improves by < %.0f %% (at most %d rounds)", agents.size(), world.serverCount(), options.agentRate(),
+        options.convergence() * 100, options.maxRounds());
+    RoundFigures previous = null;
+    for (int r = 1; r <= options.maxRounds(); r++) {
+      RoundFigures f = measureRound(r);
+      out.add(f);
+      progress.line("round %d: %d probes, %d replies, %d timeouts in %.1f s | coordinator: %d/%d servers positioned, fit error "
+              + "median %.3f p90 %.3f, predicted server-to-server RTT error median %.3f (%.1f s)",
+          r, (long) f.targets() * agents.size(), f.replies(), f.timeouts(), f.measureSeconds(), f.positioned(),
+          world.serverCount(), f.medianFitError(), f.p90FitError(), f.medianPairError(), f.seconds());
+      if (previous != null && f.positioned() >= 0.95 * world.serverCount()
+          && previous.medianFitError() - f.medianFitError() < options.convergence() * previous.medianFitError()) {
+        progress.line("converged after %d rounds: median fit error %.3f -> %.3f (%.1f s)", r, previous.medianFitError(),
+            f.medianFitError(), progress.secondsSince(t));
+        return true;
+      }
+      previous = f;
+    }
+    progress.line("round cap of %d reached (%.1f s)", options.maxRounds(), progress.secondsSince(t));
+    return false;
+  }
+
+  private RoundFigures measureRound(int r) throws IOException, InterruptedException {
+    long t = progress.now();
+    List<RoundReport> reports = roundAll();
+    for (LandmarkAgent a : agents) {
+      if (!a.awaitPublished(Duration.ofSeconds(30))) log.warn("landmark {}: samples still spooled after 30 s", a.config().id());
+    }
+    double measured = progress.secondsSince(t);
+    long agentRound = reports.stream().mapToLong(RoundReport::round).max().orElse(0);
+    int targets = reports.stream().mapToInt(RoundReport::targets).max().orElse(0);
+    long replies = reports.stream().mapToLong(RoundReport::replies).sum();
+    long timeouts = reports.stream().mapToLong(RoundReport::timeouts).sum();
+    int n = world.serverCount();
+    // the coordinator ingests, re-embeds the landmarks and positions; wait until (nearly) every
+    // server's coordinate includes this round
+    await(Duration.ofSeconds(90), () -> fresh(agentRound) >= 0.99 * n);
+    ServingState s = coordinator.servingState();
+    double[] errors = s.servers().values().stream().mapToDouble(c -> c.getFit().getRelativeError()).sorted().toArray();
+    return new RoundFigures(r, agentRound, targets, replies, timeouts, measured, fresh(agentRound), percentile(errors, 0.5),
+        percentile(errors, 0.9), pairError(s, r), progress.secondsSince(t));
+  }
+
+  private int fresh(long agentRound) {
+    int k = 0;
+    for (ServerCoordinate c : coordinator.servingState().servers().values()) if (c.getRound() >= agentRound) k++;
+    return k;
+  }
+
+  /** Median relative error of predicted vs true RTT over random server pairs (never measured by anyone). */
+  private double pairError(ServingState s, int round) {
+    List<Map.Entry<String, ServerCoordinate>> list = new ArrayList<>(s.servers().entrySet());
+    if (list.size() < 2) return Double.NaN;
+    SplittableRandom rng = new SplittableRandom(options.seed() + round);
+    double[] rel = new double[PAIRS];
+    int k = 0;
+    for (int i = 0; i < PAIRS; i++) {
+      var a = list.get(rng.nextInt(list.size()));
+      var b = list.get(rng.nextInt(list.size()));
+      Integer ha = hostByKey.get(a.getKey());
+      Integer hb = hostByKey.get(b.getKey());
+      if (ha == null || hb == null || ha.equals(hb)) continue;
+      double truth = world.world().rttMs(ha, hb);
+      if (!(truth > 0)) continue;
+      double predicted = coordinate(a.getValue().getCoordinate()).distanceTo(coordinate(b.getValue().getCoordinate()));
+      rel[k++] = Math.abs(predicted - truth) / truth;
+    }
+    double[] v = Arrays.copyOf(rel, k);
+    Arrays.sort(v);
+    return percentile(v, 0.5);
+  }
+
+  private static Coordinate coordinate(dev.reed.proto.v1.Coordinate c) {
+    double[] v = new double[c.getComponentsCount()];
+    for (int i = 0; i < v.length; i++) v[i] = c.getComponents(i);
+    return new Coordinate(v, c.getHeightMs());
+  }
+
+  /** One round of every landmark, all at once (each agent paces its own probes). */
+  private List<RoundReport> roundAll() throws IOException, InterruptedException {
+    checkOpen();
+    List<LandmarkAgent> now;
+    synchronized (lock) {
+      now = List.copyOf(agents);
+    }
+    List<Future<RoundReport>> fs = new ArrayList<>();
+    for (LandmarkAgent a : now) fs.add(roundPool.submit(a::runRound));
+    List<RoundReport> out = new ArrayList<>();
+    for (int i = 0; i < fs.size(); i++) {
+      try {
+        out.add(fs.get(i).get(10, TimeUnit.MINUTES));
+      } catch (ExecutionException e) {
+        throw new IOException("round of landmark " + now.get(i).config().id() + " failed: " + e.getCause(), e.getCause());
+      } catch (TimeoutException e) {
+        throw new IOException("round of landmark " + now.get(i).config().id() + " did not end within 10 minutes");
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- phase 3: discover
+
+  /**
+   * REED discovery (First, then Intelligent N_close) from each client in turn, then traditional
+   * discovery from all clients at once (each client probes at its own rate from its own address,
+   * as players do; at 140 probes/s a list of thousands takes most of a minute, so the demo does
+   * not run them one after another).
+   */
+  private List<MethodFigures> discover() throws IOException, InterruptedException {
+    List<ListedServer> master = new ArrayList<>();
+    for (EmulatedServer s : servers.servers()) master.add(new ListedServer(s.address(), s.protocol()));
+    Collections.shuffle(master, new Random(options.seed()));   // a master list is in no useful order
+    warmUp();
+    long t = progress.now();
+    progress.line("REED discovery through the client SDK (ReedClient bound to each client's address, real probes), "
+        + "First and Intelligent N_close=%d at %.0f probes/s:", options.nClose(), options.clientRate());
+    List<DemoWorld.Site> clients = world.clients();
+    Map<DemoWorld.Site, double[]> optimal = new HashMap<>();
+    Map<DemoWorld.Site, Set<String>> nearest = new HashMap<>();
+    Map<DemoWorld.Site, MethodFigures[]> reed = new HashMap<>();
+    for (DemoWorld.Site client : clients) {
+      checkOpen();
+      long tc = progress.now();
+      optimal.put(client, world.optimal(client, options.nClose()));
+      nearest.put(client, nearestKeys(client));
+      MethodFigures first = reed(client, "first", StopRule.first(options.nClose()), optimal.get(client), nearest.get(client));
+      MethodFigures intelligent = reed(client, "intelligent", StopRule.intelligent(options.nClose()), optimal.get(client),
+          nearest.get(client));
+      reed.put(client, new MethodFigures[] {first, intelligent});
+      progress.line("  %s (%s, %s, %s): First %d probes (mean RTT %.1f ms), Intelligent %d probes (%.1f ms); optimal %.1f ms "
+              + "(%.1f s)", client.id(), client.region(), client.place(), first.address(), first.probes(), first.meanRttMs(),
+          intelligent.probes(), intelligent.meanRttMs(), first.optimalMeanMs(), progress.secondsSince(tc));
+    }
+    progress.line("traditional discovery from all %d clients at once: the whole list of %d servers, shuffled, at %.0f probes/s "
+        + "each ...", clients.size(), master.size(), options.traditionalRate());
+    long tt = progress.now();
+    ExecutorService pool = Executors.newFixedThreadPool(clients.size(),
+        r -> Thread.ofPlatform().name("reed-demo-traditional").daemon().unstarted(r));
+    Map<DemoWorld.Site, MethodFigures> traditional = new HashMap<>();
+    try {
+      Map<DemoWorld.Site, Future<MethodFigures>> running = new java.util.LinkedHashMap<>();
+      for (DemoWorld.Site client : clients) {
+        running.put(client, pool.submit(() -> traditional(client, master, optimal.get(client), nearest.get(client))));
+      }
+      for (var e : running.entrySet()) {
+        try {
+          traditional.put(e.getKey(), e.getValue().get());
+        } catch (ExecutionException ex) {
+          throw new IOException("traditional discovery from " + e.getKey().id() + " failed: " + ex.getCause(), ex.getCause());
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+      pool.awaitTermination(10, TimeUnit.SECONDS);
+    }
+    for (DemoWorld.Site client : clients) {
+      MethodFigures m = traditional.get(client);
+      progress.line("  %s: %d probes, %d servers answered, mean RTT of the best %d %.1f ms", client.id(), m.probes(), m.found(),
+          options.nClose(), m.meanRttMs());
+    }
+    progress.line("discovery done (%.1f s; traditional %.1f s)", progress.secondsSince(t), progress.secondsSince(tt));
+    List<MethodFigures> out = new ArrayList<>();
+    for (DemoWorld.Site client : clients) {
+      out.add(reed.get(client)[0]);
+      out.add(reed.get(client)[1]);
+      out.add(traditional.get(client));
+    }
+    return out;
+  }
+
+  /**
+   * One calibration from the first client, not counted: the first gRPC call of a JVM loads and
+   * compiles the whole Netty stack, which a server browser pays once at start, not per discovery.
+   */
+  private void warmUp() {
+    long t = progress.now();
+    DemoWorld.Site client = world.clients().getFirst();
+    try (ReedClient c = client(client, options.clientRate()).build()) {
+      c.locate();
+    }
+    progress.line("client SDK warmed up: one calibration from %s, not counted (%.1f s)", client.id(), progress.secondsSince(t));
+  }
+
+  private Set<String> nearestKeys(DemoWorld.Site client) {
+    List<EmulatedServer> all = new ArrayList<>(servers.servers());
+    all.removeIf(s -> Double.isNaN(world.world().rttMs(client.host(), s.host())));
+    all.sort(java.util.Comparator.comparingDouble(s -> world.world().rttMs(client.host(), s.host())));
+    Set<String> keys = new HashSet<>();
+    for (int i = 0; i < Math.min(options.nClose(), all.size()); i++) keys.add(Endpoints.key(all.get(i).address()));
+    return keys;
+  }
+
+  private ReedClient.Builder client(DemoWorld.Site client, double rate) {
+    return ReedClient.builder()
+        .coordinator(Endpoints.key(coordinator.grpcAddress()))
+        .bind(new InetSocketAddress(world.address(client), 0))
+        .rate(rate)
+        .probeTimeout(PROBE_TIMEOUT)
+        .rpcDeadline(Duration.ofSeconds(10))
+        .listSeed(options.seed());
+  }
+
+  private MethodFigures reed(DemoWorld.Site client, String method, StopRule rule, double[] optimal, Set<String> nearest) {
+    List<double[]> points = new ArrayList<>();
+    try (ReedClient c = client(client, options.clientRate()).build()) {
+      DiscoveryResult r = c.discover(DiscoveryRequest.defaults().withStop(rule).withMaxDuration(Duration.ofMinutes(2)),
+          e -> collect(e, points));
+      return figures(client, method, r, options.clientRate(), optimal, nearest, points);
+    }
+  }
+
+  private MethodFigures traditional(DemoWorld.Site client, List<ListedServer> master, double[] optimal, Set<String> nearest) {
+    List<double[]> points = new ArrayList<>();
+    try (ReedClient c = client(client, options.traditionalRate()).traditionalList(ServerListSource.of(master)).build()) {
+      DiscoveryResult r = c.discoverTraditional(DiscoveryRequest.defaults().withMaxDuration(Duration.ofMinutes(10)),
+          e -> collect(e, points));
+      return figures(client, "traditional", r, options.traditionalRate(), optimal, nearest, points);
+    }
+  }
+
+  private static void collect(DiscoveryEvent e, List<double[]> points) {
+    if (e instanceof DiscoveryEvent.ServerFound f) points.add(new double[] {f.server().probeIndex(), f.server().rttMs()});
+  }
+
+  private MethodFigures figures(DemoWorld.Site client, String method, DiscoveryResult r, double rate, double[] optimal,
+      Set<String> nearest, List<double[]> points) {
+    List<DiscoveredServer> closest = r.closest(options.nClose());
+    double[] rtt = closest.stream().mapToDouble(DiscoveredServer::rttMs).toArray();
+    double mean = Arrays.stream(rtt).average().orElse(Double.NaN);
+    double median = rtt.length == 0 ? Double.NaN
+        : rtt.length % 2 == 1 ? rtt[rtt.length / 2] : (rtt[rtt.length / 2 - 1] + rtt[rtt.length / 2]) / 2;
+    int nearestFound = (int) r.servers().stream().filter(s -> nearest.contains(s.key())).count();
+    double wall = r.seconds();
+    boolean rescaled = rate != DemoOptions.PAPER_RATE;
+    // sending at 140/s takes probes/140 s; the wait for the last replies after the last send is as measured
+    double at140 = rescaled ? r.probes() / DemoOptions.PAPER_RATE + Math.max(0, wall - r.probes() / rate) : wall;
+    return new MethodFigures(client, world.address(client).getHostAddress(), method, r.probes(), r.calibrationProbes(),
+        r.timeouts(), r.servers().size(), at140, rescaled, wall, rate, mean, median, optimal[0], optimal[1], nearestFound,
+        r.stopReason().name().toLowerCase(), List.copyOf(points));
+  }
+
+  // ---------------------------------------------------------------- phase 5: serve
+
+  /**
+   * Keeps everything running, with a measurement round every {@code serveInterval}, until
+   * {@link #close()} (Ctrl-C runs it from the shutdown hook).
+   */
+  void serve() throws InterruptedException {
+    ScheduledExecutorService rounds = Executors.newSingleThreadScheduledExecutor(
+        r -> Thread.ofPlatform().name("reed-demo-serve-rounds").daemon().unstarted(r));
+    register(() -> {
+      rounds.shutdownNow();
+      rounds.awaitTermination(30, TimeUnit.SECONDS);
+    });
+    long every = options.serveInterval().toMillis();
+    rounds.scheduleWithFixedDelay(() -> {
+      try {
+        long t = progress.now();
+        List<RoundReport> reports = roundAll();
+        progress.line("serving: landmark round %d, %d replies (%.1f s)", reports.stream().mapToLong(RoundReport::round).max()
+            .orElse(0), reports.stream().mapToLong(RoundReport::replies).sum(), progress.secondsSince(t));
+      } catch (IOException | RuntimeException e) {
+        if (!closed) log.warn("serving: measurement round failed: {}", e.toString());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, every, every, TimeUnit.MILLISECONDS);
+    stopped.await();
+  }
+
+  /** The coordinator's gRPC address ("host:port"). */
+  String coordinatorAddress() {
+    return Endpoints.key(coordinator.grpcAddress());
+  }
+
+  DemoWorld world() {
+    return world;
+  }
+
+  long serveIntervalSeconds() {
+    return options.serveInterval().toSeconds();
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  private <T extends AutoCloseable> T register(T resource) {
+    synchronized (lock) {
+      if (!closed) {
+        opened.push(resource);
+        return resource;
+      }
+    }
+    closeQuietly(resource);
+    throw new IllegalStateException("the demo is stopping");
+  }
+
+  private void checkOpen() {
+    if (closed) throw new IllegalStateException("the demo is stopping");
+  }
+
+  /** Stops everything in reverse start order; idempotent, callable from any thread (the shutdown hook). */
+  @Override
+  public void close() {
+    List<AutoCloseable> toClose;
+    synchronized (lock) {
+      if (closed) return;
+      closed = true;
+      toClose = new ArrayList<>(opened);
+      opened.clear();
+    }
+    long t = progress.now();
+    for (AutoCloseable c : toClose) closeQuietly(c);
+    stopped.countDown();
+    progress.line("stopped everything (%.1f s)", progress.secondsSince(t));
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      log.warn("while stopping: {}", e.toString());
+    }
+  }
+
+  private static boolean await(Duration max, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) return false;
+      Thread.sleep(100);
+    }
+    return true;
+  }
+
+  static double percentile(double[] sorted, double q) {
+    if (sorted.length == 0) return Double.NaN;
+    return sorted[Math.min(sorted.length - 1, (int) Math.floor(q * sorted.length))];
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (dir == null || !Files.exists(dir)) return;
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (IOException | UncheckedIOException e) {
+      log.warn("could not delete {}: {}", dir, e.toString());
+    }
+  }
+}

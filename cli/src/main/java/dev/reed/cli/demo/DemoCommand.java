@@ -1,0 +1,163 @@
+package dev.reed.cli.demo;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./reed demo}: the whole system on one machine (see {@link Demo}), ending with the
+ * paper's comparison table (Armitage &amp; Heyde, TOMCCAP 2011, Tables III-VI), plots, and
+ * optionally a running system to try {@code ./reed browse} against.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, usageHelpWidth = 100,
+    description = {"Runs the whole REED system on this machine in an emulated world and compares REED with traditional discovery.",
+        "",
+        "Starts an embedded Kafka broker, a coordinator, landmark agents (Europe, North America, Asia) and emulated game "
+            + "servers, each on its own 127.x address with the world's latency; measures until the coordinates converge; "
+            + "then clients in Europe, North America and Asia discover servers with the real client SDK (REED First and "
+            + "Intelligent N_close, and traditional) and a table like the paper's Tables III-VI is printed. Plots go to "
+            + "--out. Everything it started is stopped at the end (or on Ctrl-C)."})
+public final class DemoCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--servers", paramLabel = "N", description = "Emulated game servers (default: ${DEFAULT-VALUE}).")
+  int servers = 5000;
+
+  @Option(names = "--landmarks", paramLabel = "N",
+      description = "Landmark agents, split evenly over Europe, North America and Asia (default: ${DEFAULT-VALUE}).")
+  int landmarks = 15;
+
+  @Option(names = "--world", paramLabel = "synthetic|matrix:PATH",
+      description = "Latency model: the synthetic geographic world, or a measured matrix.csv (or its directory), "
+          + "e.g. matrix:../shared/data/planetlab490_netlatency (default: ${DEFAULT-VALUE}).")
+  String world = "synthetic";
+
+  @Option(names = "--serve", description = "Keep everything running after the table and print a ./reed browse command to try; Ctrl-C stops.")
+  boolean serve;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "Also write the table's figures as JSON.")
+  Path json;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots (default: ${DEFAULT-VALUE}).")
+  Path out = Path.of("reed-data", "demo");
+
+  @Option(names = "--seed", paramLabel = "N", description = "Seed of the world and every random choice (default: ${DEFAULT-VALUE}).")
+  long seed = 1;
+
+  @Option(names = "--agent-rate", paramLabel = "PROBES/S",
+      description = "Probe rate of each landmark agent (default: ${DEFAULT-VALUE}; production agents use 140).")
+  double agentRate = 1000;
+
+  @Option(names = "--max-rounds", paramLabel = "N", description = "Measurement rounds at most (default: ${DEFAULT-VALUE}).")
+  int maxRounds = 5;
+
+  @Option(names = "--convergence", paramLabel = "FRACTION",
+      description = "Stop measuring when the median fit error improves by less than this fraction (default: ${DEFAULT-VALUE}).")
+  double convergence = 0.05;
+
+  @Option(names = "--n-close", paramLabel = "N", description = "N_close of the REED stop rules (default: ${DEFAULT-VALUE}, the paper's).")
+  int nClose = 40;
+
+  @Option(names = "--rate", paramLabel = "PROBES/S", description = "Probe rate of REED discovery (default: ${DEFAULT-VALUE}, the paper's DSL setting).")
+  double rate = 140;
+
+  @Option(names = "--traditional-rate", paramLabel = "PROBES/S",
+      description = "Probe rate of traditional discovery (the clients run it at the same time); above 140 the time at "
+          + "140 probes/s is computed from the probe count (default: ${DEFAULT-VALUE}).")
+  double traditionalRate = 140;
+
+  @Option(names = "--jitter", paramLabel = "MS", description = "Mean per-probe jitter of the world (default: ${DEFAULT-VALUE}).")
+  double jitterMs = 1.0;
+
+  @Option(names = "--loss", paramLabel = "FRACTION", description = "Per-probe loss of the world (default: ${DEFAULT-VALUE}).")
+  double loss = 0.002;
+
+  @Option(names = "--serve-interval", paramLabel = "S", description = "With --serve: seconds between measurement rounds (default: ${DEFAULT-VALUE}).")
+  long serveIntervalSeconds = 60;
+
+  @Option(names = "--verbose", description = "Show the components' INFO logs (default: warnings only).")
+  boolean verbose;
+
+  @Override
+  public Integer call() {
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter stderr = spec.commandLine().getErr();
+    DemoOptions options;
+    try {
+      options = new DemoOptions(servers, landmarks, world, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose,
+          rate, traditionalRate, out, json, serve, Duration.ofSeconds(serveIntervalSeconds));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (!verbose) quietLogs();
+    Progress progress = new Progress(stdout, System::nanoTime);
+    Demo demo = new Demo(options, progress);
+    Thread hook = Thread.ofPlatform().name("reed-demo-shutdown").unstarted(demo::close);
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      DemoReport report = demo.run();
+      progress.plain("");
+      ResultTable.lines(report).forEach(progress::plain);
+      progress.plain("");
+      List<Path> plots = RttPlots.write(report, options.out());
+      progress.line("plots: %s", String.join(", ", plots.stream().map(Path::toString).toList()));
+      if (options.json() != null) {
+        JsonReport.write(report, options.json());
+        progress.line("figures written to %s", options.json());
+      }
+      progress.line("demo finished in %.1f s", progress.elapsed());
+      if (options.serve()) serve(demo, progress);
+      return 0;
+    } catch (IOException | RuntimeException e) {
+      stderr.println("reed demo failed: " + e.getMessage());
+      stderr.flush();
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stderr.println("reed demo interrupted");
+      return 130;
+    } finally {
+      demo.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // Ctrl-C: the hook is running (or ran) demo.close()
+      }
+    }
+  }
+
+  private static void serve(Demo demo, Progress progress) throws InterruptedException {
+    List<DemoWorld.Site> clients = demo.world().clients();
+    DemoWorld.Site first = clients.getFirst();
+    progress.plain("");
+    progress.plain("Everything keeps running (a measurement round every " + demo.serveIntervalSeconds()
+        + " s). Try REED discovery from " + first.id() + " (" + first.region() + ", " + first.place() + "):");
+    progress.plain("./reed browse --coordinator " + demo.coordinatorAddress() + " --bind "
+        + demo.world().address(first).getHostAddress());
+    for (DemoWorld.Site c : clients.subList(1, clients.size())) {
+      progress.plain(String.format(Locale.ROOT, "  (from %s, %s, %s: --bind %s)", c.id(), c.region(), c.place(),
+          demo.world().address(c).getHostAddress()));
+    }
+    progress.plain("Press Ctrl-C to stop everything.");
+    demo.serve();
+  }
+
+  /**
+   * The components log one INFO line per event (per round, per agent); the demo prints its own
+   * progress, so they are limited to warnings unless --verbose. Set before their loggers exist.
+   */
+  private static void quietLogs() {
+    for (String name : List.of("dev.reed", "io.grpc", "org.apache.kafka", "kafka")) {
+      String key = "org.slf4j.simpleLogger.log." + name;
+      if (System.getProperty(key) == null) System.setProperty(key, "warn");
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.reed.cli.demo;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything one demo run needs, validated.
+ *
+ * @param servers emulated game servers
+ * @param landmarks landmark agents, split evenly over Europe, North America and Asia
+ * @param world "synthetic" or "matrix:PATH"
+ * @param seed seed of the world, the agents' shuffles and the traditional list order
+ * @param jitterMs mean of the exponential per-probe jitter of the world
+ * @param lossRate per-probe loss of the world
+ * @param agentRate probes per second of each landmark agent
+ * @param maxRounds measurement rounds at most (with targets)
+ * @param convergence relative improvement of the median fit error below which rounds stop
+ * @param nClose N_close of the REED stop rules (the paper's example: 40)
+ * @param clientRate probes per second of REED discovery (140: the paper's DSL setting)
+ * @param traditionalRate probes per second of traditional discovery; above 140 the time at 140
+ *     probes/s is computed from the probe count
+ * @param out directory for the plots
+ * @param json file for the figures as JSON, or null
+ * @param serve keep everything running after the table until Ctrl-C
+ * @param serveInterval time between measurement rounds while serving
+ */
+record DemoOptions(int servers, int landmarks, String world, long seed, double jitterMs, double lossRate,
+    double agentRate, int maxRounds, double convergence, int nClose, double clientRate, double traditionalRate,
+    Path out, Path json, boolean serve, Duration serveInterval) {
+
+  /** The paper's probe rate (DSL), at which the table's times are given. */
+  static final double PAPER_RATE = 140;
+
+  DemoOptions {
+    if (servers < 50 || servers > 50_000) throw new IllegalArgumentException("--servers must be 50-50000: " + servers);
+    if (landmarks < 6 || landmarks > 60) {
+      throw new IllegalArgumentException("--landmarks must be 6-60 (4-D coordinates need at least 5 anchors): " + landmarks);
+    }
+    Objects.requireNonNull(world, "world");
+    if (!world.equals("synthetic") && !(world.startsWith("matrix:") && world.length() > "matrix:".length())) {
+      throw new IllegalArgumentException("--world must be 'synthetic' or 'matrix:PATH', got '" + world + "'");
+    }
+    if (!(jitterMs >= 0) || jitterMs > 100) throw new IllegalArgumentException("--jitter must be 0-100 ms: " + jitterMs);
+    if (!(lossRate >= 0) || lossRate > 0.2) throw new IllegalArgumentException("--loss must be 0-0.2: " + lossRate);
+    if (!(agentRate >= 10) || agentRate > 20_000) throw new IllegalArgumentException("--agent-rate must be 10-20000: " + agentRate);
+    if (maxRounds < 1 || maxRounds > 20) throw new IllegalArgumentException("--max-rounds must be 1-20: " + maxRounds);
+    if (!(convergence >= 0) || convergence >= 1) throw new IllegalArgumentException("--convergence must be in [0, 1): " + convergence);
+    if (nClose < 1 || nClose > servers / 2) throw new IllegalArgumentException("--n-close must be 1-" + servers / 2 + ": " + nClose);
+    if (!(clientRate >= 10) || clientRate > 5_000) throw new IllegalArgumentException("--rate must be 10-5000: " + clientRate);
+    if (!(traditionalRate >= 10) || traditionalRate > 20_000) {
+      throw new IllegalArgumentException("--traditional-rate must be 10-20000: " + traditionalRate);
+    }
+    Objects.requireNonNull(out, "out");
+    Objects.requireNonNull(serveInterval, "serveInterval");
+    if (serveInterval.toSeconds() < 5) throw new IllegalArgumentException("--serve-interval must be >= 5 s");
+  }
+
+  /** The matrix path of a "matrix:PATH" world, or null for the synthetic one. */
+  Path matrixPath() {
+    return world.startsWith("matrix:") ? Path.of(world.substring("matrix:".length())) : null;
+  }
+}

@@ -1,0 +1,27 @@
+package dev.reed.cli.demo;
+
+import java.util.List;
+
+/**
+ * What a demo run produced.
+ *
+ * @param world the world's description
+ * @param servers emulated game servers
+ * @param landmarks landmark agents
+ * @param kafka the broker's bootstrap address
+ * @param coordinator the coordinator's gRPC address
+ * @param rounds measurement rounds
+ * @param converged true when the fit error stopped improving before the round cap
+ * @param nClose N_close of the stop rules
+ * @param methods one entry per client and method, traditional last per client
+ * @param seconds wall time of the run up to the table
+ */
+record DemoReport(String world, int servers, int landmarks, String kafka, String coordinator, List<RoundFigures> rounds,
+    boolean converged, int nClose, List<MethodFigures> methods, double seconds) {
+
+  /** The traditional row of a client. */
+  MethodFigures traditional(DemoWorld.Site client) {
+    return methods.stream().filter(m -> m.client().equals(client) && m.method().equals("traditional")).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no traditional discovery for " + client.id()));
+  }
+}

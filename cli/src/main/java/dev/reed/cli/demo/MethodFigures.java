@@ -1,0 +1,42 @@
+package dev.reed.cli.demo;
+
+import java.util.List;
+
+/**
+ * One discovery from one client location: a row of the paper's Tables III-VI.
+ *
+ * @param client the client
+ * @param address the client's emulated address
+ * @param method "first", "intelligent" or "traditional"
+ * @param probes probes sent, calibration included
+ * @param calibrationProbes probes to calibration servers
+ * @param timeouts probes without a reply
+ * @param found servers that answered
+ * @param seconds140 duration at 140 probes/s (measured, or rescaled: see {@code rescaled})
+ * @param rescaled true when the probes were sent faster than 140/s and {@code seconds140} is the
+ *     probe count at 140/s plus the measured wait for the last replies
+ * @param wallSeconds measured wall time at the rate actually used
+ * @param rate probes per second actually used
+ * @param meanRttMs mean measured RTT of the N_close lowest-RTT servers found
+ * @param medianRttMs median of the same
+ * @param optimalMeanMs mean true RTT of the N_close nearest servers of the world (an oracle)
+ * @param optimalMedianMs median of the same
+ * @param nearestFound how many of the true N_close nearest servers are among those found
+ * @param stopReason why probing stopped
+ * @param points (probe index, RTT ms) of every reply, in probe order, for the plots
+ */
+record MethodFigures(DemoWorld.Site client, String address, String method, int probes, int calibrationProbes,
+    int timeouts, int found, double seconds140, boolean rescaled, double wallSeconds, double rate, double meanRttMs,
+    double medianRttMs, double optimalMeanMs, double optimalMedianMs, int nearestFound, String stopReason,
+    List<double[]> points) {
+
+  /** Percent fewer probes than {@code baseline}. */
+  double probeReductionVs(MethodFigures baseline) {
+    return 100.0 * (1 - (double) probes / baseline.probes());
+  }
+
+  /** Percent less time (at 140 probes/s) than {@code baseline}. */
+  double timeReductionVs(MethodFigures baseline) {
+    return 100.0 * (1 - seconds140 / baseline.seconds140());
+  }
+}

@@ -1,0 +1,64 @@
+package dev.reed.cli.demo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The demo's results as a text table in the shape of the REED paper's Tables III-VI (Armitage
+ * &amp; Heyde, TOMCCAP 2011): per client and method the probes (calibration included), the time at
+ * 140 probes/s, mean and median RTT of the N_close best servers found, the optimal mean RTT
+ * (the true N_close nearest), and the reduction against traditional discovery.
+ */
+final class ResultTable {
+  private ResultTable() {}
+
+  static List<String> lines(DemoReport report) {
+    List<String> out = new ArrayList<>();
+    boolean anyRescaled = report.methods().stream().anyMatch(MethodFigures::rescaled);
+    out.add(String.format(Locale.ROOT, "REED vs traditional discovery, %d servers, %d landmarks, N_close = %d", report.servers(),
+        report.landmarks(), report.nClose()));
+    String header = String.format(Locale.ROOT, "%-11s %-3s %-14s %-16s %7s %11s %9s %10s %12s %9s %8s %8s",
+        "client", "reg", "place", "method", "probes", "time@140/s", "mean RTT", "median RTT", "optimal mean", "probes -%",
+        "time -%", "nearest");
+    out.add(header);
+    out.add("-".repeat(header.length()));
+    String lastClient = null;
+    for (MethodFigures m : report.methods()) {
+      boolean firstRow = !m.client().id().equals(lastClient);
+      lastClient = m.client().id();
+      MethodFigures base = report.traditional(m.client());
+      boolean isBase = m == base;
+      out.add(String.format(Locale.ROOT, "%-11s %-3s %-14s %-16s %7d %10.2fs%s %6.1f ms %7.1f ms %9.1f ms %9s %8s %4d/%-3d",
+          firstRow ? m.client().id() : "", firstRow ? m.client().region() : "", firstRow ? clip(m.client().place(), 14) : "",
+          label(m.method()), m.probes(), m.seconds140(), m.rescaled() ? "*" : " ", m.meanRttMs(), m.medianRttMs(),
+          m.optimalMeanMs(), isBase ? "-" : pct(m.probeReductionVs(base)), isBase ? "-" : pct(m.timeReductionVs(base)),
+          m.nearestFound(), report.nClose()));
+    }
+    out.add("");
+    out.add("probes: calibration included. mean/median RTT: measured, of the N_close lowest-RTT servers found. optimal mean:");
+    out.add("the world's true RTT to the N_close nearest servers. nearest: how many of those true N_close nearest were found.");
+    if (anyRescaled) {
+      MethodFigures r = report.methods().stream().filter(MethodFigures::rescaled).findFirst().orElseThrow();
+      out.add(String.format(Locale.ROOT, "* probes really sent at %.0f probes/s to fit the demo's time budget; the time shown is "
+          + "probes / 140 plus the measured wait for the last replies.", r.rate()));
+    }
+    return out;
+  }
+
+  private static String label(String method) {
+    return switch (method) {
+      case "first" -> "REED first";
+      case "intelligent" -> "REED intelligent";
+      default -> method;
+    };
+  }
+
+  private static String pct(double v) {
+    return String.format(Locale.ROOT, "%.1f %%", v);
+  }
+
+  private static String clip(String s, int n) {
+    return s == null ? "" : s.length() <= n ? s : s.substring(0, n);
+  }
+}

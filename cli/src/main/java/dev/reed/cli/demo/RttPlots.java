@@ -1,0 +1,70 @@
+package dev.reed.cli.demo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * One PNG per client: the RTT of every reply against the time its probe was sent at 140
+ * probes/s, REED against traditional discovery, as in the REED paper's Figures 7-9 (Armitage
+ * &amp; Heyde, TOMCCAP 2011). REED's replies are the low RTTs in the first second; traditional
+ * discovery's are spread over the whole list. The time axis is logarithmic so both are visible.
+ */
+final class RttPlots {
+  private RttPlots() {}
+
+  /** Writes the plots into {@code dir} and returns their paths. */
+  static List<Path> write(DemoReport report, Path dir) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    Files.createDirectories(dir);
+    Map<String, List<MethodFigures>> byClient = new LinkedHashMap<>();
+    for (MethodFigures m : report.methods()) byClient.computeIfAbsent(m.client().id(), k -> new ArrayList<>()).add(m);
+    List<Path> files = new ArrayList<>();
+    for (Map.Entry<String, List<MethodFigures>> e : byClient.entrySet()) {
+      DemoWorld.Site c = e.getValue().getFirst().client();
+      XYChart chart = new XYChartBuilder().width(1000).height(560)
+          .title(String.format(Locale.ROOT, "Probed RTT vs time, %s (%s, %s), %d servers, N_close = %d", c.id(), c.region(),
+              c.place(), report.servers(), report.nClose()))
+          .xAxisTitle("time since the start of discovery at 140 probes/s (s, log scale)").yAxisTitle("RTT (ms)").build();
+      chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+      chart.getStyler().setXAxisLogarithmic(true);
+      chart.getStyler().setMarkerSize(4);
+      // traditional first so REED's points are drawn on top
+      List<MethodFigures> ordered = new ArrayList<>(e.getValue());
+      ordered.sort((a, b) -> Boolean.compare(!a.method().equals("traditional"), !b.method().equals("traditional")));
+      for (MethodFigures m : ordered) {
+        if (m.points().isEmpty()) continue;
+        double[] x = new double[m.points().size()];
+        double[] y = new double[x.length];
+        for (int i = 0; i < x.length; i++) {
+          x[i] = (m.points().get(i)[0] + 1) / DemoOptions.PAPER_RATE;
+          y[i] = m.points().get(i)[1];
+        }
+        String name = String.format(Locale.ROOT, "%s: %d probes, mean RTT of best %d %.1f ms", switch (m.method()) {
+          case "first" -> "REED First N_close";
+          case "intelligent" -> "REED Intelligent N_close";
+          default -> "traditional";
+        }, m.probes(), report.nClose(), m.meanRttMs());
+        chart.addSeries(name, x, y).setMarker(switch (m.method()) {
+          case "first" -> SeriesMarkers.DIAMOND;
+          case "intelligent" -> SeriesMarkers.TRIANGLE_UP;
+          default -> SeriesMarkers.CIRCLE;
+        });
+      }
+      Path file = dir.resolve("probed-rtt-vs-time-" + c.id() + ".png");
+      BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+      files.add(file);
+    }
+    return files;
+  }
+}
