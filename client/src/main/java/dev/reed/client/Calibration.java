@@ -24,11 +24,54 @@ final class Calibration {
 
   private Calibration() {}
 
-  static Result run(CoordinatorClient coordinator, int count, Positioning positioning, ProbeLoop loop) {
+  /**
+   * Waits for every calibration reply, but not for stragglers: once max(D+1, 75 %) have
+   * answered, the rest get at most max(100 ms, the slowest reply so far) longer. A calibration
+   * server that is down would otherwise add a whole probe timeout to every discovery; positioning
+   * needs only D+1 replies.
+   */
+  static final class Quorum implements StopCondition {
+    static final long MIN_GRACE_NANOS = 100_000_000L;
+    private final int quorum;
+    private final Ticker ticker;
+    private int replies;
+    private long slowestNanos;
+    private long stopAt = Long.MAX_VALUE;
+
+    Quorum(int total, int minReplies, Ticker ticker) {
+      this.quorum = Math.max(minReplies, (int) Math.ceil(total * 0.75));
+      this.ticker = ticker;
+    }
+
+    @Override
+    public boolean observe(Candidate c, ProbeResult r) {
+      if (r.ok()) {
+        replies++;
+        slowestNanos = Math.max(slowestNanos, r.rttNanos());
+      }
+      if (replies >= quorum && stopAt == Long.MAX_VALUE) {
+        stopAt = ticker.nanos() + Math.max(MIN_GRACE_NANOS, slowestNanos);
+      }
+      return false; // the loop ends when every probe is in, or at stopAtNanos
+    }
+
+    @Override
+    public boolean inProbeOrder() {
+      return false;
+    }
+
+    @Override
+    public long stopAtNanos() {
+      return stopAt;
+    }
+  }
+
+  static Result run(CoordinatorClient coordinator, int count, Positioning positioning, ProbeLoop loop, Ticker ticker) {
     CoordinatorClient.CalibrationSet set = coordinator.calibrationServers(count);
     List<Candidate> candidates = set.servers().stream().map(CoordinatorClient.CalibrationTarget::candidate).toList();
-    ProbeLoop.Outcome out = loop.run(new ListFeed(candidates), StopCondition.NEVER, Map.of());
-    if (out.reason() == DiscoveryResult.StopReason.INTERRUPTED || out.reason() == DiscoveryResult.StopReason.TIME_LIMIT) {
+    ProbeLoop.Outcome out = loop.run(new ListFeed(candidates), new Quorum(candidates.size(), set.dimensions() + 1, ticker),
+        Map.of());
+    if (out.reason() == DiscoveryResult.StopReason.INTERRUPTED) {
       throw new ReedClientException(ReedClientException.Kind.CALIBRATION_FAILED,
           "calibration did not finish (" + out.reason() + ") after " + out.sent() + " probes");
     }

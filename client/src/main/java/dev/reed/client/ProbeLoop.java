@@ -5,6 +5,7 @@ import dev.reed.probe.ProbeTarget;
 import dev.reed.probe.Prober;
 import dev.reed.proto.v1.ProbeStatus;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * one probe every 1/rate seconds to the next listed server without waiting for replies (the
  * paper's clients probe at a fixed rate, 140/s on DSL), shows each reply as it arrives, and feeds
  * outcomes to the stop condition in probe order (a late reply to an early probe is waited for, as
- * Algorithms 5 and 6 reason about the probe sequence).
+ * Algorithms 5 and 6 reason about the probe sequence; calibration takes them as they arrive).
  *
  * <p>One thread owns all state: probe completions and page arrivals are posted to an inbox and
  * run on the looping thread.
@@ -45,6 +46,7 @@ final class ProbeLoop {
   private final List<Slot> slots = new ArrayList<>();
   private final Set<String> probed = new HashSet<>();
   private final List<DiscoveredServer> found = new ArrayList<>();
+  private final ArrayDeque<Slot> arrived = new ArrayDeque<>(); // finished, not yet observed
   private int observed;
   private int sent;
   private int timeouts;
@@ -90,9 +92,11 @@ final class ProbeLoop {
       while (true) {
         Runnable task;
         while ((task = inbox.poll()) != null) task.run();
-        if (observeInOrder(stop)) return outcome(DiscoveryResult.StopReason.STOP_RULE, null);
+        if (observe(stop)) return outcome(DiscoveryResult.StopReason.STOP_RULE, null);
         long now = ticker.nanos();
         if (now - endNanos >= 0) return outcome(DiscoveryResult.StopReason.TIME_LIMIT, null);
+        long stopAt = stop.stopAtNanos();
+        if (stopAt != Long.MAX_VALUE && now - stopAt >= 0) return outcome(DiscoveryResult.StopReason.STOP_RULE, null);
         if (feed.failure() != null) return outcome(DiscoveryResult.StopReason.COORDINATOR_FAILED, feed.failure());
         long wait;
         if (now - nextSend >= 0) {
@@ -119,6 +123,7 @@ final class ProbeLoop {
           wait = nextSend - now;
         }
         wait = Math.min(wait, endNanos - now);
+        if (stopAt != Long.MAX_VALUE) wait = Math.min(wait, stopAt - now);
         task = inbox.poll(Math.max(wait, 0), TimeUnit.NANOSECONDS);
         if (task != null) task.run();
       }
@@ -150,6 +155,7 @@ final class ProbeLoop {
   private void complete(int seq, ProbeResult r) {
     Slot s = slots.get(seq);
     s.result = r;
+    arrived.add(s);
     Candidate c = s.candidate;
     if (r.ok() && r.serverInfo() != null) {
       DiscoveredServer d = new DiscoveredServer(c.address(), c.protocol(), r.rttNanos() / 1e6, c.predictedMs(),
@@ -163,8 +169,20 @@ final class ProbeLoop {
     }
   }
 
-  /** Feeds finished probes to the stop condition in probe order; true if it says stop. */
-  private boolean observeInOrder(StopCondition stop) {
+  /**
+   * Feeds finished probes to the stop condition, in probe order (a finished probe waits for the
+   * earlier ones) or, if the condition wants, as they finished; true if it says stop.
+   */
+  private boolean observe(StopCondition stop) {
+    if (!stop.inProbeOrder()) {
+      while (!arrived.isEmpty()) {
+        Slot s = arrived.poll();
+        observed++;
+        if (stop.observe(s.candidate, s.result)) return true;
+      }
+      return false;
+    }
+    arrived.clear();
     while (observed < slots.size() && slots.get(observed).result != null) {
       Slot s = slots.get(observed++);
       if (stop.observe(s.candidate, s.result)) return true;

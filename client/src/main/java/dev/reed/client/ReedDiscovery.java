@@ -62,7 +62,7 @@ final class ReedDiscovery {
       return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start);
     }
     ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0);
-    Calibration.Result cal = Calibration.run(coordinator, calibrationCount, positioning, loop);
+    Calibration.Result cal = Calibration.run(coordinator, calibrationCount, positioning, loop, ticker);
     lastCalibration = cal;
     lastCalibrationNanos = start;
     return cal;

@@ -243,6 +243,20 @@ class ReedClientTest {
   }
 
   @Test
+  void aSilentCalibrationServerDoesNotCostAWholeProbeTimeout() {
+    FakeWorld.Server s = world.calibration.get(3);
+    world.calibration.set(3, new FakeWorld.Server(s.address(), s.protocol(), s.coordinate(), s.info(), false));
+    prober = new FakeProber(world, 1000); // real time: beacons answer after ~250 ms, the silent one times out at 1 s
+    List<DiscoveryEvent> events = new CopyOnWriteArrayList<>();
+    DiscoveryResult r = track(builder().build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)), events::add);
+    DiscoveryEvent.Positioned p = (DiscoveryEvent.Positioned) events.get(0);
+    assertThat(p.calibrationReplies()).isEqualTo(CALIB - 1);
+    assertThat(p.elapsed()).isLessThan(Duration.ofMillis(900));
+    assertThat(r.calibrationProbes()).isEqualTo(CALIB);
+    assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
+  }
+
+  @Test
   void aCoordinatorWithoutCalibrationServersSaysSo() {
     world.calibration.clear();
     assertThatThrownBy(() -> client().discover(DiscoveryRequest.defaults()))
