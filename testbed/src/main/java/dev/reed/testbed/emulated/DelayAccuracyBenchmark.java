@@ -51,8 +51,11 @@ public final class DelayAccuracyBenchmark implements Callable<Integer> {
   @Option(names = "--rate", description = "probes per second, all probers together (default ${DEFAULT-VALUE})")
   double rate = 3000;
 
-  @Option(names = "--seconds", description = "measurement time after a 3 s warm-up (default ${DEFAULT-VALUE})")
+  @Option(names = "--seconds", description = "measurement time after the warm-up (default ${DEFAULT-VALUE})")
   int seconds = 20;
+
+  @Option(names = "--warmup", description = "seconds of probing before measuring (JIT, caches) (default ${DEFAULT-VALUE})")
+  int warmup = 3;
 
   @Option(names = "--probers", description = "prober hosts: landmarks in EU, NA, AS, ... (default ${DEFAULT-VALUE})")
   int probers = 3;
@@ -114,7 +117,7 @@ public final class DelayAccuracyBenchmark implements Callable<Integer> {
       ErrorLog errors = new ErrorLog(4_000_000);
       DatagramChannel[] channels = new DatagramChannel[probers];
       Thread[] receivers = new Thread[probers];
-      long warmupEnd = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+      long warmupEnd = System.nanoTime() + Duration.ofSeconds(warmup).toNanos();
       for (int p = 0; p < probers; p++) {
         channels[p] = DatagramChannel.open().bind(new InetSocketAddress(world.address(proberHosts[p]), 0));
         int pp = p;
