@@ -290,8 +290,8 @@ public final class ProbeEngine implements Prober {
     try {
       work.awaitNanos(Math.max(1, nanos));
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      closed = true;
+      // only close() stops the sender, by flag and signal; a stray interrupt is not a stop
+      Thread.interrupted();
     }
   }
 

@@ -99,6 +99,21 @@ class ProbeEngineTest {
   }
 
   @Test
+  void rttIsTheTickerDifferenceAroundSendAndReceive() throws Exception {
+    java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(1_000_000_000L);
+    UdpPeer server = track(new UdpPeer());
+    ProbeEngine engine = track(engine().ticker(nanos::get).build());
+    CompletableFuture<ProbeResult> f = engine.probe(ProbeTarget.quake3(server.address()));
+    UdpPeer.Datagram q = server.receive(5000);
+    String challenge = Quake3Codec.decodeRequest(ByteBuffer.wrap(q.data())).challenge();
+    nanos.addAndGet(7_654_321L); // the frozen clock moves only here, between send and receive
+    server.send(Quake3Codec.encodeInfoResponse(INFO, challenge), q.from());
+    ProbeResult r = get(f);
+    assertThat(r.ok()).isTrue();
+    assertThat(r.rttNanos()).isEqualTo(7_654_321L);
+  }
+
+  @Test
   void silentTargetTimesOut() throws Exception {
     UdpPeer silent = track(new UdpPeer());
     ProbeEngine engine = track(engine().timeout(Duration.ofMillis(200)).build());
