@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ContainerEntrypointSmokeTest {
 
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
   @TempDir Path tmp;
   private final List<Started> processes = new ArrayList<>();

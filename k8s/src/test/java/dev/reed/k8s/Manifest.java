@@ -37,6 +37,12 @@ record Manifest(Map<String, Object> root, String source) {
     return v != null && v.startsWith("kafka.strimzi.io/");
   }
 
+  /** A kind from an operator's CRD (Strimzi, Prometheus Operator), unknown to the Kubernetes client's model. */
+  boolean isCustomResource() {
+    String v = apiVersion();
+    return isStrimzi() || (v != null && v.startsWith("monitoring.coreos.com/"));
+  }
+
   /** The value at a dotted path, or null when any step is missing. */
   Object at(String path) {
     return at(root, path);
