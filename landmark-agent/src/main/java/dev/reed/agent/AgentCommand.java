@@ -2,6 +2,7 @@ package dev.reed.agent;
 
 import dev.reed.agent.config.Durations;
 import dev.reed.agent.config.EnvironmentDefaults;
+import dev.reed.agent.config.KafkaClientProperties;
 import dev.reed.agent.config.SocketAddresses;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +38,11 @@ public final class AgentCommand implements Callable<Integer> {
   @Option(names = "--kafka", paramLabel = "HOST:PORT",
       description = "Kafka bootstrap servers (comma-separated). Required. Env: REED_AGENT_KAFKA.")
   String kafka;
+
+  @Option(names = "--kafka-config", paramLabel = "FILE",
+      description = "Kafka client properties (TLS/SASL: security.protocol, sasl.*, ssl.*) for producer and consumers. "
+          + "Env: REED_AGENT_KAFKA_CONFIG.")
+  Path kafkaConfig;
 
   @Option(names = "--region", paramLabel = "NAME", 
       description = "Region label for people, e.g. Europe/Frankfurt. Env: REED_AGENT_REGION.")
@@ -106,6 +112,7 @@ public final class AgentCommand implements Callable<Integer> {
     try {
       AgentConfig.Builder b = AgentConfig.builder(id, kafka)
           .region(region)
+          .kafkaProperties(kafkaConfig == null ? java.util.Map.of() : KafkaClientProperties.read(kafkaConfig))
           .bind(option("--bind", () -> SocketAddresses.parse(bind, 0)))
           .beacon(option("--beacon", () -> SocketAddresses.parse(beacon, AgentConfig.DEFAULT_BEACON_PORT)))
           .interval(option("--interval", () -> Durations.parse(interval)))

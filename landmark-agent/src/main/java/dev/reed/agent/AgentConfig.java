@@ -1,10 +1,12 @@
 package dev.reed.agent;
 
+import dev.reed.agent.config.KafkaClientProperties;
 import dev.reed.probe.responder.ReplyDelay;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -17,6 +19,8 @@ import java.util.regex.Pattern;
  *     of the announcement and the beacon's server name
  * @param region free-form region label for people
  * @param kafkaBootstrap Kafka {@code bootstrap.servers}
+ * @param kafkaProperties further Kafka client settings (TLS, SASL) for the producer and consumers;
+ *     see {@link dev.reed.agent.config.KafkaClientProperties}
  * @param bind local address the probes are sent from (port 0 = any)
  * @param beacon where the calibration beacon listens (A2S_INFO and Quake3 getinfo)
  * @param beaconAdvertise the beacon address announced to peers and clients; null = {@code beacon}
@@ -44,6 +48,7 @@ public record AgentConfig(
     String id,
     String region,
     String kafkaBootstrap,
+    Map<String, String> kafkaProperties,
     InetSocketAddress bind,
     InetSocketAddress beacon,
     InetSocketAddress beaconAdvertise,
@@ -76,6 +81,12 @@ public record AgentConfig(
     }
     region = region == null ? "" : region;
     if (kafkaBootstrap == null || kafkaBootstrap.isBlank()) throw new IllegalArgumentException("Kafka bootstrap address is required");
+    kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
+    for (String key : kafkaProperties.keySet()) {
+      if (KafkaClientProperties.RESERVED.contains(key)) {
+        throw new IllegalArgumentException("Kafka setting '" + key + "' is set by the agent and cannot be overridden");
+      }
+    }
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(beacon, "beacon");
     Objects.requireNonNull(interval, "interval");
@@ -107,6 +118,7 @@ public record AgentConfig(
     private final String id;
     private final String kafka;
     private String region = "";
+    private Map<String, String> kafkaProperties = Map.of();
     private InetSocketAddress bind = new InetSocketAddress(0);
     private InetSocketAddress beacon = new InetSocketAddress(DEFAULT_BEACON_PORT);
     private InetSocketAddress beaconAdvertise;
@@ -133,6 +145,7 @@ public record AgentConfig(
     }
 
     public Builder region(String v) { region = v; return this; }
+    public Builder kafkaProperties(Map<String, String> v) { kafkaProperties = v; return this; }
     public Builder bind(InetSocketAddress v) { bind = v; return this; }
     public Builder beacon(InetSocketAddress v) { beacon = v; return this; }
     public Builder beaconAdvertise(InetSocketAddress v) { beaconAdvertise = v; return this; }
@@ -162,7 +175,7 @@ public record AgentConfig(
     }
 
     public AgentConfig build() {
-      return new AgentConfig(id, region, kafka, bind, beacon, beaconAdvertise, targetsFile, interval, jitter, rate,
+      return new AgentConfig(id, region, kafka, kafkaProperties, bind, beacon, beaconAdvertise, targetsFile, interval, jitter, rate,
           probeTimeout, meshProbes, spoolDir, spoolMaxBytes, metricsHost, metricsPort, beaconDelay, clock,
           deliveryTimeout, flushTimeout, batchSize, seed);
     }

@@ -106,4 +106,22 @@ class AgentCommandTest {
     assertThat(r.out()).contains("--id", "--kafka", "--targets", "--interval", "--once", "--spool-dir", "--metrics-port",
         "REED_AGENT_KAFKA", "q3 HOST:PORT");
   }
+
+  @Test
+  void kafkaClientPropertiesComeFromAFileAndCannotOverrideTheAgentsGuarantees(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    Path good = dir.resolve("client.properties");
+    java.nio.file.Files.writeString(good, "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n");
+    AgentConfig c = parse(Map.of("REED_AGENT_KAFKA_CONFIG", good.toString()), "--id", "a", "--kafka", "k:9093");
+    assertThat(c.kafkaProperties()).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512");
+
+    Path bad = dir.resolve("bad.properties");
+    java.nio.file.Files.writeString(bad, "acks=1\n");
+    Run r = execute(Map.of(), "--id", "a", "--kafka", "k:1", "--kafka-config", bad.toString());
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("'acks' is set by the agent and cannot be overridden");
+
+    r = execute(Map.of(), "--id", "a", "--kafka", "k:1", "--kafka-config", dir.resolve("missing").toString());
+    assertThat(r.err()).contains("cannot read Kafka client properties");
+  }
 }

@@ -75,10 +75,13 @@ class AgentOperationsTest {
   void onceRunsOneRoundFlushesAndExitsZero() throws Exception {
     Path targets = dir.resolve("once-targets.txt");
     java.nio.file.Files.writeString(targets, "# nothing answers here\nq3 127.0.0.30:9\n");
+    Path client = dir.resolve("client.properties");
+    java.nio.file.Files.writeString(client, "security.protocol=PLAINTEXT\nclient.dns.lookup=use_all_dns_ips\n");
     java.io.StringWriter out = new java.io.StringWriter();
     int code = new picocli.CommandLine(new AgentCommand()).setOut(new java.io.PrintWriter(out)).execute(
-        "--id", "lm-once", "--kafka", KAFKA.broker().bootstrapServers(), "--once", "--bind", "127.0.0.1",
-        "--beacon", "127.0.0.1:0", "--spool-dir", dir.resolve("spool-once").toString(), "--targets", targets.toString());
+        "--id", "lm-once", "--kafka", KAFKA.broker().bootstrapServers(), "--kafka-config", client.toString(), "--once",
+        "--bind", "127.0.0.1", "--beacon", "127.0.0.1:0", "--spool-dir", dir.resolve("spool-once").toString(),
+        "--targets", targets.toString());
     assertThat(code).isZero();
     assertThat(out.toString()).contains("round 1: 1 targets, 0 replies", "2 records published, 0 spooled");
   }

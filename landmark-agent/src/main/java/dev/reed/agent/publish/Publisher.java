@@ -60,6 +60,7 @@ public final class Publisher implements AutoCloseable {
 
   private final Spool spool;
   private final String bootstrap;
+  private final Map<String, String> clientProperties;
   private final String clientId;
   private final Duration deliveryTimeout;
   private final ReadBack readBack;
@@ -82,12 +83,19 @@ public final class Publisher implements AutoCloseable {
    *     (Kafka {@code delivery.timeout.ms}); outages shorter than this never touch the read-back
    */
   public Publisher(Spool spool, String bootstrap, String clientId, Duration deliveryTimeout, MeterRegistry registry) {
+    this(spool, bootstrap, Map.of(), clientId, deliveryTimeout, registry);
+  }
+
+  /** @param clientProperties further Kafka client settings (TLS, SASL) for the producer and the read-back */
+  public Publisher(Spool spool, String bootstrap, Map<String, String> clientProperties, String clientId,
+      Duration deliveryTimeout, MeterRegistry registry) {
     this.spool = spool;
+    this.clientProperties = Map.copyOf(clientProperties);
     this.bootstrap = bootstrap;
     this.clientId = clientId;
     this.deliveryTimeout = deliveryTimeout;
     this.registry = registry;
-    this.readBack = new ReadBack(bootstrap, deliveryTimeout.plusSeconds(5));
+    this.readBack = new ReadBack(bootstrap, clientProperties, deliveryTimeout.plusSeconds(5));
     this.latency = Timer.builder("reed.agent.publish.latency")
         .description("time from sending a batch to the broker's acknowledgement of all its records")
         .publishPercentileHistogram()
@@ -258,7 +266,7 @@ public final class Publisher implements AutoCloseable {
   }
 
   private Producer<byte[], byte[]> newProducer() {
-    Map<String, Object> p = new HashMap<>();
+    Map<String, Object> p = new HashMap<>(clientProperties);
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
     p.put(ProducerConfig.ACKS_CONFIG, "all");

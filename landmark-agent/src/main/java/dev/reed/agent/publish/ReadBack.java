@@ -31,10 +31,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 final class ReadBack {
   private final String bootstrap;
+  private final Map<String, String> clientProperties;
   private final Duration timeout;
 
-  ReadBack(String bootstrap, Duration timeout) {
+  ReadBack(String bootstrap, Map<String, String> clientProperties, Duration timeout) {
     this.bootstrap = bootstrap;
+    this.clientProperties = Map.copyOf(clientProperties);
     this.timeout = timeout;
   }
 
@@ -52,7 +54,7 @@ final class ReadBack {
       wanted.add(r.id());
     }
     Set<String> found = new HashSet<>();
-    Map<String, Object> props = new HashMap<>();
+    Map<String, Object> props = new HashMap<>(clientProperties);
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());

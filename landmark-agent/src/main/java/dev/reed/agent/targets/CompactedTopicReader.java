@@ -25,8 +25,9 @@ public final class CompactedTopicReader implements AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
   private final Duration timeout;
 
-  public CompactedTopicReader(String bootstrap, String clientId, Duration timeout) {
-    Map<String, Object> p = new HashMap<>();
+  /** @param clientProperties further Kafka client settings (TLS, SASL) */
+  public CompactedTopicReader(String bootstrap, Map<String, String> clientProperties, String clientId, Duration timeout) {
+    Map<String, Object> p = new HashMap<>(clientProperties);
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
