@@ -3,9 +3,11 @@ variable "name_prefix" {
   type        = string
   default     = "reed"
 
+  # <= 14 characters: "<prefix>-landmark-agent" must fit a GCP service account id (30), and
+  # "<prefix>-agent-<id>" a GCP instance name (63) with ids of up to 41 characters.
   validation {
-    condition     = can(regex("^[a-z][a-z0-9-]{1,20}$", var.name_prefix))
-    error_message = "name_prefix: 2-21 lowercase letters, digits and dashes, starting with a letter."
+    condition     = can(regex("^[a-z][a-z0-9-]{1,13}$", var.name_prefix))
+    error_message = "name_prefix: 2-14 lowercase letters, digits and dashes, starting with a letter."
   }
 }
 
