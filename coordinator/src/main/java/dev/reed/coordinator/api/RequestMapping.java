@@ -6,10 +6,8 @@ import dev.reed.coordinates.ranking.PasswordRule;
 import dev.reed.coordinates.ranking.RankingFilter;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.ServingState;
-import dev.reed.proto.v1.FitQuality;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.RankedServer;
-import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.ServerFilter;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -70,14 +68,9 @@ final class RequestMapping {
   }
 
   static RankedServer ranked(ServingState state, String key, double predictedMs) {
-    ServerCoordinate c = state.servers().get(key);
-    RankedServer.Builder b = RankedServer.newBuilder().setPredictedRttUs(CoordinateCodec.toMicros(predictedMs));
-    if (c == null) return b.setEndpoint(dev.reed.proto.Endpoints.parse(key)).build();
-    return b.setEndpoint(c.getEndpoint())
-        .setProtocol(c.getProtocol())
-        .setServerInfo(c.getServerInfo())
-        .setStability(c.getStability())
-        .setFit(FitQuality.newBuilder(c.getFit()))
-        .build();
+    RankedServer template = state.ranked().get(key);
+    RankedServer.Builder b = template == null ? RankedServer.newBuilder().setEndpoint(dev.reed.proto.Endpoints.parse(key))
+        : template.toBuilder();
+    return b.setPredictedRttUs(CoordinateCodec.toMicros(predictedMs)).build();
   }
 }

@@ -7,6 +7,7 @@ import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.Landmark;
 import dev.reed.proto.v1.LandmarkCoordinate;
+import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.ServerInfo;
 import dev.reed.proto.v1.Target;
@@ -59,6 +60,7 @@ public final class IndexFeed implements AutoCloseable {
   private final AtomicReference<ServingState> state;
   private final Map<String, ServerCoordinate> servers = new HashMap<>();
   private final Map<String, ServerEntry> entries = new HashMap<>();
+  private final Map<String, RankedServer> ranked = new HashMap<>();
   private final Map<String, LandmarkCoordinate> landmarkCoordinates = new HashMap<>();
   private final Map<String, Landmark> announcements = new ConcurrentHashMap<>();
   private final Map<String, Target> targets = new HashMap<>();
@@ -176,12 +178,14 @@ public final class IndexFeed implements AutoCloseable {
           if (v == null) {
             servers.remove(key);
             entries.remove(key);
+            ranked.remove(key);
             return true;
           }
           ServerCoordinate c = ServerCoordinate.parseFrom(v);
           Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
           ServerInfo info = c.getServerInfo();
           servers.put(key, c);
+          ranked.put(key, ServingState.rankedTemplate(c));
           entries.put(key, new ServerEntry(key, coordinate, CoordinateCodec.attributes(info, c.getProtocol())));
         }
         case "reed.landmark-coordinates" -> {
@@ -224,7 +228,7 @@ public final class IndexFeed implements AutoCloseable {
         .map(c -> new ServingState.Anchor(c.getLandmarkId(), CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "landmark")))
         .toList();
     RankingIndex index = RankingIndex.of(new ArrayList<>(entries.values()));
-    state.set(new ServingState(index, Map.copyOf(servers), Map.copyOf(current), anchors, Map.copyOf(announcements),
+    state.set(new ServingState(index, Map.copyOf(servers), Map.copyOf(ranked), Map.copyOf(current), anchors, Map.copyOf(announcements),
         Map.copyOf(targets), epoch, clock.instant(), dimensions, heightModel));
     rebuilds.incrementAndGet();
     onRebuild.run();

@@ -4,6 +4,7 @@ import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.proto.v1.Landmark;
 import dev.reed.proto.v1.LandmarkCoordinate;
+import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.Target;
 import java.time.Instant;
@@ -17,6 +18,8 @@ import java.util.Map;
  *
  * @param index ranking index over every server with a valid coordinate
  * @param servers latest coordinate per server key
+ * @param ranked per server key, the RankedServer a ranking returns (all but the predicted RTT),
+ *     built once per coordinate so a query only stamps the predicted RTT on it
  * @param landmarks landmark coordinates of the current embedding epoch, by landmark id
  * @param landmarkAnchors the same landmarks as math coordinates, sorted by id (positioning anchors)
  * @param announcements latest announcement per landmark id (reed.landmarks)
@@ -29,6 +32,7 @@ import java.util.Map;
 public record ServingState(
     RankingIndex index,
     Map<String, ServerCoordinate> servers,
+    Map<String, RankedServer> ranked,
     Map<String, LandmarkCoordinate> landmarks,
     List<Anchor> landmarkAnchors,
     Map<String, Landmark> announcements,
@@ -42,7 +46,13 @@ public record ServingState(
   public record Anchor(String landmarkId, Coordinate coordinate) {}
 
   public static ServingState empty(int dimensions, boolean heightModel, Instant now) {
-    return new ServingState(RankingIndex.of(List.of()), Map.of(), Map.of(), List.of(), Map.of(), Map.of(), 0, now,
-        dimensions, heightModel);
+    return new ServingState(RankingIndex.of(List.of()), Map.of(), Map.of(), Map.of(), List.of(), Map.of(), Map.of(), 0,
+        now, dimensions, heightModel);
+  }
+
+  /** The RankedServer of a server coordinate, without a predicted RTT. */
+  public static RankedServer rankedTemplate(ServerCoordinate c) {
+    return RankedServer.newBuilder().setEndpoint(c.getEndpoint()).setProtocol(c.getProtocol())
+        .setServerInfo(c.getServerInfo()).setStability(c.getStability()).setFit(c.getFit()).build();
   }
 }

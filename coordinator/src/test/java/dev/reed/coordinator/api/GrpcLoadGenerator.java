@@ -68,7 +68,7 @@ public final class GrpcLoadGenerator {
       entries.add(new ServerEntry(key, CoordinateCodec.fromProto(sc.getCoordinate(), d, key),
           CoordinateCodec.attributes(sc.getServerInfo(), sc.getProtocol())));
     }
-    return new ServingState(RankingIndex.of(entries), Map.copyOf(servers), Map.of(), List.of(), Map.of(), Map.of(), 1,
+    return new ServingState(RankingIndex.of(entries), Map.copyOf(servers), ReedServiceTest.templates(servers), Map.of(), List.of(), Map.of(), Map.of(), 1,
         Instant.now(), d, true);
   }
 
@@ -103,6 +103,9 @@ public final class GrpcLoadGenerator {
     AtomicLong count = new AtomicLong();
     AtomicLong errors = new AtomicLong();
     Semaphore inFlight = new Semaphore(concurrency);
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long cpu0 = os.getProcessCpuTime();
     long start = System.nanoTime();
     long end = start + duration.toNanos();
     int i = 0;
@@ -130,6 +133,7 @@ public final class GrpcLoadGenerator {
     inFlight.acquire(concurrency);
     inFlight.release(concurrency);
     double secs = (System.nanoTime() - start) / 1e9;
+    double cpuUsPerRequest = (os.getProcessCpuTime() - cpu0) / 1e3 / Math.max(1, count.get());
     if (!report) return;
     int m = (int) Math.min(count.get(), latencies.length);
     long[] l = Arrays.copyOf(latencies, m);
@@ -137,5 +141,8 @@ public final class GrpcLoadGenerator {
     System.out.printf("requests=%d errors=%d seconds=%.1f throughput=%.0f req/s p50=%.2f ms p90=%.2f ms p99=%.2f ms max=%.2f ms%n",
         count.get(), errors.get(), secs, count.get() / secs, l[m / 2] / 1e6, l[(int) (m * 0.9)] / 1e6,
         l[(int) (m * 0.99)] / 1e6, l[m - 1] / 1e6);
+    // CPU of this process (server + load generator) per request: what the rate would be on idle cores
+    System.out.printf("process CPU per request (server + client) = %.0f us -> %.0f req/s per idle core%n",
+        cpuUsPerRequest, 1e6 / cpuUsPerRequest);
   }
 }

@@ -114,8 +114,14 @@ class ReedServiceTest {
       landmarks.put("lm" + i, l);
       anchors.add(new ServingState.Anchor("lm" + i, CoordinateCodec.fromProto(l.getCoordinate(), D, "lm")));
     }
-    return new ServingState(RankingIndex.of(entries), Map.copyOf(servers), Map.copyOf(landmarks), anchors, Map.of(),
+    return new ServingState(RankingIndex.of(entries), Map.copyOf(servers), templates(servers), Map.copyOf(landmarks), anchors, Map.of(),
         Map.of(), 3, Instant.parse("2026-11-21T06:00:00Z"), D, false);
+  }
+
+  static Map<String, dev.reed.proto.v1.RankedServer> templates(Map<String, ServerCoordinate> servers) {
+    Map<String, dev.reed.proto.v1.RankedServer> out = new HashMap<>();
+    servers.forEach((k, v) -> out.put(k, ServingState.rankedTemplate(v)));
+    return Map.copyOf(out);
   }
 
   @BeforeEach

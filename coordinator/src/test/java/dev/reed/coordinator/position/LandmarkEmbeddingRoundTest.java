@@ -37,7 +37,7 @@ class LandmarkEmbeddingRoundTest {
       announced.put("l" + i, Landmark.newBuilder().setLandmarkId("l" + i).setRegion("r")
           .setBeacon(Endpoint.newBuilder().setIp("127.0.0." + (i + 1)).setPort(27960)).build());
     }
-    return new ServingState(dev.reed.coordinates.ranking.RankingIndex.of(List.of()), Map.of(), landmarks, List.of(),
+    return new ServingState(dev.reed.coordinates.ranking.RankingIndex.of(List.of()), Map.of(), Map.of(), landmarks, List.of(),
         announced, Map.of(), epoch, Instant.EPOCH, 2, false);
   }
 
