@@ -55,6 +55,26 @@ class StrimziResourcesTest {
   }
 
   @Test
+  void brokerOptionsStrimziManagesAreRejected() {
+    Manifest kafka = ManifestSet.parse("""
+        apiVersion: kafka.strimzi.io/v1beta2
+        kind: Kafka
+        metadata:
+          name: reed-kafka
+          annotations: {strimzi.io/kraft: enabled, strimzi.io/node-pools: enabled}
+        spec:
+          kafka:
+            listeners: [{name: tls, port: 9093, type: internal, tls: true}]
+            authorization: {type: simple}
+            config: {ssl.client.auth: required, advertised.listeners: x, min.insync.replicas: 2}
+          entityOperator: {topicOperator: {}, userOperator: {}}
+        """, "test").manifests().get(0);
+    assertThat(StrimziSchema.problems(kafka)).hasSize(2)
+        .anyMatch(p -> p.contains("Strimzi manages ssl.client.auth"))
+        .anyMatch(p -> p.contains("Strimzi manages advertised.listeners"));
+  }
+
+  @Test
   void renderedOverlaysAreWellFormedAndReplicationFitsTheNodePool() throws Exception {
     Kustomize kustomize = Kustomize.require();
     for (String root : Kustomize.ROOTS) {

@@ -36,6 +36,11 @@ final class StrimziSchema {
   static final Set<String> ACL_OPERATIONS = Set.of("Read", "Write", "Create", "Delete", "Alter", "Describe",
       "ClusterAction", "AlterConfigs", "DescribeConfigs", "IdempotentWrite", "All");
   private static final Set<String> USER_AUTH = Set.of("tls", "tls-external", "scram-sha-512");
+  /** Broker options Strimzi manages itself and rejects in spec.kafka.config. */
+  private static final List<String> FORBIDDEN_CONFIG_PREFIXES = List.of("listeners", "advertised.", "broker.",
+      "listener.", "host.name", "port", "inter.broker.listener.name", "sasl.", "ssl.", "security.", "password.",
+      "log.dir", "zookeeper.", "authorizer.", "super.user", "node.id", "process.roles", "controller.",
+      "metadata.log.dir", "cruise.control.metrics.reporter.bootstrap.servers");
 
   private StrimziSchema() {}
 
@@ -71,6 +76,9 @@ final class StrimziSchema {
       if (!(l.get("tls") instanceof Boolean)) p.add("listener " + l.get("name") + ": tls (boolean) is required");
     }
     if (!"simple".equals(m.string("spec.kafka.authorization.type"))) p.add("spec.kafka.authorization.type must be simple (ACLs)");
+    for (String key : m.map("spec.kafka.config").keySet()) {
+      if (FORBIDDEN_CONFIG_PREFIXES.stream().anyMatch(key::startsWith)) p.add("spec.kafka.config: Strimzi manages " + key);
+    }
     onlyKeys(m.map("spec.entityOperator"), ENTITY_OPERATOR, "spec.entityOperator", p);
     if (m.at("spec.entityOperator.topicOperator") == null) p.add("the Topic Operator is needed for the KafkaTopics");
     if (m.at("spec.entityOperator.userOperator") == null) p.add("the User Operator is needed for the KafkaUsers");
