@@ -40,6 +40,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "browse",
     mixinStandardHelpOptions = true,
+    versionProvider = BrowseCommand.Version.class,
     sortOptions = false,
     usageHelpWidth = 100,
     description = {
@@ -56,6 +57,15 @@ import picocli.CommandLine.Spec;
 public final class BrowseCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
+
+  /** The build's version, when run from a packaged jar. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = BrowseCommand.class.getPackage().getImplementationVersion();
+      return new String[] {"reed browse " + (v == null ? "development build" : v)};
+    }
+  }
 
   @Option(names = "--coordinator", paramLabel = "HOST:PORT", required = true,
       description = "The coordinator's gRPC address.")
@@ -127,13 +137,13 @@ public final class BrowseCommand implements Callable<Integer> {
       description = "Quake3-protocol master server for the traditional list (default: the coordinator's list, shuffled).")
   String master;
 
-  @Option(names = "--master-protocol", paramLabel = "N", description = "Protocol number for --master (default: ${DEFAULT-VALUE}, ioquake3/OpenArena).")
+  @Option(names = "--master-protocol", paramLabel = "N", description = "Protocol number for --master (default: ${DEFAULT-VALUE}, ioquake3/OpenArena; 68 = Quake3 1.32, and every Quake III-family server on the coordinator's master).")
   int masterProtocol = 71;
 
   @Option(names = "--valve-master", paramLabel = "HOST:PORT", description = "Valve master server for the traditional list.")
   String valveMaster;
 
-  @Option(names = "--valve-filter", paramLabel = "FILTER", description = "Filter for --valve-master, e.g. \\\\gamedir\\\\cstrike.")
+  @Option(names = "--valve-filter", paramLabel = "FILTER", description = "Filter for --valve-master, e.g. \\gamedir\\cstrike.")
   String valveFilter = "";
 
   @Option(names = "--fallback", description = "If the coordinator fails, run traditional discovery from --master/--valve-master.")
