@@ -3,9 +3,13 @@ package dev.reed.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
 import io.kubernetes.client.util.Yaml;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +49,50 @@ class StrictManifestLoadingTest {
       for (Manifest m : rendered.manifests()) {
         if (!m.isCustomResource()) loadStrictly(m);
       }
+    }
+  }
+
+  @Test
+  void everyRenderedObjectHasTheFieldsTheApiRequires() throws Exception {
+    Kustomize kustomize = Kustomize.require();
+    int checked = 0;
+    for (String root : Kustomize.ROOTS) {
+      for (Manifest m : kustomize.build(Kustomize.k8sDir().resolve(root)).manifests()) {
+        if (m.isCustomResource()) continue;
+        validateAgainstApiSchema(m);
+        checked++;
+      }
+    }
+    assertThat(checked).isGreaterThan(30);
+  }
+
+  @Test
+  void aMissingRequiredFieldIsRejected() throws IOException {
+    Manifest m = ManifestSet.parse(resource("invalid/missing-selector-deployment.yaml"), "test").manifests().get(0);
+    assertThatThrownBy(() -> validateAgainstApiSchema(m)).hasStackTraceContaining("selector");
+  }
+
+  /**
+   * The generated model's own validation (required fields, no unknown fields, at every level),
+   * applied to a complete object: sources are often partial patches, so only rendered objects.
+   */
+  private static void validateAgainstApiSchema(Manifest m) {
+    Class<?> model = typedClass(m);
+    try {
+      Method validate = model.getMethod("validateJsonElement", JsonElement.class);
+      validate.invoke(null, new Gson().toJsonTree(m.root()));
+    } catch (InvocationTargetException e) {
+      throw new AssertionError(m.id() + " is not a valid " + model.getSimpleName() + ": " + e.getCause().getMessage(), e.getCause());
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(model + " has no validateJsonElement", e);
+    }
+  }
+
+  private static Class<?> typedClass(Manifest m) {
+    try {
+      return Yaml.loadAll(new org.yaml.snakeyaml.Yaml().dump(m.root())).get(0).getClass();
+    } catch (IOException e) {
+      throw new AssertionError(m.id(), e);
     }
   }
 
