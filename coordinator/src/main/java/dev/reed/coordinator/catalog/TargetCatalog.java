@@ -76,6 +76,7 @@ public final class TargetCatalog {
     Target t = Target.newBuilder()
         .setEndpoint(e)
         .setProtocol(protocol)
+        // a static entry stays static even when a heartbeat or crawl also vouches for it
         .setSource(prior != null && prior.getSource() == TargetSource.TARGET_SOURCE_STATIC ? prior.getSource() : source)
         .setFirstSeenTime(prior != null ? prior.getFirstSeenTime() : ts)
         .setLastSeenTime(ts)
@@ -112,7 +113,7 @@ public final class TargetCatalog {
         Target t = current.get(key);
         if (t == null || t.getProtocol() != f.protocol() || t.getSource() != TargetSource.TARGET_SOURCE_STATIC
             || now - millis(t.getLastSeenTime()) >= refresh.toMillis()) {
-          publishStatic(f);
+          publish(f.endpoint(), f.protocol(), TargetSource.TARGET_SOURCE_STATIC, current);
           published++;
         }
       }
@@ -145,15 +146,6 @@ public final class TargetCatalog {
     }
     if (published + deleted > 0) producer.flush();
     return new Result(published, deleted, crawled);
-  }
-
-  private void publishStatic(TargetFile.Entry f) {
-    Instant now = clock.instant();
-    Timestamp ts = Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()).build();
-    Target t = Target.newBuilder().setEndpoint(f.endpoint()).setProtocol(f.protocol())
-        .setSource(TargetSource.TARGET_SOURCE_STATIC).setFirstSeenTime(ts).setLastSeenTime(ts).build();
-    producer.send(new ProducerRecord<>(Topic.TARGETS.name(), Endpoints.key(f.endpoint()).getBytes(StandardCharsets.UTF_8),
-        t.toByteArray()));
   }
 
   private static long millis(Timestamp t) {
