@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 class CommandOptionsTest {
 
-  /** Kafka client properties (TLS/SASL) for the Strimzi listeners: asked of the agent and coordinator owners. */
-  static final Set<String> REQUESTED = Set.of("REED_AGENT_KAFKA_CONFIG", "REED_COORDINATOR_KAFKA_CONFIG");
+  /** Kafka client properties (TLS/SASL) for the Strimzi listeners: asked of the coordinator's owner (the agent has it). */
+  static final Set<String> REQUESTED = Set.of("REED_COORDINATOR_KAFKA_CONFIG");
 
   private static final Pattern USED = Pattern.compile("\\bREED_(?:AGENT|COORDINATOR)_[A-Z0-9_]+");
   private static final Pattern AGENT_OPTION = Pattern.compile("names\\s*=\\s*\"--([a-z][a-z0-9-]*)\"");

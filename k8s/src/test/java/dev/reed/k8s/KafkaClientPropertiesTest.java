@@ -3,7 +3,9 @@ package dev.reed.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.reed.agent.config.KafkaClientProperties;
 import java.io.StringReader;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -53,6 +56,19 @@ class KafkaClientPropertiesTest {
       if (previous == null) System.clearProperty(ALLOWLIST);
       else System.setProperty(ALLOWLIST, previous);
     }
+  }
+
+  @Test
+  void theAgentAcceptsItsMountedFileAsKafkaConfig() throws Exception {
+    Properties mounted = mountedProperties("components/landmark-agents/configmap.yaml", "reed-landmark-agent-kafka-client");
+    Path file = root.resolve("client.properties");
+    try (Writer out = Files.newBufferedWriter(file)) {
+      mounted.store(out, null);
+    }
+    // the agent's --kafka-config reader: rejects keys the agent owns, passes the rest to its clients
+    Map<String, String> read = KafkaClientProperties.read(file);
+    assertThat(read).containsEntry("security.protocol", "SSL")
+        .containsEntry("ssl.keystore.password", "${dir:" + root.resolve("user") + ":user.password}");
   }
 
   private Properties mountedProperties(String file, String configMap) throws Exception {
