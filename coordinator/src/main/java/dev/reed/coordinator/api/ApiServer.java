@@ -48,7 +48,8 @@ public final class ApiServer implements AutoCloseable {
     ServerCredentials creds = tlsCert == null ? InsecureServerCredentials.create()
         : TlsServerCredentials.create(tlsCert.toFile(), tlsKey.toFile());
     HealthStatusManager health = new HealthStatusManager();
-    ExecutorService executor = Executors.newFixedThreadPool(Math.max(4, Runtime.getRuntime().availableProcessors() * 2),
+    // handlers are CPU-bound and never block: one thread per core, no more
+    ExecutorService executor = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
         Thread.ofPlatform().name("grpc-", 0).daemon().factory());
     NettyServerBuilder b = NettyServerBuilder.forAddress(bind, creds).executor(executor);
     for (BindableService s : services) {
