@@ -10,7 +10,9 @@ import java.util.Objects;
  * type so a browser (and {@code ./reed browse --compare-traditional}) can put them side by side.
  *
  * @param method how the servers were discovered
- * @param probes probes sent, calibration included (the paper's cost measure)
+ * @param probes probes sent, calibration included: the traffic this discovery caused
+ * @param probesNeeded probes up to the one whose outcome made the stop rule decide, calibration
+ *     included (the paper's measure); {@code probes} also counts those still in flight then
  * @param calibrationProbes probes sent to calibration servers
  * @param timeouts probes that got no valid reply in time
  * @param elapsed from the start of the discovery to the stop decision
@@ -21,7 +23,7 @@ import java.util.Objects;
  *     traditional ({@link Method#TRADITIONAL_FALLBACK}), or why probing stopped early
  *     ({@link StopReason#COORDINATOR_FAILED}); null otherwise
  */
-public record DiscoveryResult(Method method, int probes, int calibrationProbes, int timeouts,
+public record DiscoveryResult(Method method, int probes, int probesNeeded, int calibrationProbes, int timeouts,
     Duration elapsed, List<DiscoveredServer> servers, StopReason stopReason, ClientPosition position,
     String coordinatorFailure) {
 

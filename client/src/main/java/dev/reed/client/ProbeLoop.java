@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 final class ProbeLoop {
 
   /** What the loop did. */
-  record Outcome(DiscoveryResult.StopReason reason, int sent, int timeouts, List<DiscoveredServer> found,
+  record Outcome(DiscoveryResult.StopReason reason, int sent, int needed, int timeouts, List<DiscoveredServer> found,
       List<Recorded> results, long stopNanos, ReedClientException failure) {}
 
   /** A finished probe (or cache hit), in probe order. */
@@ -40,6 +40,7 @@ final class ProbeLoop {
   private final long startNanos;
   private final long endNanos;
   private final int probeIndexBase;
+  private final ReplyFilter replyFilter;
   private final LinkedBlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
 
   // loop state (looping thread only)
@@ -50,13 +51,16 @@ final class ProbeLoop {
   private int observed;
   private int sent;
   private int timeouts;
+  private boolean decidedBeforeSend;
 
   private static final class Slot {
     final Candidate candidate;
+    final boolean sent; // false: answered from the calibration cache
     ProbeResult result;
 
-    Slot(Candidate c) {
+    Slot(Candidate c, boolean sent) {
       candidate = c;
+      this.sent = sent;
     }
   }
 
@@ -66,7 +70,8 @@ final class ProbeLoop {
    * @param maxDuration discovery time limit, measured from startNanos
    */
   ProbeLoop(Prober prober, double rate, Ticker ticker, EventSink events, long startNanos, Duration maxDuration,
-      int probeIndexBase) {
+      int probeIndexBase, ReplyFilter replyFilter) {
+    this.replyFilter = replyFilter;
     this.prober = prober;
     this.intervalNanos = (long) (1e9 / rate);
     this.ticker = ticker;
@@ -102,11 +107,13 @@ final class ProbeLoop {
         if (now - nextSend >= 0) {
           Candidate c = nextUnprobed(feed);
           if (c != null) {
-            if (stop.stopBefore(c)) return outcome(DiscoveryResult.StopReason.STOP_RULE, null);
+            if (stop.stopBefore(c)) {
+              decidedBeforeSend = true; // every probe sent so far was one the rule asked for
+              return outcome(DiscoveryResult.StopReason.STOP_RULE, null);
+            }
             ProbeResult hit = cached.get(c.key());
             if (hit != null) {
-              Slot s = new Slot(c);
-              slots.add(s);
+              slots.add(new Slot(c, false));
               complete(slots.size() - 1, hit);
             } else {
               send(c);
@@ -143,7 +150,7 @@ final class ProbeLoop {
 
   private void send(Candidate c) {
     int seq = slots.size();
-    slots.add(new Slot(c));
+    slots.add(new Slot(c, true));
     sent++;
     prober.probe(new ProbeTarget(c.address(), c.protocol())).whenComplete((r, ex) -> {
       ProbeResult result = r != null ? r : new ProbeResult(new ProbeTarget(c.address(), c.protocol()),
@@ -152,12 +159,20 @@ final class ProbeLoop {
     });
   }
 
-  private void complete(int seq, ProbeResult r) {
+  private void complete(int seq, ProbeResult reply) {
+    ProbeResult r = reply;
+    if (r.ok()) {
+      String mismatch = r.serverInfo() == null ? "no server info" : replyFilter.mismatch(r.serverInfo());
+      if (mismatch != null) { // answered, but not a server the player asked for: no answer for the stop rule
+        r = new ProbeResult(r.target(), ProbeStatus.PROBE_STATUS_ERROR, 0, r.challengeRttNanos(), r.sendTime(), null,
+            "filtered: " + mismatch);
+      }
+    }
     Slot s = slots.get(seq);
     s.result = r;
     arrived.add(s);
     Candidate c = s.candidate;
-    if (r.ok() && r.serverInfo() != null) {
+    if (r.ok()) {
       DiscoveredServer d = new DiscoveredServer(c.address(), c.protocol(), r.rttNanos() / 1e6, c.predictedMs(),
           r.serverInfo(), probeIndexBase + seq);
       found.add(d);
@@ -197,6 +212,13 @@ final class ProbeLoop {
   private Outcome outcome(DiscoveryResult.StopReason reason, ReedClientException failure) {
     List<Recorded> results = new ArrayList<>();
     for (Slot s : slots) if (s.result != null) results.add(new Recorded(s.candidate, s.result));
-    return new Outcome(reason, sent, timeouts, List.copyOf(found), results, ticker.nanos(), failure);
+    // probes the stop rule had seen when it decided (in probe order: a prefix of the slots);
+    // the rest were in flight. Without a rule decision every probe counts.
+    int needed = sent;
+    if (reason == DiscoveryResult.StopReason.STOP_RULE && !decidedBeforeSend) {
+      needed = 0;
+      for (int i = 0; i < Math.min(observed, slots.size()); i++) if (slots.get(i).sent) needed++;
+    }
+    return new Outcome(reason, sent, needed, timeouts, List.copyOf(found), results, ticker.nanos(), failure);
   }
 }

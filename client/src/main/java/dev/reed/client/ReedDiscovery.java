@@ -61,7 +61,8 @@ final class ReedDiscovery {
       Calibration.Result c = lastCalibration;
       return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start);
     }
-    ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0);
+    ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0,
+        ReplyFilter.NONE);
     Calibration.Result cal = Calibration.run(coordinator, calibrationCount, positioning, loop, ticker);
     lastCalibration = cal;
     lastCalibrationNanos = start;
@@ -80,7 +81,8 @@ final class ReedDiscovery {
       double limit = Math.min(998.999, l.limitMs() + l.deltaMs());
       if (filter.rttLimitMs() == 0 || filter.rttLimitMs() > limit) filter = filter.withRttLimitMs(limit);
     }
-    ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, events, start, request.maxDuration(), cal.probesSent());
+    ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, events, start, request.maxDuration(), cal.probesSent(),
+        new ReplyFilter(request.filter()));
     OrderedFeed feed = new OrderedFeed(coordinator, cal.position().coordinate(), filter, request.pageSize(), loop::post, events);
     StopCondition stop = StopConditions.of(request.stop());
     Repositioner repositioner = null;
@@ -93,13 +95,15 @@ final class ReedDiscovery {
     int probes = cal.probesSent() + out.sent();
     Duration elapsed = Duration.ofNanos(out.stopNanos() - start);
     events.emit(new DiscoveryEvent.Stopped(out.reason(), probes, elapsed));
-    return new DiscoveryResult(DiscoveryResult.Method.REED, probes, cal.probesSent(), cal.timeouts() + out.timeouts(),
+    return new DiscoveryResult(DiscoveryResult.Method.REED, probes, cal.probesSent() + out.needed(), cal.probesSent(),
+        cal.timeouts() + out.timeouts(),
         elapsed, out.found(), out.reason(), repositioner == null ? cal.position() : repositioner.position(),
         out.failure() == null ? null : out.failure().getMessage());
   }
 
   /**
-   * Traditional discovery: the whole list, probed in list order until it is exhausted.
+   * Traditional discovery: the whole list, probed in list order until it is exhausted; the
+   * request's filter is applied to the replies (a master list is not filtered).
    *
    * @param coordinatorFailure non-null when this runs because REED discovery failed
    */
@@ -108,12 +112,13 @@ final class ReedDiscovery {
     EventSink events = new EventSink(listener);
     List<ListedServer> list = traditionalList != null ? traditionalList.fetch(listDeadline) : coordinatorList(request.filter());
     events.emit(new DiscoveryEvent.Listed(list.size(), list.size()));
-    ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, events, start, request.maxDuration(), 0);
+    ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, events, start, request.maxDuration(), 0,
+        new ReplyFilter(request.filter()));
     ProbeLoop.Outcome out = loop.run(new ListFeed(list.stream().map(Candidate::of).toList()), StopCondition.NEVER, Map.of());
     Duration elapsed = Duration.ofNanos(out.stopNanos() - start);
     events.emit(new DiscoveryEvent.Stopped(out.reason(), out.sent(), elapsed));
     return new DiscoveryResult(coordinatorFailure == null ? DiscoveryResult.Method.TRADITIONAL : DiscoveryResult.Method.TRADITIONAL_FALLBACK,
-        out.sent(), 0, out.timeouts(), elapsed, out.found(), out.reason(), null, coordinatorFailure);
+        out.sent(), out.needed(), 0, out.timeouts(), elapsed, out.found(), out.reason(), null, coordinatorFailure);
   }
 
   boolean hasOwnTraditionalList() {

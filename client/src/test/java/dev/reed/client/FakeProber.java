@@ -24,6 +24,8 @@ final class FakeProber implements Prober {
   private final long realMicrosPerMs;
   private final ScheduledExecutorService timer;
   final List<ProbeTarget> sent = Collections.synchronizedList(new ArrayList<>());
+  /** What a server answers now, when it differs from what the coordinator lists (key -> info). */
+  final java.util.Map<String, dev.reed.proto.v1.ServerInfo> replyOverride = new java.util.concurrent.ConcurrentHashMap<>();
 
   FakeProber(FakeWorld world, long realMicrosPerMs) {
     this.world = world;
@@ -38,7 +40,8 @@ final class FakeProber implements Prober {
     double rtt = s == null || !s.answers() ? 1000 : world.rttMs(s);
     ProbeResult r = s == null || !s.answers()
         ? new ProbeResult(target, ProbeStatus.PROBE_STATUS_TIMEOUT, 0, 0, Instant.EPOCH, null, null)
-        : new ProbeResult(target, ProbeStatus.PROBE_STATUS_OK, (long) (rtt * 1e6), 0, Instant.EPOCH, s.info(), null);
+        : new ProbeResult(target, ProbeStatus.PROBE_STATUS_OK, (long) (rtt * 1e6), 0, Instant.EPOCH,
+            replyOverride.getOrDefault(s.key(), s.info()), null);
     if (timer == null) return CompletableFuture.completedFuture(r);
     CompletableFuture<ProbeResult> f = new CompletableFuture<>();
     timer.schedule(() -> f.complete(r), (long) (rtt * realMicrosPerMs), TimeUnit.MICROSECONDS);

@@ -88,6 +88,7 @@ class ReedClientTest {
     assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.STOP_RULE);
     assertThat(r.calibrationProbes()).isEqualTo(CALIB);
     assertThat(r.probes()).isEqualTo(CALIB + 10);
+    assertThat(r.probesNeeded()).isEqualTo(CALIB + 10);
     assertThat(r.servers()).extracting(DiscoveredServer::key).containsExactlyElementsOf(world.closestKeys(10));
     assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCAL);
     assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
@@ -108,6 +109,7 @@ class ReedClientTest {
   void intelligentNCloseProbesUntilTheWindowBringsNoImprovement() {
     DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(new StopRule.IntelligentClose(10, 20)));
     assertThat(r.probes()).isEqualTo(CALIB + 10 + 20);
+    assertThat(r.probesNeeded()).isEqualTo(CALIB + 10 + 20);
     assertThat(r.closest(10)).extracting(DiscoveredServer::key).containsExactlyElementsOf(world.closestKeys(10));
   }
 
@@ -125,6 +127,7 @@ class ReedClientTest {
     assertThat(service.pageRequests.get(0).getFilter().getRttLimitUs()).isEqualTo(120_000);
     long within120 = world.servers.stream().filter(s -> world.rttMs(s) <= 120).count();
     assertThat(r.probes()).isEqualTo(CALIB + (int) within120);
+    assertThat(r.probesNeeded()).isEqualTo(r.probes());
     assertThat(r.servers()).allMatch(s -> s.rttMs() <= 120.001);
   }
 
@@ -157,10 +160,37 @@ class ReedClientTest {
   }
 
   @Test
+  void aServerThatFilledUpSinceTheLandmarksSawItIsNotOffered() {
+    Filter notFull = Filter.none().withNotFull(true);
+    List<FakeWorld.Server> open = world.servers.stream().filter(s -> s.info().getPlayers() < s.info().getMaxPlayers())
+        .sorted(Comparator.comparingDouble(world::rttMs)).toList();
+    FakeWorld.Server nowFull = open.get(0);
+    prober.replyOverride.put(nowFull.key(), nowFull.info().toBuilder().setPlayers(16).build());
+    List<DiscoveryEvent> events = new CopyOnWriteArrayList<>();
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withFilter(notFull).withStop(StopRule.first(5)), events::add);
+    assertThat(r.servers()).extracting(DiscoveredServer::key)
+        .containsExactlyElementsOf(open.subList(1, 6).stream().map(FakeWorld.Server::key).toList());
+    assertThat(r.probes()).isEqualTo(CALIB + 6);
+    assertThat(events).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(DiscoveryEvent.NoReply.class,
+        n -> assertThat(n.detail()).isEqualTo("filtered: full (16/16)")));
+  }
+
+  @Test
+  void traditionalFromAMasterListAppliesTheFilterToTheReplies() {
+    List<ListedServer> list = world.servers.stream().map(s -> new ListedServer(s.address(), s.protocol())).toList();
+    DiscoveryResult r = track(builder().traditionalList(ServerListSource.of(list)).build())
+        .discoverTraditional(DiscoveryRequest.defaults().withFilter(Filter.none().withGame("baseoa")), DiscoveryListener.NONE);
+    long baseoa = world.servers.stream().filter(s -> s.info().getGame().equals("baseoa")).count();
+    assertThat(r.probes()).isEqualTo(300);
+    assertThat(r.servers()).hasSize((int) baseoa).allMatch(s -> s.info().getGame().equals("baseoa"));
+  }
+
+  @Test
   void traditionalProbesTheWholeListInNoUsefulOrder() {
     DiscoveryResult r = client().discoverTraditional(DiscoveryRequest.defaults(), DiscoveryListener.NONE);
     assertThat(r.method()).isEqualTo(DiscoveryResult.Method.TRADITIONAL);
     assertThat(r.probes()).isEqualTo(300);
+    assertThat(r.probesNeeded()).isEqualTo(300);
     assertThat(r.calibrationProbes()).isZero();
     assertThat(r.position()).isNull();
     assertThat(r.servers()).hasSize(300).allMatch(s -> Double.isNaN(s.predictedMs()));
@@ -192,7 +222,8 @@ class ReedClientTest {
   void repliesThatOvertakeEachOtherAreFedToTheStopRuleInProbeOrder() {
     prober = new FakeProber(world, 20); // 1 ms of world RTT = 20 us real: replies overtake each other
     DiscoveryResult r = track(builder().rate(2000).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
-    assertThat(r.probes()).isGreaterThanOrEqualTo(CALIB + 10);
+    assertThat(r.probes()).isGreaterThan(CALIB + 10); // pipelined: more were in flight when the 10th answer came in
+    assertThat(r.probesNeeded()).isEqualTo(CALIB + 10);
     assertThat(r.closest(10)).extracting(DiscoveredServer::key).containsExactlyElementsOf(world.closestKeys(10));
   }
 

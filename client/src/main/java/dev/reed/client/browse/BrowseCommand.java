@@ -405,7 +405,8 @@ public final class BrowseCommand implements Callable<Integer> {
       case TRADITIONAL -> "traditional";
       case TRADITIONAL_FALLBACK -> "traditional (fallback)";
     };
-    String probes = r.calibrationProbes() > 0 ? r.probes() + " probes (" + r.calibrationProbes() + " calibration)" : r.probes() + " probes";
+    String probes = r.probes() + " probes (" + (r.calibrationProbes() > 0 ? r.calibrationProbes() + " calibration, " : "")
+        + r.probesNeeded() + " needed to decide)";
     String s = String.format(Locale.ROOT, "%s: %s in %.2f s, %d servers found, RTT mean %.1f ms, median %.1f ms, %d timeouts, stopped: %s",
         method, probes, r.seconds(), r.servers().size(), r.meanRttMs(), r.medianRttMs(), r.timeouts(),
         r.stopReason().name().toLowerCase(Locale.ROOT));
@@ -415,7 +416,8 @@ public final class BrowseCommand implements Callable<Integer> {
 
   private static Json result(Json j, DiscoveryResult r) {
     j.field("method", r.method().name().toLowerCase(Locale.ROOT).replace('_', '-'))
-        .field("probes", r.probes()).field("calibration_probes", r.calibrationProbes()).field("timeouts", r.timeouts())
+        .field("probes", r.probes()).field("probes_needed", r.probesNeeded()).field("calibration_probes", r.calibrationProbes())
+        .field("timeouts", r.timeouts())
         .field("seconds", r.seconds()).field("stop_reason", r.stopReason().name().toLowerCase(Locale.ROOT))
         .field("servers_found", r.servers().size()).field("mean_rtt_ms", r.meanRttMs()).field("median_rtt_ms", r.medianRttMs());
     if (r.coordinatorFailure() != null) j.field("coordinator_failure", r.coordinatorFailure());

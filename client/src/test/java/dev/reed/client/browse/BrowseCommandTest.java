@@ -60,7 +60,7 @@ class BrowseCommandTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains(LiveTable.HEADER);
     assertThat(r.out().lines().filter(l -> l.startsWith("loop-"))).hasSizeGreaterThanOrEqualTo(5);
-    assertThat(r.out()).containsPattern("REED: \\d+ probes \\(6 calibration\\) in \\d+\\.\\d\\d s, \\d+ servers found");
+    assertThat(r.out()).containsPattern("REED: \\d+ probes \\(6 calibration, 11 needed to decide\\) in \\d+\\.\\d\\d s, \\d+ servers found");
   }
 
   @Test
