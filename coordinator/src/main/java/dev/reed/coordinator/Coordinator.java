@@ -93,7 +93,16 @@ public final class Coordinator implements AutoCloseable {
    * @throws IllegalArgumentException bad configuration (message says what)
    */
   public static Coordinator start(CoordinatorConfig config) throws IOException {
+    return start(config, null);
+  }
+
+  /**
+   * Starts a replica with a given leader election (e.g. a Kubernetes Lease on a particular API
+   * server) instead of the one {@code config.leaderElection()} names; it is closed with the replica.
+   */
+  public static Coordinator start(CoordinatorConfig config, LeaderElection leaderElection) throws IOException {
     Coordinator c = new Coordinator(config);
+    c.leader = leaderElection;
     try {
       c.startAll();
       return c;
@@ -141,7 +150,7 @@ public final class Coordinator implements AutoCloseable {
       feed.onRebuild(() -> api.serving(true));
     }
 
-    leader = switch (config.leaderElection()) {
+    if (leader == null) leader = switch (config.leaderElection()) {
       case "standalone" -> LeaderElection.standalone();
       case "kubernetes" -> LeaderElection.inCluster(config.leaseNamespace(), config.leaseName(), config.identity());
       default -> LeaderElection.inPod()
@@ -321,6 +330,11 @@ public final class Coordinator implements AutoCloseable {
 
   public boolean isLeader() {
     return leader != null && leader.isLeader();
+  }
+
+  /** Targets whose windows this replica holds (its share of reed.samples). */
+  public int targetsOwned() {
+    return windows == null ? 0 : windows.size();
   }
 
   public PrometheusMeterRegistry meterRegistry() {

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
@@ -76,6 +77,8 @@ public final class SampleIngest implements AutoCloseable {
     p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "1");
     p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "600000");
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, "reed-coordinator-samples");
+    // a replica joining or leaving moves only the partitions it must: the others keep their windows
+    p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
     this.samples = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     Properties m = new Properties();
     m.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

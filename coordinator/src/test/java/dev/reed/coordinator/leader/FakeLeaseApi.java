@@ -19,25 +19,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * resourceVersion matches). Each client reaches it under its own path prefix ({@code /<client>})
  * so a test can cut one client off (503) to play a leader that stops renewing.
  */
-final class FakeLeaseApi implements AutoCloseable {
+public final class FakeLeaseApi implements AutoCloseable {
   private final HttpServer server;
   private JsonObject lease;
   private int version;
   final Set<String> cutOff = ConcurrentHashMap.newKeySet();
   final AtomicInteger writes = new AtomicInteger();
 
-  FakeLeaseApi() throws IOException {
+  public FakeLeaseApi() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
     server.createContext("/", this::handle);
     server.setExecutor(Executors.newFixedThreadPool(4));
     server.start();
   }
 
-  String baseUrl(String client) {
+  public String baseUrl(String client) {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/" + client;
   }
 
-  synchronized String holder() {
+  public synchronized String holder() {
     return lease == null ? null : lease.getAsJsonObject("spec").get("holderIdentity").getAsString();
   }
 
@@ -117,5 +117,6 @@ final class FakeLeaseApi implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
   }
 }
