@@ -37,7 +37,7 @@ class CommandOptionsTest {
 
   @Test
   void everyVariableTheDeploymentSetsIsAnOption() throws IOException {
-    Path repo = Kustomize.k8sDir().getParent();
+    Path repo = Checkout.root();
     Path agentCommand = repo.resolve("landmark-agent/src/main/java/dev/reed/agent/AgentCommand.java");
     Path coordinatorCommand = repo.resolve("coordinator/src/main/java/dev/reed/coordinator/CoordinatorCommand.java");
     assumeTrue(Files.isRegularFile(agentCommand) && Files.isRegularFile(coordinatorCommand),

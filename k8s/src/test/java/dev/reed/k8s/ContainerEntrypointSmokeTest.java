@@ -47,7 +47,7 @@ class ContainerEntrypointSmokeTest {
 
   @BeforeEach
   void startKafka() throws Exception {
-    jar = Kustomize.k8sDir().getParent().resolve("cli/target/reed-cli.jar");
+    jar = Checkout.root().resolve("cli/target/reed-cli.jar");
     assumeTrue(Files.isRegularFile(jar) && Files.isDirectory(jar.resolveSibling("lib")),
         "the distribution is not built (cli/target/reed-cli.jar + lib/; ./mvnw -B -q -Dmaven.test.skip=true -pl cli -am package): skipping the entrypoint smoke test");
     int port = freeTcpPort();
@@ -68,7 +68,7 @@ class ContainerEntrypointSmokeTest {
 
   @Test
   void coordinatorImageStartsAndPassesItsHealthCheck() throws Exception {
-    Dockerfile.Stage image = Dockerfile.parse(Kustomize.dockerDir().resolve("coordinator.Dockerfile")).runtime();
+    Dockerfile.Stage image = Dockerfile.parse(Checkout.docker().resolve("coordinator.Dockerfile")).runtime();
     Map<String, String> env = imageEnv(image);
     env.putAll(configMap("base/coordinator/configmap.yaml", "reed-coordinator"));
     env.remove("REED_COORDINATOR_KAFKA_CONFIG");
@@ -90,7 +90,7 @@ class ContainerEntrypointSmokeTest {
 
   @Test
   void agentImageStartsAndPassesItsHealthCheck() throws Exception {
-    Dockerfile.Stage image = Dockerfile.parse(Kustomize.dockerDir().resolve("landmark-agent.Dockerfile")).runtime();
+    Dockerfile.Stage image = Dockerfile.parse(Checkout.docker().resolve("landmark-agent.Dockerfile")).runtime();
     Map<String, String> env = imageEnv(image);
     env.putAll(configMap("components/landmark-agents/configmap.yaml", "reed-landmark-agent"));
     env.remove("REED_AGENT_KAFKA_CONFIG");
@@ -135,7 +135,7 @@ class ContainerEntrypointSmokeTest {
 
   private static Map<String, String> configMap(String file, String name) throws IOException {
     Map<String, String> env = new HashMap<>();
-    ManifestSet.read(Kustomize.k8sDir().resolve(file)).one("ConfigMap", name).map("data")
+    ManifestSet.read(Checkout.k8s().resolve(file)).one("ConfigMap", name).map("data")
         .forEach((k, v) -> env.put(k, String.valueOf(v)));
     return env;
   }

@@ -31,7 +31,7 @@ class DockerfilesTest {
       "landmark-agent.Dockerfile, agent, components/landmark-agents/daemonset.yaml, components/landmark-agents/configmap.yaml, reed-landmark-agent, REED_AGENT_"})
   void imageIsBuiltRunAndExposedAsTheClusterExpects(String file, String command, String workloadFile,
       String configFile, String configMap, String envPrefix) throws Exception {
-    Dockerfile docker = Dockerfile.parse(Kustomize.dockerDir().resolve(file));
+    Dockerfile docker = Dockerfile.parse(Checkout.docker().resolve(file));
     assertThat(docker.stages()).as("multi-stage").hasSizeGreaterThanOrEqualTo(2);
 
     Dockerfile.Stage build = docker.stages().get(0);
@@ -47,7 +47,7 @@ class DockerfilesTest {
     assertThat(runtime.args("COPY")).anyMatch(c -> c.startsWith("--from=build") && c.contains("cli/target/lib/ /opt/reed/lib/"));
 
     // non-root, and the same uid/gid the pods run as
-    Workload workload = new Workload(ManifestSet.read(Kustomize.k8sDir().resolve(workloadFile)).manifests().get(0));
+    Workload workload = new Workload(ManifestSet.read(Checkout.k8s().resolve(workloadFile)).manifests().get(0));
     List<String> users = runtime.args("USER");
     assertThat(users).hasSize(1);
     String[] user = users.get(0).split(":");
@@ -63,7 +63,7 @@ class DockerfilesTest {
 
     // ENV defaults agree with the cluster configuration; writable dirs are volumes
     Map<String, String> env = env(runtime);
-    Map<String, Object> config = ManifestSet.read(Kustomize.k8sDir().resolve(configFile)).one("ConfigMap", configMap).map("data");
+    Map<String, Object> config = ManifestSet.read(Checkout.k8s().resolve(configFile)).one("ConfigMap", configMap).map("data");
     env.forEach((k, v) -> {
       if (config.containsKey(k)) assertThat(String.valueOf(config.get(k))).as("%s: %s", file, k).isEqualTo(v);
     });
@@ -93,7 +93,7 @@ class DockerfilesTest {
   @ParameterizedTest
   @CsvSource({"coordinator.Dockerfile", "landmark-agent.Dockerfile"})
   void buildContextLeavesOutBuildOutputAndGitHistory(String file) throws Exception {
-    List<String> ignore = Files.readAllLines(Kustomize.dockerDir().resolve(file + ".dockerignore"));
+    List<String> ignore = Files.readAllLines(Checkout.docker().resolve(file + ".dockerignore"));
     assertThat(ignore).contains(".git", "**/target");
   }
 

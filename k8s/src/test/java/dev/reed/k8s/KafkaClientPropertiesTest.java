@@ -37,8 +37,8 @@ class KafkaClientPropertiesTest {
       "components/landmark-agents/configmap.yaml, reed-landmark-agent-kafka-client, components/landmark-agents/daemonset.yaml"})
   void keystorePasswordResolvesFromTheStrimziSecretFile(String file, String configMap, String workloadFile) throws Exception {
     Properties props = mountedProperties(file, configMap);
-    Workload workload = new Workload(ManifestSet.read(Kustomize.k8sDir().resolve(workloadFile)).manifests().get(0));
-    String allowed = allowlistFrom(workload, ManifestSet.read(Kustomize.k8sDir().resolve(file)));
+    Workload workload = new Workload(ManifestSet.read(Checkout.k8s().resolve(workloadFile)).manifests().get(0));
+    String allowed = allowlistFrom(workload, ManifestSet.read(Checkout.k8s().resolve(file)));
 
     String previous = System.getProperty(ALLOWLIST);
     System.setProperty(ALLOWLIST, allowed);
@@ -72,7 +72,7 @@ class KafkaClientPropertiesTest {
   }
 
   private Properties mountedProperties(String file, String configMap) throws Exception {
-    String text = (String) ManifestSet.read(Kustomize.k8sDir().resolve(file)).one("ConfigMap", configMap)
+    String text = (String) ManifestSet.read(Checkout.k8s().resolve(file)).one("ConfigMap", configMap)
         .map("data").get("client.properties");
     Files.createDirectories(root.resolve("user"));
     Files.createDirectories(root.resolve("cluster-ca"));

@@ -61,12 +61,4 @@ final class Kustomize {
       Files.deleteIfExists(errFile);
     }
   }
-
-  static Path k8sDir() {
-    return Path.of(System.getProperty("reed.k8s.dir", ".")).toAbsolutePath().normalize();
-  }
-
-  static Path dockerDir() {
-    return Path.of(System.getProperty("reed.docker.dir", "../docker")).toAbsolutePath().normalize();
-  }
 }

@@ -52,7 +52,7 @@ class MonitoringTest {
     ManifestSet set = renderEverything();
     Manifest rule = set.one("PrometheusRule", "reed");
     RegisteredMetrics registered = RegisteredMetrics.fromSources();
-    Set<String> anchors = anchors(Files.readString(Kustomize.k8sDir().getParent().resolve("docs/operations.md")));
+    Set<String> anchors = anchors(Files.readString(Checkout.root().resolve("docs/operations.md")));
     int alerts = 0;
     for (Map<String, Object> group : Manifest.maps(rule.at("spec.groups"))) {
       assertThat(group.get("name")).isNotNull();
@@ -78,7 +78,7 @@ class MonitoringTest {
 
   @Test
   void prodIncludesMonitoring() throws Exception {
-    ManifestSet prod = Kustomize.require().build(Kustomize.k8sDir().resolve("overlays/prod"));
+    ManifestSet prod = Kustomize.require().build(Checkout.k8s().resolve("overlays/prod"));
     assertThat(prod.ofKind("PodMonitor")).isNotEmpty();
     assertThat(prod.ofKind("PrometheusRule")).hasSize(1);
   }
@@ -86,7 +86,7 @@ class MonitoringTest {
   /** base + landmark agents + monitoring, through a temporary kustomization beside nothing else. */
   private ManifestSet renderEverything() throws Exception {
     Kustomize kustomize = Kustomize.require();
-    Path k8s = Kustomize.k8sDir();
+    Path k8s = Checkout.k8s();
     Files.writeString(tmp.resolve("kustomization.yaml"), """
         apiVersion: kustomize.config.k8s.io/v1beta1
         kind: Kustomization

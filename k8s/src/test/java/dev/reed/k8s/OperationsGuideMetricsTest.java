@@ -22,7 +22,7 @@ class OperationsGuideMetricsTest {
   void everyMetricTheRunbookNamesIsRegistered() throws IOException {
     RegisteredMetrics registered = RegisteredMetrics.fromSources();
     Set<String> named = new TreeSet<>();
-    Matcher m = DOC_METRIC.matcher(Files.readString(Kustomize.k8sDir().getParent().resolve("docs/operations.md")));
+    Matcher m = DOC_METRIC.matcher(Files.readString(Checkout.root().resolve("docs/operations.md")));
     while (m.find()) named.add(m.group(1));
     assertThat(named).as("metrics the guide names").hasSizeGreaterThanOrEqualTo(8);
     for (String metric : named) {

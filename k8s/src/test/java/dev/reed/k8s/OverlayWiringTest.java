@@ -313,7 +313,7 @@ class OverlayWiringTest {
   }
 
   private static ManifestSet render(String root) throws Exception {
-    return Kustomize.require().build(Kustomize.k8sDir().resolve(root));
+    return Kustomize.require().build(Checkout.k8s().resolve(root));
   }
 
   private static Workload coordinator(ManifestSet set) {

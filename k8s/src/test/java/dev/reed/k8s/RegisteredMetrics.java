@@ -22,7 +22,7 @@ record RegisteredMetrics(Set<String> names) {
   private static final Pattern PROMETHEUS_NAME = Pattern.compile("\\breed_[a-z0-9_]+");
 
   static RegisteredMetrics fromSources() throws IOException {
-    Path repo = Kustomize.k8sDir().getParent();
+    Path repo = Checkout.root();
     Set<String> names = new TreeSet<>();
     for (String module : new String[] {"landmark-agent", "coordinator"}) {
       Path src = repo.resolve(module).resolve("src/main/java");

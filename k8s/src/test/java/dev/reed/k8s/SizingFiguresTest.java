@@ -45,7 +45,7 @@ class SizingFiguresTest {
     assertThat(ok).isBetween(150, 400);
     assertThat(timeout).isBetween(30, 100);
 
-    Path guide = Kustomize.k8sDir().getParent().resolve("docs/operations.md");
+    Path guide = Checkout.root().resolve("docs/operations.md");
     String text = Files.readString(guide);
     assertThat(text).as("docs/operations.md states the measured RttSample sizes")
         .contains("RttSample answered (A2S, full server info): " + ok + " bytes")

@@ -28,7 +28,7 @@ class StrictManifestLoadingTest {
 
   @Test
   void everyManifestSourceLoadsStrictly() throws IOException {
-    List<Path> files = ManifestSet.sourceFiles(Kustomize.k8sDir());
+    List<Path> files = ManifestSet.sourceFiles(Checkout.k8s());
     assertThat(files).as("manifest sources under k8s/").hasSizeGreaterThan(10);
     int typed = 0;
     for (Path file : files) {
@@ -45,7 +45,7 @@ class StrictManifestLoadingTest {
   void everyRenderedOverlayLoadsStrictly() throws Exception {
     Kustomize kustomize = Kustomize.require();
     for (String root : Kustomize.ROOTS) {
-      ManifestSet rendered = kustomize.build(Kustomize.k8sDir().resolve(root));
+      ManifestSet rendered = kustomize.build(Checkout.k8s().resolve(root));
       for (Manifest m : rendered.manifests()) {
         if (!m.isCustomResource()) loadStrictly(m);
       }
@@ -57,7 +57,7 @@ class StrictManifestLoadingTest {
     Kustomize kustomize = Kustomize.require();
     int checked = 0;
     for (String root : Kustomize.ROOTS) {
-      for (Manifest m : kustomize.build(Kustomize.k8sDir().resolve(root)).manifests()) {
+      for (Manifest m : kustomize.build(Checkout.k8s().resolve(root)).manifests()) {
         if (m.isCustomResource()) continue;
         validateAgainstApiSchema(m);
         checked++;

@@ -23,7 +23,7 @@ class StrimziResourcesTest {
   void everyStrimziResourceIsWellFormed() throws Exception {
     List<String> problems = new ArrayList<>();
     int checked = 0;
-    for (Path file : ManifestSet.sourceFiles(Kustomize.k8sDir())) {
+    for (Path file : ManifestSet.sourceFiles(Checkout.k8s())) {
       for (Manifest m : ManifestSet.read(file).manifests()) {
         // overlay patches are partial by design; the rendered overlays are checked in full below
         if (!m.isStrimzi() || file.toString().contains("/overlays/")) continue;
@@ -78,7 +78,7 @@ class StrimziResourcesTest {
   void renderedOverlaysAreWellFormedAndReplicationFitsTheNodePool() throws Exception {
     Kustomize kustomize = Kustomize.require();
     for (String root : Kustomize.ROOTS) {
-      ManifestSet set = kustomize.build(Kustomize.k8sDir().resolve(root));
+      ManifestSet set = kustomize.build(Checkout.k8s().resolve(root));
       List<String> problems = new ArrayList<>();
       set.manifests().stream().filter(Manifest::isStrimzi).forEach(m -> problems.addAll(StrimziSchema.problems(m)));
       assertThat(problems).as(root).isEmpty();
@@ -113,7 +113,7 @@ class StrimziResourcesTest {
 
   @Test
   void kafkaTopicsMatchTheTopicDefinitions() throws Exception {
-    ManifestSet topics = ManifestSet.read(Kustomize.k8sDir().resolve("base/kafka/kafkatopics.yaml"));
+    ManifestSet topics = ManifestSet.read(Checkout.k8s().resolve("base/kafka/kafkatopics.yaml"));
     Map<String, Manifest> byName = new TreeMap<>();
     for (Manifest t : topics.ofKind("KafkaTopic")) {
       assertThat(byName.put(t.string("spec.topicName"), t)).as("duplicate topic %s", t.string("spec.topicName")).isNull();
@@ -135,8 +135,8 @@ class StrimziResourcesTest {
   @Test
   void agentsMayOnlyPublishMeasurementsAndReadTheCatalogAndTheirOwnOutput() throws Exception {
     List<Manifest> agents = new ArrayList<>();
-    agents.add(ManifestSet.read(Kustomize.k8sDir().resolve("base/kafka/kafkausers.yaml")).one("KafkaUser", "reed-agent"));
-    agents.add(ManifestSet.read(Kustomize.k8sDir().resolve("components/landmark-agents/kafkauser.yaml"))
+    agents.add(ManifestSet.read(Checkout.k8s().resolve("base/kafka/kafkausers.yaml")).one("KafkaUser", "reed-agent"));
+    agents.add(ManifestSet.read(Checkout.k8s().resolve("components/landmark-agents/kafkauser.yaml"))
         .one("KafkaUser", "reed-landmark-agent"));
     for (Manifest agent : agents) {
       Acls acls = Acls.of(agent);
@@ -156,7 +156,7 @@ class StrimziResourcesTest {
 
   @Test
   void coordinatorReadsSamplesAndWritesCoordinatesButCannotForgeSamples() throws Exception {
-    Acls acls = Acls.of(ManifestSet.read(Kustomize.k8sDir().resolve("base/kafka/kafkausers.yaml"))
+    Acls acls = Acls.of(ManifestSet.read(Checkout.k8s().resolve("base/kafka/kafkausers.yaml"))
         .one("KafkaUser", "reed-coordinator"));
     assertThat(acls.topicsWith("Read")).contains(Topic.SAMPLES.name(), Topic.MESH_SAMPLES.name(),
         Topic.TARGETS.name(), Topic.LANDMARKS.name(), Topic.COORDINATES.name(), Topic.LANDMARK_COORDINATES.name());
