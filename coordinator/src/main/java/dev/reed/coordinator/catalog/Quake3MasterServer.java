@@ -53,6 +53,11 @@ public final class Quake3MasterServer implements AutoCloseable {
 
   private record Pending(String challenge, long sentAtMs) {}
 
+  private record Registration(ServerInfo info, long atMs) {}
+
+  private static final int MAX_REGISTERED = 65_536;
+  private static final long REGISTRATION_TTL_MS = 15 * 60_000;
+
   private final DatagramSocket socket;
   private final ServerDirectory directory;
   private final BiConsumer<InetSocketAddress, ServerInfo> registrar;
@@ -65,7 +70,8 @@ public final class Quake3MasterServer implements AutoCloseable {
           return size() > MAX_PENDING;
         }
       });
-  private final Map<InetSocketAddress, ServerInfo> registered = new ConcurrentHashMap<>();
+  /** Verified servers not yet in the catalog the directory reads (reed.targets round trip), bounded. */
+  private final Map<InetSocketAddress, Registration> registered = new ConcurrentHashMap<>();
   private final AtomicLong heartbeats = new AtomicLong();
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong rejected = new AtomicLong();
@@ -174,7 +180,12 @@ public final class Quake3MasterServer implements AutoCloseable {
       return;
     }
     ServerInfo serverInfo = toServerInfo(info);
-    boolean isNew = registered.put(from, serverInfo) == null;
+    if (registered.size() >= MAX_REGISTERED && !registered.containsKey(from)) {
+      rejected.incrementAndGet();
+      log.warn("quake3 master: {} verified but not listed here: {} registrations pending the catalog", from, MAX_REGISTERED);
+    }
+    boolean isNew = registered.size() < MAX_REGISTERED
+        && registered.put(from, new Registration(serverInfo, clock.millis())) == null;
     accepted.incrementAndGet();
     if (isNew) log.info("quake3 master: registered {} ({}, protocol {})", from, serverInfo.getGame(), serverInfo.getVersion());
     registrar.accept(from, serverInfo);
@@ -230,7 +241,9 @@ public final class Quake3MasterServer implements AutoCloseable {
     }
     Map<InetSocketAddress, ServerInfo> list = new LinkedHashMap<>();
     for (ListedServer s : directory.servers(GameProtocol.GAME_PROTOCOL_QUAKE3)) list.put(s.address(), s.info());
-    registered.forEach(list::putIfAbsent);
+    long now = clock.millis();
+    registered.entrySet().removeIf(e -> list.containsKey(e.getKey()) || now - e.getValue().atMs() > REGISTRATION_TTL_MS);
+    registered.forEach((a, r) -> list.putIfAbsent(a, r.info()));
     List<byte[]> entries = new ArrayList<>();
     for (Map.Entry<InetSocketAddress, ServerInfo> e : list.entrySet()) {
       if (!(e.getKey().getAddress() instanceof java.net.Inet4Address)) continue;
@@ -265,11 +278,6 @@ public final class Quake3MasterServer implements AutoCloseable {
     System.arraycopy(OOB, 0, b, 0, 4);
     System.arraycopy(payload, 0, b, 4, payload.length);
     socket.send(new DatagramPacket(b, b.length, to));
-  }
-
-  /** Forgets registrations older than the catalog keeps them (the catalog owns expiry). */
-  public void forget(InetSocketAddress server) {
-    registered.remove(server);
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -19,9 +20,11 @@ import org.slf4j.LoggerFactory;
 public final class MetricsServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
   private final HttpServer server;
+  private final ExecutorService executor;
 
-  private MetricsServer(HttpServer server) {
+  private MetricsServer(HttpServer server, ExecutorService executor) {
     this.server = server;
+    this.executor = executor;
   }
 
   public static MetricsServer start(InetSocketAddress bind, PrometheusMeterRegistry registry, BooleanSupplier healthy)
@@ -32,9 +35,10 @@ public final class MetricsServer implements AutoCloseable {
       boolean ok = healthy.getAsBoolean();
       reply(x, ok ? 200 : 503, "text/plain; charset=utf-8", ok ? "ok\n" : "not ready\n");
     });
-    s.setExecutor(Executors.newSingleThreadExecutor(Thread.ofPlatform().name("metrics-http").daemon().factory()));
+    ExecutorService executor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("metrics-http").daemon().factory());
+    s.setExecutor(executor);
     s.start();
-    MetricsServer m = new MetricsServer(s);
+    MetricsServer m = new MetricsServer(s, executor);
     log.info("metrics on http://{}/metrics, health on /healthz", m.address());
     return m;
   }
@@ -55,5 +59,6 @@ public final class MetricsServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    executor.shutdownNow();
   }
 }
