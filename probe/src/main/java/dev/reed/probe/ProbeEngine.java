@@ -214,8 +214,10 @@ public final class ProbeEngine implements Prober {
       return;
     }
     outstanding.addAndGet(probes.size());
+    boolean closedMeanwhile;
     lock.lock();
     try {
+      closedMeanwhile = closed;
       if (closed) {
         for (Probe p : probes) {
           finishLocked(p, ProbeResult.error(p.target, 0, clock.instant(), "engine closed"), errors);
@@ -229,7 +231,9 @@ public final class ProbeEngine implements Prober {
     } finally {
       lock.unlock();
     }
-    flushCompletions();
+    if (closedMeanwhile) {
+      flushCompletions();
+    }
   }
 
   /** Puts an idle lane with waiting probes into the right queue. */
