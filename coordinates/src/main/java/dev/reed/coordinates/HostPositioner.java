@@ -21,6 +21,9 @@ import java.util.List;
  */
 public final class HostPositioner {
 
+  /** A warm start whose fit has at most this median relative error is kept without other starts. */
+  static final double WARM_ACCEPT_ERROR = 0.1;
+
   private final CoordinateConfig config;
 
   public HostPositioner(CoordinateConfig config) {
@@ -156,13 +159,17 @@ public final class HostPositioner {
     PositionFit solve(Coordinate warm) {
       double[] best = null;
       double bestCost = Double.POSITIVE_INFINITY;
-      double[][] starts = new double[3][];
       if (warm != null) {
-        starts[0] = toParams(warm.raw(), warm.height());
+        // the previous position is almost always in the right basin: keep it when it fits well
+        double[] x = toParams(warm.raw(), warm.height());
+        bestCost = refine(x);
+        best = x;
+        if (medianError(best) <= WARM_ACCEPT_ERROR) {
+          return finish(best);
+        }
       }
-      starts[1] = multilateration();
-      starts[2] = nearestAnchorStart();
-      for (double[] s : starts) {
+      for (int k = 0; k < 2; k++) {
+        double[] s = k == 0 ? multilateration() : nearestAnchorStart();
         if (s == null) {
           continue;
         }
@@ -176,6 +183,18 @@ public final class HostPositioner {
       if (best == null) {
         best = nearestAnchorStart();
       }
+      return finish(best);
+    }
+
+    private double medianError(double[] x) {
+      double[] errs = new double[m];
+      for (int i = 0; i < m; i++) {
+        errs[i] = Math.abs(predict(x, i) - dist[i]) * inv[i];
+      }
+      return Stats.median(errs, m);
+    }
+
+    private PositionFit finish(double[] best) {
       double[] comps = new double[d];
       System.arraycopy(best, 0, comps, 0, d);
       double h = height ? Math.max(0, best[d]) : 0.0;
@@ -279,7 +298,7 @@ public final class HostPositioner {
             System.arraycopy(cand, 0, x, 0, p);
             cost = c;
             lambda = Math.max(lambda / 4, 1e-9);
-            improved = rel > 1e-10;
+            improved = rel > 1e-8;
             break;
           }
           lambda *= 8;

@@ -1,0 +1,214 @@
+package dev.reed.eval;
+
+import dev.reed.coordinates.CoordinateConfig;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ./reed eval}: REED's section 5 evaluation, offline, on a measured RTT matrix. */
+@Command(name = "eval", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "Evaluate REED offline on a measured RTT matrix (paper section 5): accuracy, probe order, auto-stop.",
+        "Landmarks embed from their own sub-matrix (GNP); every other node is positioned from its RTTs to the",
+        "landmarks only; each client calibrates, probes servers in predicted order (re-fitting itself from the",
+        "RTTs it has measured) and each auto-stop policy is applied to its probe sequence.",
+        "Writes results.json, report.md, orders.csv, coordinates.csv and PNG plots to --out."})
+public final class EvalCommand implements Callable<Integer> {
+
+  @Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--matrix", required = true, paramLabel = "CSV",
+      description = "RTT matrix: N lines of N comma-separated ms values, empty = missing.")
+  Path matrix;
+
+  @Option(names = "--nodes", paramLabel = "CSV", description = "Optional node names (index,name).")
+  Path nodes;
+
+  static final class Landmarks {
+    @Option(names = "--landmarks", paramLabel = "N", description = "Number of landmarks (default 15).")
+    int count = 15;
+
+    @Option(names = "--landmark-list", split = ",", paramLabel = "i,j,...",
+        description = "Use exactly these node indices (0-based) as landmarks.")
+    int[] list;
+  }
+
+  @ArgGroup(exclusive = true)
+  Landmarks landmarks = new Landmarks();
+
+  @Option(names = "--dims", defaultValue = "4", description = "Dimensions (2, 3, 4, 5, 8, 10; default ${DEFAULT-VALUE}).")
+  int dims;
+
+  @Option(names = "--height", negatable = true, fallbackValue = "true",
+      description = "Height model (2-D+height etc.; default: on, see eval/README.md).")
+  Boolean height;
+
+  @Option(names = "--clients", defaultValue = "all", paramLabel = "all|landmarks",
+      description = "all: every non-landmark node is a client in turn; landmarks: paper 5.1.2 (default ${DEFAULT-VALUE}).")
+  String clients;
+
+  @Option(names = "--n-close", defaultValue = "10", description = "N_close (default ${DEFAULT-VALUE}).")
+  int nClose;
+
+  @Option(names = "--window", defaultValue = "20", description = "W of Intelligent N_close (default ${DEFAULT-VALUE}).")
+  int window;
+
+  @Option(names = "--rate", defaultValue = "140", description = "Probes per second for the time axis (default ${DEFAULT-VALUE}).")
+  double rate;
+
+  @Option(names = "--calibration", defaultValue = "0", paramLabel = "K",
+      description = "Calibration probes per client: K landmarks chosen by Algorithm 3 (default 0 = all landmarks).")
+  int calibration;
+
+  @Option(names = "--strategy", defaultValue = "random", paramLabel = "random|spread|kmedoids",
+      description = "Landmark placement when not listed (default ${DEFAULT-VALUE}).")
+  String strategy;
+
+  @Option(names = "--reposition", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Re-fit the client from every RTT it has measured as probes return (default ${DEFAULT-VALUE}).")
+  boolean reposition;
+
+  @Option(names = "--server-sigma", paramLabel = "MS",
+      description = "Expected coordinate error of a server in the client's re-fit (default from the evaluator).")
+  Double serverSigma;
+
+  @Option(names = "--kernel", paramLabel = "MS",
+      description = "Width of the residual kernel of the adaptive order, coordinate ms (default from the evaluator).")
+  Double kernel;
+
+  @Option(names = "--client-stride", defaultValue = "1", hidden = true)
+  int clientStride;
+
+  @Option(names = "--robust", paramLabel = "K", description = "Huber threshold on relative residuals (0 = plain GNP; default from the engine).")
+  Double robust;
+
+  @Option(names = "--sweep", description = "Also sweep dimensions and landmark counts (CDF and error-vs-landmarks plots).")
+  boolean sweep;
+
+  @Option(names = "--seed", defaultValue = "1", description = "First landmark seed (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--seeds", defaultValue = "10", description = "Landmark seeds to average over (default ${DEFAULT-VALUE}).")
+  int seeds;
+
+  @Option(names = "--threads", description = "Worker threads (default: available processors).")
+  Integer threads;
+
+  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created).")
+  Path out;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new EvalCommand()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    EvalSettings settings;
+    RttMatrix m;
+    try {
+      settings = settings();
+      if (!Files.isRegularFile(matrix)) {
+        throw new IllegalArgumentException("--matrix " + matrix + ": no such file");
+      }
+      if (nodes != null && !Files.isRegularFile(nodes)) {
+        throw new IllegalArgumentException("--nodes " + nodes + ": no such file");
+      }
+      m = RttMatrix.load(matrix, nodes);
+      if (settings.landmarkList() != null) {
+        for (int i : settings.landmarkList()) {
+          if (i < 0 || i >= m.size()) {
+            throw new IllegalArgumentException("--landmark-list: index " + i + " outside 0.." + (m.size() - 1));
+          }
+        }
+        if (java.util.Arrays.stream(settings.landmarkList()).distinct().count() != settings.landmarkList().length) {
+          throw new IllegalArgumentException("--landmark-list: duplicate index");
+        }
+      } else if (settings.landmarks() < dims + 2 || settings.landmarks() >= m.size() - 1) {
+        throw new IllegalArgumentException("--landmarks must be " + (dims + 2) + ".." + (m.size() - 2) + " for "
+            + m.size() + " nodes and " + dims + " dimensions, got " + settings.landmarks());
+      }
+    } catch (IllegalArgumentException e) {
+      err.println("eval: " + e.getMessage());
+      err.flush();
+      return 2;
+    }
+    Files.createDirectories(out);
+    long t0 = System.nanoTime();
+    err.printf(Locale.ROOT, "eval: %s: %d nodes, %s landmarks (%s), %d-D%s, clients %s, %d seed(s), %d thread(s)%n",
+        matrix.getFileName(), m.size(),
+        settings.landmarkList() != null ? settings.landmarkList().length : settings.landmarks(),
+        settings.landmarkList() != null ? "listed" : settings.strategy().name().toLowerCase(Locale.ROOT),
+        dims, settings.coordinates().height() ? "+height" : "", settings.clients().name().toLowerCase(Locale.ROOT),
+        settings.seeds(), settings.threads());
+    err.flush();
+    ExecutorService pool = Executors.newFixedThreadPool(settings.threads());
+    try {
+      Evaluation ev = new Evaluation(m, settings, err);
+      Evaluation.Result result = ev.run(pool);
+      Evaluation.Sweep sw = sweep ? ev.sweep(pool) : null;
+      new OutputWriter(m, settings, out).write(result, sw);
+      Map<String, Double> o = result.overall();
+      err.printf(Locale.ROOT, "eval: done in %.1f s: rel.err median %.3f, P@%d %.2f, intelligent %.1f probes (precision %.2f),"
+              + " all %d nearest seen after %.1f probes (random order %.1f); wrote %s%n",
+          (System.nanoTime() - t0) / 1e9, o.get("relErrMedian"), settings.nClose(), o.get("precisionAt10"),
+          o.get("intelligent.probes"), o.get("intelligent.precision"), settings.nClose(), o.get("allNearestSeen"),
+          o.get("allNearestSeenRandom"), out);
+      err.flush();
+      return 0;
+    } catch (IllegalArgumentException e) {
+      err.println("eval: " + e.getMessage());
+      err.flush();
+      return 2;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  EvalSettings settings() {
+    CoordinateConfig cfg = CoordinateConfig.defaults().withDimensions(dims);
+    if (height != null) {
+      cfg = cfg.withHeight(height);
+    }
+    if (robust != null) {
+      cfg = cfg.withRobustThreshold(robust);
+    }
+    EvalSettings.ClientMode mode = switch (clients.toLowerCase(Locale.ROOT)) {
+      case "all" -> EvalSettings.ClientMode.ALL;
+      case "landmarks" -> EvalSettings.ClientMode.LANDMARKS;
+      default -> throw new IllegalArgumentException("--clients must be all or landmarks, got " + clients);
+    };
+    LandmarkStrategy st;
+    try {
+      st = LandmarkStrategy.valueOf(strategy.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--strategy must be random, spread or kmedoids, got " + strategy);
+    }
+    int t = threads != null ? threads : Math.max(1, Runtime.getRuntime().availableProcessors());
+    return EvalSettings.defaults()
+        .withCoordinates(cfg)
+        .withLandmarks(landmarks.count, landmarks.list)
+        .withStrategy(st)
+        .withClients(mode)
+        .withProbing(nClose, window, rate, calibration)
+        .withReposition(reposition, EvalSettings.defaults().repositionLimit(),
+            serverSigma != null ? serverSigma : EvalSettings.defaults().serverSigmaMs())
+        .withKernel(kernel != null ? kernel : EvalSettings.defaults().kernelMs())
+        .withClientStride(clientStride)
+        .withSeeds(seed, seeds)
+        .withThreads(t);
+  }
+}

@@ -1,0 +1,104 @@
+package dev.reed.eval;
+
+import dev.reed.coordinates.CoordinateConfig;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+
+/** Runs the seeds (and the optional sweep) and reports progress on stderr. */
+final class Evaluation {
+
+  record Result(List<Map<String, Double>> perSeed, Map<String, Double> overall, SeedRun.Output first,
+      List<long[]> seedLandmarks) {}
+
+  /**
+   * @param relErrorsByModel pooled relative errors per coordinate model ("2", "3", ..., "2h")
+   * @param byLandmarks per landmark count: {median, p90} of the relative error
+   */
+  record Sweep(Map<String, double[]> relErrorsByModel, Map<Integer, double[]> byLandmarks, int seeds) {}
+
+  private final RttMatrix m;
+  private final EvalSettings s;
+  private final PrintWriter err;
+
+  Evaluation(RttMatrix m, EvalSettings s, PrintWriter err) {
+    this.m = m;
+    this.s = s;
+    this.err = err;
+  }
+
+  Result run(ExecutorService pool) throws Exception {
+    List<Map<String, Double>> perSeed = new ArrayList<>();
+    List<long[]> lms = new ArrayList<>();
+    SeedRun.Output first = null;
+    for (int i = 0; i < s.seeds(); i++) {
+      long seed = s.seed() + i;
+      long t0 = System.nanoTime();
+      SeedRun.Output o = new SeedRun(m, s, false).run(seed, i == 0, pool, null);
+      Map<String, Double> sum = Summary.of(o, s);
+      perSeed.add(sum);
+      lms.add(Arrays.stream(o.landmarks()).asLongStream().toArray());
+      if (i == 0) {
+        first = o;
+      }
+      progress("seed %d (%d/%d): %d clients in %.1f s: rel.err %.3f, P@%d %.2f, intelligent %.1f probes (%.2f), all-nearest %.1f",
+          seed, i + 1, s.seeds(), o.clients().size(), (System.nanoTime() - t0) / 1e9, sum.get("relErrMedian"),
+          s.nClose(), sum.get("precisionAt10"), sum.get("intelligent.probes"), sum.get("intelligent.precision"),
+          sum.get("allNearestSeen"));
+    }
+    return new Result(perSeed, Summary.meanOver(perSeed), first, lms);
+  }
+
+  Sweep sweep(ExecutorService pool) throws Exception {
+    int seeds = Math.min(s.seeds(), 3);
+    Map<String, double[]> byModel = new LinkedHashMap<>();
+    CoordinateConfig base = s.coordinates();
+    List<CoordinateConfig> models = new ArrayList<>();
+    for (int d : new int[] {2, 3, 4, 5, 8, 10}) {
+      models.add(base.withDimensions(d).withHeight(false));
+    }
+    models.add(base.withDimensions(2).withHeight(true));
+    if (!(base.dimensions() == 2 && base.height())) {
+      models.add(base);
+    }
+    for (CoordinateConfig c : models) {
+      String name = c.dimensions() + (c.height() ? "h" : "");
+      int landmarks = s.landmarkList() != null ? s.landmarkList().length : s.landmarks();
+      if (byModel.containsKey(name) || landmarks < c.dimensions() + 2) {
+        continue;
+      }
+      List<double[]> errs = new ArrayList<>();
+      for (int i = 0; i < seeds; i++) {
+        errs.add(new SeedRun(m, s.withCoordinates(c), true).run(s.seed() + i, false, pool, null).relErrors());
+      }
+      double[] all = errs.stream().flatMapToDouble(Arrays::stream).toArray();
+      byModel.put(name, all);
+      progress("sweep: model %s: median relative error %.3f", name, Ranks.quantileOf(all, 0.5));
+    }
+    Map<Integer, double[]> byL = new LinkedHashMap<>();
+    int maxL = Math.min(40, m.size() / 3);
+    for (int l : new int[] {6, 8, 10, 12, 15, 20, 25, 30, 40}) {
+      if (l < base.dimensions() + 2 || l > maxL) {
+        continue;
+      }
+      List<double[]> errs = new ArrayList<>();
+      for (int i = 0; i < seeds; i++) {
+        errs.add(new SeedRun(m, s.withLandmarks(l, null), true).run(s.seed() + i, false, pool, null).relErrors());
+      }
+      double[] all = errs.stream().flatMapToDouble(Arrays::stream).toArray();
+      byL.put(l, new double[] {Ranks.quantileOf(all, 0.5), Ranks.quantileOf(all, 0.9)});
+      progress("sweep: %d landmarks: median relative error %.3f", l, byL.get(l)[0]);
+    }
+    return new Sweep(byModel, byL, seeds);
+  }
+
+  private void progress(String fmt, Object... args) {
+    err.println("eval: " + String.format(Locale.ROOT, fmt, args));
+    err.flush();
+  }
+}

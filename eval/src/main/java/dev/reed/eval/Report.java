@@ -1,0 +1,97 @@
+package dev.reed.eval;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** report.md: the paper's Tables I-VI layout, filled with this run's numbers (mean over seeds). */
+final class Report {
+  private final RttMatrix m;
+  private final EvalSettings s;
+
+  Report(RttMatrix m, EvalSettings s) {
+    this.m = m;
+    this.s = s;
+  }
+
+  String render(Evaluation.Result r, Evaluation.Sweep sweep) {
+    Map<String, Double> o = r.overall();
+    StringBuilder b = new StringBuilder();
+    int l = s.landmarkList() != null ? s.landmarkList().length : s.landmarks();
+    b.append("# REED offline evaluation\n\n");
+    b.append(f("%d nodes, %d landmarks (%s), %d-D%s, robust threshold %.2f, clients `%s`, N_close %d, W %d, "
+            + "%.0f probes/s, calibration %s, re-positioning %s; mean over %d landmark seed(s) from %d.%n%n",
+        m.size(), l, s.landmarkList() != null ? "listed" : s.strategy().name().toLowerCase(Locale.ROOT),
+        s.coordinates().dimensions(), s.coordinates().height() ? "+height" : "", s.coordinates().robustThreshold(),
+        s.clients().name().toLowerCase(Locale.ROOT), s.nClose(), s.window(), s.rate(),
+        s.calibration() == 0 ? "all landmarks" : s.calibration() + " landmarks (Algorithm 3)",
+        s.reposition() ? "on" : "off", s.seeds(), s.seed()));
+
+    b.append("## Table I: setup\n\n| clients | servers per client | calibration probes | landmark embedding error (median) | unpositioned servers | failed clients |\n|---|---|---|---|---|---|\n");
+    b.append(f("| %.0f | %.0f | %.1f | %.3f | %.1f | %.1f |%n%n", o.get("clients"), o.get("servers"),
+        o.get("calibrationProbes"), o.get("landmarkEmbeddingError"), o.get("unpositionedServers"), o.get("failedClients")));
+
+    b.append("## Table II: prediction accuracy after calibration\n\n| relative error median | p90 | mean of per-client medians | Spearman | First P@" + s.nClose()
+        + " |\n|---|---|---|---|---|\n");
+    b.append(f("| %.3f | %.3f | %.3f | %.3f | %.3f |%n%n", o.get("relErrMedian"), o.get("relErrP90"),
+        o.get("relErrClientMedianMean"), o.get("spearman"), o.get("precisionAt10")));
+
+    b.append("## Table III: First and Intelligent N_close\n\n| policy | probes (incl. calibration) | time (s) | mean RTT found (ms) | median RTT found (ms) | optimal mean (ms) | precision | reduction vs exhaustive |\n|---|---|---|---|---|---|---|---|\n");
+    for (String p : new String[] {"first", "intelligent"}) {
+      b.append(f("| %s | %.1f | %.2f | %.1f | %.1f | %.1f | %.3f | %.1f %% |%n",
+          p.equals("first") ? "First N_close (" + s.nClose() + ")" : "Intelligent N_close (" + s.nClose() + ", W " + s.window() + ")",
+          o.get(p + ".probes"), o.get(p + ".seconds"), o.get(p + ".foundMeanMs"), o.get(p + ".foundMedianMs"),
+          o.get("optimalMeanMs"), o.get(p + ".precision"), o.get(p + ".reductionPct")));
+    }
+    b.append('\n');
+
+    b.append("## Table IV: Algorithm 5 (RTT_stop, 2nd percentile of the last " + EvalSettings.RTT_STOP_WINDOW
+        + " probes)\n\n| RTT_stop (ms) | probes | time (s) | playable found per client | playable found | reduction |\n|---|---|---|---|---|---|\n");
+    for (double st : EvalSettings.RTT_STOPS) {
+      String p = "rttstop" + (int) st;
+      b.append(f("| %.0f | %.1f | %.2f | %.1f | %.1f %% | %.1f %% |%n", st, o.get(p + ".probes"), o.get(p + ".seconds"),
+          o.get(p + ".playableFound"), o.get(p + ".playableFoundPct"), o.get(p + ".reductionPct")));
+    }
+    b.append('\n');
+
+    b.append("## Table V: REED order vs traditional (random) order\n\n| | probes until all " + s.nClose()
+        + " nearest seen | time (s) |\n|---|---|---|\n");
+    b.append(f("| REED (incl. calibration) | %.1f | %.2f |%n", o.get("allNearestSeen"), o.get("allNearestSeen") / s.rate()));
+    b.append(f("| traditional, random order | %.1f | %.2f |%n", o.get("allNearestSeenRandom"),
+        o.get("allNearestSeenRandom") / s.rate()));
+    b.append(f("| exhaustive | %.1f | %.2f |%n%n", o.get("exhaustive.probes"), o.get("exhaustive.seconds")));
+
+    b.append("## Table VI: per landmark seed\n\n| seed | landmark nodes | rel. error median | P@" + s.nClose()
+        + " | intelligent probes | intelligent precision | all nearest seen |\n|---|---|---|---|---|---|---|\n");
+    List<Map<String, Double>> ps = r.perSeed();
+    for (int i = 0; i < ps.size(); i++) {
+      Map<String, Double> v = ps.get(i);
+      StringBuilder lms = new StringBuilder();
+      for (long x : r.seedLandmarks().get(i)) {
+        lms.append(lms.isEmpty() ? "" : " ").append(x);
+      }
+      b.append(f("| %d | %s | %.3f | %.3f | %.1f | %.3f | %.1f |%n", s.seed() + i, lms, v.get("relErrMedian"),
+          v.get("precisionAt10"), v.get("intelligent.probes"), v.get("intelligent.precision"), v.get("allNearestSeen")));
+    }
+    b.append('\n');
+    if (sweep != null) {
+      b.append("## Sweep: relative error by coordinate model (" + sweep.seeds() + " seed(s))\n\n| model | median | p90 |\n|---|---|---|\n");
+      for (Map.Entry<String, double[]> e : sweep.relErrorsByModel().entrySet()) {
+        String name = e.getKey().endsWith("h") ? e.getKey().replace("h", "-D+height") : e.getKey() + "-D";
+        b.append(f("| %s | %.3f | %.3f |%n", name, Ranks.quantileOf(e.getValue(), 0.5), Ranks.quantileOf(e.getValue(), 0.9)));
+      }
+      b.append("\n## Sweep: relative error by number of landmarks\n\n| landmarks | median | p90 |\n|---|---|---|\n");
+      for (Map.Entry<Integer, double[]> e : sweep.byLandmarks().entrySet()) {
+        b.append(f("| %d | %.3f | %.3f |%n", e.getKey(), e.getValue()[0], e.getValue()[1]));
+      }
+      b.append('\n');
+    }
+    b.append("Plots: probed-rtt-vs-time.png").append(sweep != null ? ", relerr-cdf.png, relerr-vs-landmarks.png" : "")
+        .append(".\n");
+    return b.toString();
+  }
+
+  private static String f(String fmt, Object... args) {
+    return String.format(Locale.ROOT, fmt, args);
+  }
+}

@@ -1,0 +1,393 @@
+package dev.reed.eval;
+
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.HostPositioner;
+import dev.reed.coordinates.LandmarkEmbedder;
+import dev.reed.coordinates.LandmarkEmbedding;
+import dev.reed.coordinates.PositionFit;
+import dev.reed.coordinates.autostop.AutoStopPolicy;
+import dev.reed.coordinates.calibration.CalibrationCandidate;
+import dev.reed.coordinates.calibration.CalibrationSelector;
+import dev.reed.coordinates.ranking.AdaptiveOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * One landmark seed of the paper's section 5 method, offline on a measured matrix: choose and embed
+ * landmarks from their own sub-matrix, position every other node from its RTTs to the landmarks
+ * only, then let each client calibrate, rank, probe in order (re-fitting itself from what it has
+ * measured) and apply each auto-stop policy to its probe sequence.
+ */
+final class SeedRun {
+
+  /** A client's probe order: server node, predicted RTT when it was probed, measured RTT (NaN = none). */
+  record Sequence(int[] servers, double[] predicted, double[] rtt) {}
+
+  record Output(long seed, int[] landmarks, LandmarkEmbedding embedding, Coordinate[] coords, double[] fitError,
+      List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
+      int failedClients) {}
+
+  interface Progress {
+    void clientsDone(int done, int total);
+  }
+
+  private final RttMatrix m;
+  private final EvalSettings s;
+  private final CoordinateConfig cfg;
+  private final HostPositioner positioner;
+
+  private final boolean accuracyOnly;
+  private final AdaptiveOrder.Settings adaptive;
+
+  SeedRun(RttMatrix m, EvalSettings s, boolean accuracyOnly) {
+    this.accuracyOnly = accuracyOnly;
+    this.adaptive = new AdaptiveOrder.Settings(s.kernelMs(), AdaptiveOrder.Settings.defaults().prior(),
+        s.repositionLimit(), s.serverSigmaMs());
+    this.m = m;
+    this.s = s;
+    this.cfg = s.coordinates();
+    this.positioner = new HostPositioner(cfg);
+  }
+
+  Output run(long seed, boolean keepSequences, ExecutorService pool, Progress progress) throws Exception {
+    int n = m.size();
+    int[] lm = s.landmarkList() != null ? s.landmarkList().clone() : s.strategy().choose(m, s.landmarks(), seed);
+    if (lm.length < cfg.dimensions() + 2) {
+      throw new IllegalArgumentException("need at least D+2 = " + (cfg.dimensions() + 2) + " landmarks, got " + lm.length);
+    }
+    LandmarkEmbedding emb = new LandmarkEmbedder(cfg, new SplittableRandom(seed)).embed(m.sub(lm), null);
+    boolean[] isLandmark = new boolean[n];
+    Coordinate[] coords = new Coordinate[n];
+    double[] fitError = new double[n];
+    Arrays.fill(fitError, Double.NaN);
+    List<Coordinate> lmCoords = emb.coordinates();
+    for (int k = 0; k < lm.length; k++) {
+      isLandmark[lm[k]] = true;
+      coords[lm[k]] = lmCoords.get(k);
+      fitError[lm[k]] = emb.relativeErrors()[k];
+    }
+    int unpositioned = 0;
+    for (int v = 0; v < n; v++) {
+      if (isLandmark[v]) {
+        continue;
+      }
+      double[] r = new double[lm.length];
+      for (int k = 0; k < lm.length; k++) {
+        r[k] = m.rtt(lm[k], v); // measured by the landmark
+      }
+      try {
+        PositionFit f = positioner.position(lmCoords, r, null);
+        coords[v] = f.coordinate();
+        fitError[v] = f.relativeError();
+      } catch (IllegalArgumentException tooFew) {
+        unpositioned++;
+      }
+    }
+    List<Integer> serverNodes = new ArrayList<>();
+    for (int v = 0; v < n; v++) {
+      if (!isLandmark[v] && coords[v] != null) {
+        serverNodes.add(v);
+      }
+    }
+    int[] servers = serverNodes.stream().mapToInt(Integer::intValue).toArray();
+    List<Integer> clientNodes = new ArrayList<>();
+    for (int v = 0; v < n; v++) {
+      if ((s.clients() == EvalSettings.ClientMode.ALL ? !isLandmark[v] : isLandmark[v]) && v % s.clientStride() == 0) {
+        clientNodes.add(v);
+      }
+    }
+    List<CalibrationCandidate> candidates = new ArrayList<>();
+    for (int k = 0; k < lm.length; k++) {
+      double e = emb.relativeErrors()[k];
+      candidates.add(new CalibrationCandidate(Integer.toString(lm[k]), lmCoords.get(k), Double.isFinite(e) ? e : 1.0,
+          lm.length - 1));
+    }
+    AtomicInteger done = new AtomicInteger();
+    List<Future<Object[]>> futures = new ArrayList<>();
+    for (int c : clientNodes) {
+      futures.add(pool.submit(() -> {
+        Object[] res = simulateClient(c, seed, lm, lmCoords, candidates, servers, coords, keepSequences);
+        int d = done.incrementAndGet();
+        if (progress != null) {
+          progress.clientsDone(d, clientNodes.size());
+        }
+        return res;
+      }));
+    }
+    List<ClientResult> results = new ArrayList<>();
+    Map<Integer, Sequence> sequences = new LinkedHashMap<>();
+    List<double[]> errs = new ArrayList<>();
+    int failed = 0;
+    for (Future<Object[]> f : futures) {
+      Object[] r = f.get();
+      if (r == null) {
+        failed++;
+        continue;
+      }
+      ClientResult cr = (ClientResult) r[0];
+      results.add(cr);
+      errs.add((double[]) r[1]);
+      if (keepSequences) {
+        sequences.put(cr.client(), (Sequence) r[2]);
+      }
+    }
+    double[] pooled = errs.stream().flatMapToDouble(Arrays::stream).toArray();
+    return new Output(seed, lm, emb, coords, fitError, results, pooled, sequences, unpositioned, failed);
+  }
+
+  /** Returns {ClientResult, relative errors, Sequence} or null when the client cannot calibrate. */
+  private Object[] simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords,
+      List<CalibrationCandidate> candidates, int[] allServers, Coordinate[] coords, boolean keepSequence) {
+    // calibration set
+    List<Coordinate> calCoords = new ArrayList<>();
+    List<Integer> calNodes = new ArrayList<>();
+    List<CalibrationCandidate> pool = new ArrayList<>();
+    for (CalibrationCandidate cc : candidates) {
+      if (Integer.parseInt(cc.key()) != c) {
+        pool.add(cc);
+      }
+    }
+    List<CalibrationCandidate> chosen = pool;
+    if (s.calibration() > 0 && s.calibration() < pool.size()) {
+      chosen = new CalibrationSelector(cfg).select(pool, Math.max(s.calibration(), cfg.minAnchors()), c + 7919L * seed);
+    }
+    for (CalibrationCandidate cc : chosen) {
+      calCoords.add(cc.coordinate());
+      calNodes.add(Integer.parseInt(cc.key()));
+    }
+    int calib = calNodes.size();
+    double[] calRtt = new double[calib];
+    for (int k = 0; k < calib; k++) {
+      calRtt[k] = m.rtt(c, calNodes.get(k)); // measured by the client
+    }
+    Coordinate me;
+    Coordinate meAll;
+    try {
+      me = positioner.position(calCoords, calRtt, null).coordinate();
+      if (chosen == pool) {
+        meAll = me;
+      } else {
+        List<Coordinate> allCoords = new ArrayList<>();
+        double[] allRtt = new double[pool.size()];
+        for (int k = 0; k < pool.size(); k++) {
+          allCoords.add(pool.get(k).coordinate());
+          allRtt[k] = m.rtt(c, Integer.parseInt(pool.get(k).key()));
+        }
+        meAll = positioner.position(allCoords, allRtt, null).coordinate();
+      }
+    } catch (IllegalArgumentException tooFew) {
+      return null;
+    }
+    // the client's server list: every positioned server but itself
+    int ns = 0;
+    int[] srv = new int[allServers.length];
+    for (int v : allServers) {
+      if (v != c) {
+        srv[ns++] = v;
+      }
+    }
+    srv = Arrays.copyOf(srv, ns);
+    double[] actual = new double[ns];
+    double[] pred = new double[ns];
+    Coordinate[] sc = new Coordinate[ns];
+    for (int j = 0; j < ns; j++) {
+      actual[j] = m.rtt(c, srv[j]);
+      sc[j] = coords[srv[j]];
+      pred[j] = me.distanceTo(sc[j]);
+    }
+    // accuracy after calibration
+    // accuracy of the coordinate system: the client positioned from every landmark
+    double[] rel = relativeErrors(meAll, sc, actual);
+    double[] relSorted = rel.clone();
+    Arrays.sort(relSorted);
+    if (accuracyOnly) {
+      return new Object[] {new ClientResult(c, calib, Ranks.quantile(relSorted, 0.5), Ranks.quantile(relSorted, 0.9),
+          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, Map.of()), rel, null};
+    }
+    double[] predAll = new double[ns];
+    for (int j = 0; j < ns; j++) {
+      predAll[j] = meAll.distanceTo(sc[j]);
+    }
+    double spearman = Ranks.spearman(predAll, actual);
+    // truth
+    double[] finite = Arrays.stream(actual).filter(Double::isFinite).sorted().toArray();
+    int nClose = Math.min(s.nClose(), finite.length);
+    double kth = nClose == 0 ? Double.NaN : finite[nClose - 1];
+    double optimalMean = 0;
+    for (int k = 0; k < nClose; k++) {
+      optimalMean += finite[k] / nClose;
+    }
+    // probe in order; with re-positioning the order learns from every RTT measured (AdaptiveOrder)
+    int[] order = new int[ns];
+    double[] orderPred = new double[ns];
+    double[] orderRtt = new double[ns];
+    Coordinate finalPosition = me;
+    if (s.reposition()) {
+      AdaptiveOrder ao = new AdaptiveOrder(cfg, adaptive, calCoords, calRtt, Arrays.asList(sc));
+      for (int k = 0; k < ns; k++) {
+        int j = ao.next();
+        order[k] = j;
+        orderPred[k] = ao.predictedMs(j);
+        orderRtt[k] = actual[j];
+        ao.measured(j, actual[j]);
+      }
+      finalPosition = ao.position();
+    } else {
+      Integer[] idx = new Integer[ns];
+      for (int j = 0; j < ns; j++) {
+        idx[j] = j;
+      }
+      final double[] p = pred;
+      final int[] sv = srv;
+      Arrays.sort(idx, (a, b) -> {
+        int cmp = Double.compare(p[a], p[b]);
+        return cmp != 0 ? cmp : Integer.compare(sv[a], sv[b]);
+      });
+      for (int k = 0; k < ns; k++) {
+        order[k] = idx[k];
+        orderPred[k] = pred[idx[k]];
+        orderRtt[k] = actual[idx[k]];
+      }
+    }
+    double relCal = relativeErrorMedian(me, sc, actual);
+    double relFinal = relativeErrorMedian(finalPosition, sc, actual);
+    // metrics on the sequence
+    int seen = 0;
+    int allSeen = ns;
+    int correctFirst = 0;
+    int answered = 0;
+    for (int k = 0; k < ns; k++) {
+      double r = orderRtt[k];
+      if (Double.isFinite(r)) {
+        if (answered < s.nClose() && r <= kth) {
+          correctFirst++;
+        }
+        answered++;
+        if (r <= kth) {
+          seen++;
+          if (seen == nClose) {
+            allSeen = k + 1;
+            break;
+          }
+        }
+      }
+    }
+    double p10 = nClose == 0 ? Double.NaN : Math.min(1.0, correctFirst / (double) nClose);
+    int[] perm = new int[ns];
+    for (int j = 0; j < ns; j++) {
+      perm[j] = j;
+    }
+    SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + c);
+    for (int j = ns - 1; j > 0; j--) {
+      int t = rnd.nextInt(j + 1);
+      int x = perm[j];
+      perm[j] = perm[t];
+      perm[t] = x;
+    }
+    int rseen = 0;
+    int randomAll = ns;
+    for (int k = 0; k < ns; k++) {
+      double r = actual[perm[k]];
+      if (Double.isFinite(r) && r <= kth && ++rseen == nClose) {
+        randomAll = k + 1;
+        break;
+      }
+    }
+    Map<String, PolicyOutcome> policies = new LinkedHashMap<>();
+    evaluate(policies, "first", () -> AutoStopPolicy.firstNClose(s.nClose()), orderPred, orderRtt, calib, kth,
+        Double.NaN, actual);
+    evaluate(policies, "intelligent", () -> AutoStopPolicy.intelligentNClose(s.nClose(), s.window()), orderPred,
+        orderRtt, calib, kth, Double.NaN, actual);
+    for (double stop : EvalSettings.RTT_STOPS) {
+      evaluate(policies, "rttstop" + (int) stop, () -> AutoStopPolicy.rttStop(stop, EvalSettings.RTT_STOP_WINDOW),
+          orderPred, orderRtt, calib, kth, stop, actual);
+    }
+    evaluate(policies, "exhaustive", AutoStopPolicy::exhaustive, orderPred, orderRtt, calib, kth, Double.NaN, actual);
+    ClientResult cr = new ClientResult(c, calib, relSorted.length == 0 ? Double.NaN : Ranks.quantile(relSorted, 0.5),
+        relSorted.length == 0 ? Double.NaN : Ranks.quantile(relSorted, 0.9), spearman, p10, optimalMean,
+        allSeen + calib, randomAll, ns, relCal, relFinal, policies);
+    Sequence seq = null;
+    if (keepSequence) {
+      int[] nodes = new int[ns];
+      for (int k = 0; k < ns; k++) {
+        nodes[k] = srv[order[k]];
+      }
+      seq = new Sequence(nodes, orderPred, orderRtt);
+    }
+    return new Object[] {cr, rel, seq};
+  }
+
+  private static double[] relativeErrors(Coordinate me, Coordinate[] sc, double[] actual) {
+    double[] rel = new double[sc.length];
+    int nr = 0;
+    for (int j = 0; j < sc.length; j++) {
+      if (Double.isFinite(actual[j]) && actual[j] > 0) {
+        rel[nr++] = Math.abs(me.distanceTo(sc[j]) - actual[j]) / actual[j];
+      }
+    }
+    return Arrays.copyOf(rel, nr);
+  }
+
+  private static double relativeErrorMedian(Coordinate me, Coordinate[] sc, double[] actual) {
+    double[] r = relativeErrors(me, sc, actual);
+    Arrays.sort(r);
+    return Ranks.quantile(r, 0.5);
+  }
+
+  private void evaluate(Map<String, PolicyOutcome> out, String name, Supplier<AutoStopPolicy> factory,
+      double[] pred, double[] rtt, int calib, double kth, double playableMs, double[] actual) {
+    AutoStopPolicy p = factory.get();
+    int k = 0;
+    while (k < rtt.length) {
+      if (p.stopBefore(pred[k])) {
+        break;
+      }
+      k++;
+      if (p.observe(pred[k - 1], rtt[k - 1])) {
+        break;
+      }
+    }
+    double[] seenRtt = Arrays.stream(rtt, 0, k).filter(Double::isFinite).sorted().toArray();
+    int nf = Math.min(s.nClose(), seenRtt.length);
+    double mean = Double.NaN;
+    double median = Double.NaN;
+    int correct = 0;
+    if (nf > 0) {
+      mean = 0;
+      for (int i = 0; i < nf; i++) {
+        mean += seenRtt[i] / nf;
+        if (seenRtt[i] <= kth) {
+          correct++;
+        }
+      }
+      median = Ranks.quantile(Arrays.copyOf(seenRtt, nf), 0.5);
+    }
+    double precision = Math.min(1.0, correct / (double) s.nClose());
+    int playableFound = -1;
+    int playableTotal = -1;
+    if (!Double.isNaN(playableMs)) {
+      playableFound = 0;
+      for (double v : seenRtt) {
+        if (v <= playableMs) {
+          playableFound++;
+        }
+      }
+      playableTotal = 0;
+      for (double v : actual) {
+        if (Double.isFinite(v) && v <= playableMs) {
+          playableTotal++;
+        }
+      }
+    }
+    out.put(name, new PolicyOutcome(calib + k, mean, median, precision, playableFound, playableTotal));
+  }
+}

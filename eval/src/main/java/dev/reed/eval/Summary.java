@@ -1,0 +1,70 @@
+package dev.reed.eval;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Aggregate figures of one seed (and their mean over seeds), as flat named values: the names are
+ * the keys of results.json's "overall" object and of report.md's tables.
+ */
+final class Summary {
+  private Summary() {}
+
+  static final String[] POLICY_ORDER = {"first", "intelligent", "rttstop40", "rttstop80", "rttstop120", "rttstop160",
+      "exhaustive"};
+
+  static Map<String, Double> of(SeedRun.Output o, EvalSettings s) {
+    Map<String, Double> v = new LinkedHashMap<>();
+    List<ClientResult> cs = o.clients();
+    double[] pooled = o.relErrors().clone();
+    Arrays.sort(pooled);
+    v.put("clients", (double) cs.size());
+    v.put("failedClients", (double) o.failedClients());
+    v.put("unpositionedServers", (double) o.unpositioned());
+    v.put("landmarkEmbeddingError", o.embedding().medianRelativeError());
+    v.put("relErrMedian", Ranks.quantile(pooled, 0.5));
+    v.put("relErrP90", Ranks.quantile(pooled, 0.9));
+    v.put("relErrClientMedianMean", mean(cs, ClientResult::relErrMedian));
+    v.put("relErrCalibrationMedian", mean(cs, ClientResult::relErrCalibration));
+    v.put("relErrFinalMedian", mean(cs, ClientResult::relErrFinal));
+    v.put("spearman", mean(cs, ClientResult::spearman));
+    v.put("precisionAt10", mean(cs, ClientResult::precisionAt10));
+    v.put("allNearestSeen", mean(cs, c -> c.allNearestSeen()));
+    v.put("allNearestSeenRandom", mean(cs, c -> c.randomAllNearestSeen()));
+    v.put("calibrationProbes", mean(cs, c -> c.calibrationProbes()));
+    v.put("optimalMeanMs", mean(cs, ClientResult::optimalMeanMs));
+    double servers = mean(cs, c -> c.servers());
+    v.put("servers", servers);
+    for (String p : POLICY_ORDER) {
+      double probes = mean(cs, c -> c.policies().get(p).probes());
+      v.put(p + ".probes", probes);
+      v.put(p + ".seconds", probes / s.rate());
+      v.put(p + ".foundMeanMs", mean(cs, c -> c.policies().get(p).foundMeanMs()));
+      v.put(p + ".foundMedianMs", mean(cs, c -> c.policies().get(p).foundMedianMs()));
+      v.put(p + ".precision", mean(cs, c -> c.policies().get(p).precision()));
+      v.put(p + ".reductionPct", 100 * (1 - probes / servers));
+      if (p.startsWith("rttstop")) {
+        double found = cs.stream().mapToDouble(c -> c.policies().get(p).playableFound()).sum();
+        double total = cs.stream().mapToDouble(c -> c.policies().get(p).playableTotal()).sum();
+        v.put(p + ".playableFoundPct", total == 0 ? Double.NaN : 100 * found / total);
+        v.put(p + ".playableFound", found / Math.max(1, cs.size()));
+      }
+    }
+    return v;
+  }
+
+  /** Mean of each key over the seeds (NaN entries skipped). */
+  static Map<String, Double> meanOver(List<Map<String, Double>> perSeed) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (String k : perSeed.get(0).keySet()) {
+      out.put(k, Ranks.mean(perSeed.stream().mapToDouble(m -> m.getOrDefault(k, Double.NaN)).toArray()));
+    }
+    return out;
+  }
+
+  private static double mean(List<ClientResult> cs, java.util.function.ToDoubleFunction<ClientResult> f) {
+    return Ranks.mean(cs.stream().mapToDouble(f).toArray());
+  }
+}

@@ -1,0 +1,149 @@
+package dev.reed.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class EvalCommandTest {
+
+  @TempDir
+  Path dir;
+
+  /** A small noisy 3-D world with heights, a few asymmetric and missing cells. */
+  static Path smallMatrix(Path dir, int n) throws IOException {
+    SplittableRandom r = new SplittableRandom(17);
+    double[][] x = new double[n][3];
+    double[] h = new double[n];
+    for (int i = 0; i < n; i++) {
+      for (int k = 0; k < 3; k++) {
+        x[i][k] = (r.nextDouble() - 0.5) * 200;
+      }
+      h[i] = r.nextDouble() * 5;
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        if (j > 0) {
+          sb.append(',');
+        }
+        if (i == j) {
+          sb.append('0');
+          continue;
+        }
+        if ((i * 31 + j) % 97 == 0) {
+          continue; // missing
+        }
+        double d = Math.sqrt(Math.pow(x[i][0] - x[j][0], 2) + Math.pow(x[i][1] - x[j][1], 2)
+            + Math.pow(x[i][2] - x[j][2], 2)) + h[i] + h[j];
+        sb.append(String.format(Locale.ROOT, "%.3f", d * (1 + 0.05 * r.nextGaussian()) + 0.5));
+      }
+      sb.append('\n');
+    }
+    Path p = dir.resolve("m.csv");
+    Files.writeString(p, sb.toString());
+    return p;
+  }
+
+  record Run(int code, String err) {}
+
+  static Run run(String... args) {
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new EvalCommand());
+    cl.setErr(new PrintWriter(err, true));
+    cl.setOut(new PrintWriter(new StringWriter(), true));
+    int code = cl.execute(args);
+    return new Run(code, err.toString());
+  }
+
+  @Test
+  void writesEveryOutputOnASmallMatrix() throws IOException {
+    Path m = smallMatrix(dir, 60);
+    Path out = dir.resolve("out");
+    Run r = run("--matrix", m.toString(), "--landmarks", "10", "--dims", "3", "--seeds", "2", "--threads", "2",
+        "--out", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).contains("seed 1 (1/2)").contains("seed 2 (2/2)").contains("done in");
+    List<String> orders = Files.readAllLines(out.resolve("orders.csv"));
+    assertThat(orders.get(0)).isEqualTo("client,rank,server,predicted_ms,calib_probes");
+    // 50 clients, each ranks the 49 other non-landmark nodes
+    assertThat(orders).hasSize(1 + 50 * 49);
+    assertThat(orders.get(1)).matches("\\d+,1,\\d+,[0-9.]+,\\d+");
+    List<String> coords = Files.readAllLines(out.resolve("coordinates.csv"));
+    assertThat(coords.get(0)).isEqualTo(CoordinateHeader.expected(3, false));
+    assertThat(coords).hasSize(61);
+    assertThat(coords.stream().filter(l -> l.contains(",landmark,"))).hasSize(10);
+    String json = Files.readString(out.resolve("results.json"));
+    assertThat(json).startsWith("{").contains("\"overall\":{").contains("\"relErrMedian\":")
+        .contains("\"intelligent.probes\":").contains("\"rttstop160.playableFoundPct\":").contains("\"perSeed\":[")
+        .contains("\"clients\":[{");
+    assertThat(json.chars().filter(c -> c == '{').count()).isEqualTo(json.chars().filter(c -> c == '}').count());
+    String report = Files.readString(out.resolve("report.md"));
+    assertThat(report).contains("Table I").contains("Table VI").doesNotContain("NaN");
+    assertThat(Files.size(out.resolve("probed-rtt-vs-time.png"))).isGreaterThan(1000);
+  }
+
+  @Test
+  void sweepsModelsAndLandmarkCounts() throws IOException {
+    Path m = smallMatrix(dir, 60);
+    Path out = dir.resolve("sweep");
+    Run r = run("--matrix", m.toString(), "--landmarks", "10", "--dims", "2", "--height", "--seeds", "1",
+        "--clients", "landmarks", "--sweep", "--out", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).contains("sweep: model 8:").doesNotContain("sweep: model 10:").contains("sweep: 20 landmarks");
+    assertThat(Files.size(out.resolve("relerr-cdf.png"))).isGreaterThan(1000);
+    assertThat(Files.size(out.resolve("relerr-vs-landmarks.png"))).isGreaterThan(1000);
+    assertThat(Files.readString(out.resolve("results.json"))).contains("\"relErrMedianByModel\":{\"2\":");
+    assertThat(Files.readAllLines(out.resolve("coordinates.csv")).get(0)).isEqualTo("node,role,c1,c2,height");
+    // landmarks mode: each of the 10 landmarks is a client against the 50 servers
+    assertThat(Files.readAllLines(out.resolve("orders.csv"))).hasSize(1 + 10 * 50);
+  }
+
+  @Test
+  void badInputGetsAClearErrorAndExitCode2() throws IOException {
+    Path m = smallMatrix(dir, 30);
+    Path out = dir.resolve("bad");
+    Path ragged = dir.resolve("ragged.csv");
+    Files.writeString(ragged, "0,1,2\n1,0\n2,1,0\n", StandardCharsets.UTF_8);
+    Path garbage = dir.resolve("garbage.csv");
+    Files.writeString(garbage, "0,x,2\n1,0,1\n2,1,0\n", StandardCharsets.UTF_8);
+    Path negative = dir.resolve("neg.csv");
+    Files.writeString(negative, "0,-1,2\n1,0,1\n2,1,0\n", StandardCharsets.UTF_8);
+    assertThat(run("--matrix", ragged.toString(), "--out", out.toString()).err()).contains("not square");
+    assertThat(run("--matrix", garbage.toString(), "--out", out.toString()).err()).contains("line 1 column 2");
+    assertThat(run("--matrix", negative.toString(), "--out", out.toString()).err()).contains(">= 0");
+    assertThat(run("--matrix", dir.resolve("absent.csv").toString(), "--out", out.toString()).err())
+        .contains("no such file");
+    Run clients = run("--matrix", m.toString(), "--clients", "everyone", "--out", out.toString());
+    assertThat(clients.code()).isEqualTo(2);
+    assertThat(clients.err()).contains("--clients must be all or landmarks");
+    assertThat(run("--matrix", m.toString(), "--landmark-list", "1,2,300", "--out", out.toString()).err())
+        .contains("index 300");
+    assertThat(run("--matrix", m.toString(), "--landmarks", "3", "--out", out.toString()).err()).contains("--landmarks must be");
+    assertThat(run("--matrix", m.toString(), "--dims", "0", "--out", out.toString()).err()).contains("dimensions");
+    assertThat(run("--matrix", m.toString(), "--landmarks", "5", "--landmark-list", "1,2", "--out", out.toString()).code())
+        .isEqualTo(2); // mutually exclusive
+    assertThat(run("--help").code()).isZero();
+  }
+
+  /** The coordinates.csv header the issue specifies. */
+  static final class CoordinateHeader {
+    static String expected(int d, boolean height) {
+      StringBuilder b = new StringBuilder("node,role");
+      for (int k = 1; k <= d; k++) {
+        b.append(",c").append(k);
+      }
+      return height ? b.append(",height").toString() : b.toString();
+    }
+  }
+}
