@@ -39,7 +39,14 @@ import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.StreamOrderedServersRequest;
 import dev.reed.proto.v1.StreamOrderedServersResponse;
+import dev.reed.coordinator.index.RankedTemplate;
 import io.grpc.Context;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerMethodDefinition;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.ServiceDescriptor;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
@@ -57,7 +64,7 @@ import java.util.function.Supplier;
  * index versions; the state supplier is the only dependency on the rest of the coordinator, which
  * is what lets tests run this service in-process over any state.
  */
-public final class ReedServiceImpl extends ReedServiceGrpc.ReedServiceImplBase {
+public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.grpc.BindableService {
   static final int DEFAULT_CALIBRATION = 14;
   static final int MAX_CALIBRATION = 64;
   static final int MAX_MEASUREMENTS = 256;
@@ -211,20 +218,60 @@ public final class ReedServiceImpl extends ReedServiceGrpc.ReedServiceImplBase {
 
   @Override
   public void getOrderedServers(GetOrderedServersRequest req, StreamObserver<GetOrderedServersResponse> out) {
+    try {
+      out.onNext(GetOrderedServersResponse.parseFrom(orderedPage(req)));
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException("encoded page does not parse", e);
+    }
+    out.onCompleted();
+  }
+
+  /** Algorithm 4, one page, encoded as a GetOrderedServersResponse (see {@link EncodedOrderedPage}). */
+  byte[] orderedPage(GetOrderedServersRequest req) {
     ServingState s = state.get();
     Coordinate client = RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client");
     int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
     Cursor after = RequestMapping.cursor(req.getPageToken());
     RankingFilter filter = RequestMapping.filter(req.getFilter());
-    GetOrderedServersResponse.Builder b = GetOrderedServersResponse.newBuilder();
-    if (s.index().size() > 0) {
-      RankedPage page = s.index().query(client, filter, after, pageSize);
-      for (Ranked r : page.servers()) b.addServers(RequestMapping.ranked(s, r.server().key(), r.predictedMs()));
-      if (page.next() != null) b.setNextPageToken(page.next().encode());
-      b.setTotalMatching(page.totalMatching());
+    if (s.index().size() == 0) return new byte[0];
+    RankedPage page = s.index().query(client, filter, after, pageSize);
+    List<RankedTemplate> templates = new ArrayList<>(page.servers().size());
+    int[] predicted = new int[page.servers().size()];
+    for (int i = 0; i < predicted.length; i++) {
+      Ranked r = page.servers().get(i);
+      RankedTemplate t = s.ranked().get(r.server().key());
+      if (t == null) t = RankedTemplate.of(ServerCoordinate.newBuilder().setEndpoint(Endpoints.parse(r.server().key())).build());
+      templates.add(t);
+      predicted[i] = CoordinateCodec.toMicros(r.predictedMs());
     }
-    out.onNext(b.build());
-    out.onCompleted();
+    return EncodedOrderedPage.encode(templates, predicted, page.next() == null ? "" : page.next().encode(),
+        page.totalMatching());
+  }
+
+  /**
+   * The generated binding, except that GetOrderedServers answers with pre-encoded bytes: the
+   * same method name, request type and wire format, but no per-call message building.
+   */
+  @Override
+  public ServerServiceDefinition bindService() {
+    ServerServiceDefinition generated = ReedServiceGrpc.bindService(this);
+    MethodDescriptor<GetOrderedServersRequest, byte[]> encoded = ReedServiceGrpc.getGetOrderedServersMethod()
+        .toBuilder(ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), EncodedOrderedPage.MARSHALLER)
+        .build();
+    ServiceDescriptor.Builder descriptor = ServiceDescriptor.newBuilder(ReedServiceGrpc.SERVICE_NAME)
+        .setSchemaDescriptor(generated.getServiceDescriptor().getSchemaDescriptor());
+    for (MethodDescriptor<?, ?> m : generated.getServiceDescriptor().getMethods()) {
+      descriptor.addMethod(m.getFullMethodName().equals(encoded.getFullMethodName()) ? encoded : m);
+    }
+    ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(descriptor.build());
+    for (ServerMethodDefinition<?, ?> m : generated.getMethods()) {
+      if (!m.getMethodDescriptor().getFullMethodName().equals(encoded.getFullMethodName())) b.addMethod(m);
+    }
+    b.addMethod(encoded, ServerCalls.asyncUnaryCall((GetOrderedServersRequest req, StreamObserver<byte[]> out) -> {
+      out.onNext(orderedPage(req));
+      out.onCompleted();
+    }));
+    return b.build();
   }
 
   @Override

@@ -68,9 +68,9 @@ final class RequestMapping {
   }
 
   static RankedServer ranked(ServingState state, String key, double predictedMs) {
-    RankedServer template = state.ranked().get(key);
+    dev.reed.coordinator.index.RankedTemplate template = state.ranked().get(key);
     RankedServer.Builder b = template == null ? RankedServer.newBuilder().setEndpoint(dev.reed.proto.Endpoints.parse(key))
-        : template.toBuilder();
+        : template.message().toBuilder();
     return b.setPredictedRttUs(CoordinateCodec.toMicros(predictedMs)).build();
   }
 }

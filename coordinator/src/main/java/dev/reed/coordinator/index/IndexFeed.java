@@ -7,7 +7,6 @@ import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.Landmark;
 import dev.reed.proto.v1.LandmarkCoordinate;
-import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.ServerInfo;
 import dev.reed.proto.v1.Target;
@@ -60,7 +59,7 @@ public final class IndexFeed implements AutoCloseable {
   private final AtomicReference<ServingState> state;
   private final Map<String, ServerCoordinate> servers = new HashMap<>();
   private final Map<String, ServerEntry> entries = new HashMap<>();
-  private final Map<String, RankedServer> ranked = new HashMap<>();
+  private final Map<String, RankedTemplate> ranked = new HashMap<>();
   private final Map<String, LandmarkCoordinate> landmarkCoordinates = new HashMap<>();
   private final Map<String, Landmark> announcements = new ConcurrentHashMap<>();
   private final Map<String, Target> targets = new HashMap<>();
@@ -185,7 +184,7 @@ public final class IndexFeed implements AutoCloseable {
           Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
           ServerInfo info = c.getServerInfo();
           servers.put(key, c);
-          ranked.put(key, ServingState.rankedTemplate(c));
+          ranked.put(key, RankedTemplate.of(c));
           entries.put(key, new ServerEntry(key, coordinate, CoordinateCodec.attributes(info, c.getProtocol())));
         }
         case "reed.landmark-coordinates" -> {

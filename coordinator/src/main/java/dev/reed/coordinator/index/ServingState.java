@@ -4,7 +4,6 @@ import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.proto.v1.Landmark;
 import dev.reed.proto.v1.LandmarkCoordinate;
-import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.Target;
 import java.time.Instant;
@@ -18,8 +17,7 @@ import java.util.Map;
  *
  * @param index ranking index over every server with a valid coordinate
  * @param servers latest coordinate per server key
- * @param ranked per server key, the RankedServer a ranking returns (all but the predicted RTT),
- *     built once per coordinate so a query only stamps the predicted RTT on it
+ * @param ranked per server key, what a ranking returns about it but the predicted RTT
  * @param landmarks landmark coordinates of the current embedding epoch, by landmark id
  * @param landmarkAnchors the same landmarks as math coordinates, sorted by id (positioning anchors)
  * @param announcements latest announcement per landmark id (reed.landmarks)
@@ -32,7 +30,7 @@ import java.util.Map;
 public record ServingState(
     RankingIndex index,
     Map<String, ServerCoordinate> servers,
-    Map<String, RankedServer> ranked,
+    Map<String, RankedTemplate> ranked,
     Map<String, LandmarkCoordinate> landmarks,
     List<Anchor> landmarkAnchors,
     Map<String, Landmark> announcements,
@@ -50,9 +48,4 @@ public record ServingState(
         now, dimensions, heightModel);
   }
 
-  /** The RankedServer of a server coordinate, without a predicted RTT. */
-  public static RankedServer rankedTemplate(ServerCoordinate c) {
-    return RankedServer.newBuilder().setEndpoint(c.getEndpoint()).setProtocol(c.getProtocol())
-        .setServerInfo(c.getServerInfo()).setStability(c.getStability()).setFit(c.getFit()).build();
-  }
 }

@@ -118,9 +118,9 @@ class ReedServiceTest {
         Map.of(), 3, Instant.parse("2026-11-21T06:00:00Z"), D, false);
   }
 
-  static Map<String, dev.reed.proto.v1.RankedServer> templates(Map<String, ServerCoordinate> servers) {
-    Map<String, dev.reed.proto.v1.RankedServer> out = new HashMap<>();
-    servers.forEach((k, v) -> out.put(k, ServingState.rankedTemplate(v)));
+  static Map<String, dev.reed.coordinator.index.RankedTemplate> templates(Map<String, ServerCoordinate> servers) {
+    Map<String, dev.reed.coordinator.index.RankedTemplate> out = new HashMap<>();
+    servers.forEach((k, v) -> out.put(k, dev.reed.coordinator.index.RankedTemplate.of(v)));
     return Map.copyOf(out);
   }
 

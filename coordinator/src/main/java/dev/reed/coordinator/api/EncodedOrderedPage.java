@@ -1,0 +1,93 @@
+package dev.reed.coordinator.api;
+
+import com.google.protobuf.CodedOutputStream;
+import dev.reed.coordinator.index.RankedTemplate;
+import io.grpc.KnownLength;
+import io.grpc.MethodDescriptor;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * A {@code GetOrderedServersResponse} assembled on the wire from pre-encoded {@link RankedTemplate}s:
+ * each server is its template bytes followed by {@code predicted_rtt_us} (field 3; protobuf
+ * accepts fields in any order), so the hot path copies bytes instead of building and serialising
+ * 230 messages per call. Clients see an ordinary GetOrderedServersResponse.
+ */
+final class EncodedOrderedPage {
+  private static final int SERVERS_TAG = (1 << 3) | 2; // repeated RankedServer servers = 1
+  private static final int TOKEN_TAG = (2 << 3) | 2; // string next_page_token = 2
+  private static final int TOTAL_TAG = 3 << 3; // uint32 total_matching = 3
+  private static final int PREDICTED_TAG = 3 << 3; // RankedServer.predicted_rtt_us = 3
+
+  private EncodedOrderedPage() {}
+
+  /** Encodes one page; {@code templates.get(i)} with {@code predictedUs[i]}. */
+  static byte[] encode(List<RankedTemplate> templates, int[] predictedUs, String nextToken, int totalMatching) {
+    int size = 0;
+    for (int i = 0; i < templates.size(); i++) {
+      int entry = entryLength(templates.get(i), predictedUs[i]);
+      size += 1 + CodedOutputStream.computeUInt32SizeNoTag(entry) + entry;
+    }
+    byte[] token = nextToken.getBytes(StandardCharsets.UTF_8);
+    if (token.length > 0) size += 1 + CodedOutputStream.computeUInt32SizeNoTag(token.length) + token.length;
+    if (totalMatching != 0) size += 1 + CodedOutputStream.computeUInt32SizeNoTag(totalMatching);
+    byte[] out = new byte[size];
+    CodedOutputStream o = CodedOutputStream.newInstance(out);
+    try {
+      for (int i = 0; i < templates.size(); i++) {
+        RankedTemplate t = templates.get(i);
+        o.writeUInt32NoTag(SERVERS_TAG);
+        o.writeUInt32NoTag(entryLength(t, predictedUs[i]));
+        o.writeRawBytes(t.encoded());
+        if (predictedUs[i] != 0) {
+          o.writeUInt32NoTag(PREDICTED_TAG);
+          o.writeUInt32NoTag(predictedUs[i]);
+        }
+      }
+      if (token.length > 0) {
+        o.writeUInt32NoTag(TOKEN_TAG);
+        o.writeUInt32NoTag(token.length);
+        o.writeRawBytes(token);
+      }
+      if (totalMatching != 0) {
+        o.writeUInt32NoTag(TOTAL_TAG);
+        o.writeUInt32NoTag(totalMatching);
+      }
+      o.checkNoSpaceLeft();
+    } catch (IOException e) {
+      throw new UncheckedIOException("response size miscomputed", e);
+    }
+    return out;
+  }
+
+  private static int entryLength(RankedTemplate t, int predictedUs) {
+    return t.encoded().length + (predictedUs == 0 ? 0 : 1 + CodedOutputStream.computeUInt32SizeNoTag(predictedUs));
+  }
+
+  /** Bytes out as they are; the server never parses a response. */
+  static final MethodDescriptor.Marshaller<byte[]> MARSHALLER = new MethodDescriptor.Marshaller<>() {
+    @Override
+    public InputStream stream(byte[] value) {
+      return new KnownLengthStream(value);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  };
+
+  private static final class KnownLengthStream extends ByteArrayInputStream implements KnownLength {
+    KnownLengthStream(byte[] b) {
+      super(b);
+    }
+  }
+}
