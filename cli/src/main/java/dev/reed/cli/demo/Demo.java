@@ -70,8 +70,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Demo implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Demo.class);
-  /** Coordinates are computed in 4-D, the paper's best dimensionality. */
-  private static final int DIMENSIONS = 4;
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
   private static final Duration COORDINATOR_ROUND = Duration.ofMillis(2000);
   /** Random server pairs whose predicted RTT is checked against the world each round. */
@@ -163,10 +161,10 @@ final class Demo implements AutoCloseable {
     targetsFile = workDir.resolve("targets.txt");
     Files.writeString(targetsFile, "# filled once the landmark mesh is embedded\n");
     coordinator = register(Coordinator.start(CoordinatorConfig.builder(kafka.bootstrapServers()).loopbackEphemeral()
-        .dimensions(DIMENSIONS).roundInterval(COORDINATOR_ROUND).targetsFile(targetsFile).identity("demo-coordinator")
+        .dimensions(options.dimensions()).height(options.height()).roundInterval(COORDINATOR_ROUND).targetsFile(targetsFile).identity("demo-coordinator")
         .groupId("reed-demo-coordinator").build()));
-    progress.line("coordinator up: gRPC %s, %d-D coordinates, a round every %.1f s (%.1f s)",
-        Endpoints.key(coordinator.grpcAddress()), DIMENSIONS, COORDINATOR_ROUND.toMillis() / 1000.0, progress.secondsSince(t));
+    progress.line("coordinator up: gRPC %s, %d-D%s coordinates, a round every %.1f s (%.1f s)",
+        Endpoints.key(coordinator.grpcAddress()), options.dimensions(), options.height() ? "+height" : "", COORDINATOR_ROUND.toMillis() / 1000.0, progress.secondsSince(t));
   }
 
   private void startAgents() throws IOException, InterruptedException {
@@ -248,7 +246,7 @@ final class Demo implements AutoCloseable {
       }
     }
     ServingState s = coordinator.servingState();
-    if (s.landmarks().size() <= DIMENSIONS) {
+    if (s.landmarks().size() <= options.dimensions()) {
       throw new IOException("the coordinator embedded only " + s.landmarks().size() + " of " + agents.size()
           + " landmarks after " + rounds + " mesh rounds; cannot position servers");
     }
@@ -319,9 +317,14 @@ final class Demo implements AutoCloseable {
     long replies = reports.stream().mapToLong(RoundReport::replies).sum();
     long timeouts = reports.stream().mapToLong(RoundReport::timeouts).sum();
     int n = world.serverCount();
-    // the coordinator ingests, re-embeds the landmarks and positions; wait until (nearly) every
-    // server's coordinate includes this round
-    await(Duration.ofSeconds(90), () -> fresh(agentRound) >= 0.99 * n);
+    // every sample of the round is in Kafka now. The coordinator polls between its rounds, so the
+    // second round it starts from now on positions with all of them; then the index feed picks up
+    // the published coordinates
+    long done = coordinator.roundsCompleted();
+    if (!await(Duration.ofSeconds(90), () -> coordinator.roundsCompleted() >= done + 2 && fresh(agentRound) >= 0.99 * n)) {
+      log.warn("coordinator: only {} of {} servers positioned with round {} after 90 s", fresh(agentRound), n, agentRound);
+    }
+    Thread.sleep(500);
     ServingState s = coordinator.servingState();
     double[] errors = s.servers().values().stream().mapToDouble(c -> c.getFit().getRelativeError()).sorted().toArray();
     return new RoundFigures(r, agentRound, targets, replies, timeouts, measured, fresh(agentRound), percentile(errors, 0.5),
@@ -389,9 +392,10 @@ final class Demo implements AutoCloseable {
 
   /**
    * REED discovery (First, then Intelligent N_close) from each client in turn, then traditional
-   * discovery from all clients at once (each client probes at its own rate from its own address,
-   * as players do; at 140 probes/s a list of thousands takes most of a minute, so the demo does
-   * not run them one after another).
+   * discovery from all clients at once, each from its own address and sockets as players browse.
+   * At 140 probes/s a list of thousands takes most of a minute, so the traditional runs cannot
+   * go one after another in the demo's time budget; REED's short runs go one at a time so that
+   * their RTTs are measured on a quiet machine.
    */
   private List<MethodFigures> discover() throws IOException, InterruptedException {
     List<ListedServer> master = new ArrayList<>();
@@ -399,12 +403,12 @@ final class Demo implements AutoCloseable {
     Collections.shuffle(master, new Random(options.seed()));   // a master list is in no useful order
     warmUp();
     long t = progress.now();
-    progress.line("REED discovery through the client SDK (ReedClient bound to each client's address, real probes), "
-        + "First and Intelligent N_close=%d at %.0f probes/s:", options.nClose(), options.clientRate());
     List<DemoWorld.Site> clients = world.clients();
+    progress.line("REED discovery through the client SDK (ReedClient bound to the client's address, real probes), First "
+        + "and Intelligent N_close=%d at %.0f probes/s:", options.nClose(), options.clientRate());
     Map<DemoWorld.Site, double[]> optimal = new HashMap<>();
     Map<DemoWorld.Site, Set<String>> nearest = new HashMap<>();
-    Map<DemoWorld.Site, MethodFigures[]> reed = new HashMap<>();
+    Map<DemoWorld.Site, List<MethodFigures>> byClient = new HashMap<>();
     for (DemoWorld.Site client : clients) {
       checkOpen();
       long tc = progress.now();
@@ -413,17 +417,16 @@ final class Demo implements AutoCloseable {
       MethodFigures first = reed(client, "first", StopRule.first(options.nClose()), optimal.get(client), nearest.get(client));
       MethodFigures intelligent = reed(client, "intelligent", StopRule.intelligent(options.nClose()), optimal.get(client),
           nearest.get(client));
-      reed.put(client, new MethodFigures[] {first, intelligent});
+      byClient.put(client, new ArrayList<>(List.of(first, intelligent)));
       progress.line("  %s (%s, %s, %s): First %d probes (mean RTT %.1f ms), Intelligent %d probes (%.1f ms); optimal %.1f ms "
               + "(%.1f s)", client.id(), client.region(), client.place(), first.address(), first.probes(), first.meanRttMs(),
           intelligent.probes(), intelligent.meanRttMs(), first.optimalMeanMs(), progress.secondsSince(tc));
     }
-    progress.line("traditional discovery from all %d clients at once: the whole list of %d servers, shuffled, at %.0f probes/s "
-        + "each ...", clients.size(), master.size(), options.traditionalRate());
+    progress.line("traditional discovery from all %d clients at once: the whole list of %d servers, shuffled, at %.0f "
+        + "probes/s each ...", clients.size(), master.size(), options.traditionalRate());
     long tt = progress.now();
     ExecutorService pool = Executors.newFixedThreadPool(clients.size(),
         r -> Thread.ofPlatform().name("reed-demo-traditional").daemon().unstarted(r));
-    Map<DemoWorld.Site, MethodFigures> traditional = new HashMap<>();
     try {
       Map<DemoWorld.Site, Future<MethodFigures>> running = new java.util.LinkedHashMap<>();
       for (DemoWorld.Site client : clients) {
@@ -431,7 +434,7 @@ final class Demo implements AutoCloseable {
       }
       for (var e : running.entrySet()) {
         try {
-          traditional.put(e.getKey(), e.getValue().get());
+          byClient.get(e.getKey()).add(e.getValue().get());
         } catch (ExecutionException ex) {
           throw new IOException("traditional discovery from " + e.getKey().id() + " failed: " + ex.getCause(), ex.getCause());
         }
@@ -440,18 +443,14 @@ final class Demo implements AutoCloseable {
       pool.shutdownNow();
       pool.awaitTermination(10, TimeUnit.SECONDS);
     }
-    for (DemoWorld.Site client : clients) {
-      MethodFigures m = traditional.get(client);
-      progress.line("  %s: %d probes, %d servers answered, mean RTT of the best %d %.1f ms", client.id(), m.probes(), m.found(),
-          options.nClose(), m.meanRttMs());
-    }
-    progress.line("discovery done (%.1f s; traditional %.1f s)", progress.secondsSince(t), progress.secondsSince(tt));
     List<MethodFigures> out = new ArrayList<>();
     for (DemoWorld.Site client : clients) {
-      out.add(reed.get(client)[0]);
-      out.add(reed.get(client)[1]);
-      out.add(traditional.get(client));
+      MethodFigures m = byClient.get(client).get(2);
+      progress.line("  %s: %d probes, %d servers answered, mean RTT of the best %d %.1f ms", client.id(), m.probes(), m.found(),
+          options.nClose(), m.meanRttMs());
+      out.addAll(byClient.get(client));
     }
+    progress.line("discovery done (%.1f s; traditional %.1f s)", progress.secondsSince(t), progress.secondsSince(tt));
     return out;
   }
 
@@ -482,6 +481,7 @@ final class Demo implements AutoCloseable {
         .coordinator(Endpoints.key(coordinator.grpcAddress()))
         .bind(new InetSocketAddress(world.address(client), 0))
         .rate(rate)
+        .calibrationCount(options.calibration())
         .probeTimeout(PROBE_TIMEOUT)
         .rpcDeadline(Duration.ofSeconds(10))
         .listSeed(options.seed());
@@ -491,7 +491,7 @@ final class Demo implements AutoCloseable {
     List<double[]> points = new ArrayList<>();
     try (ReedClient c = client(client, options.clientRate()).build()) {
       DiscoveryResult r = c.discover(DiscoveryRequest.defaults().withStop(rule).withMaxDuration(Duration.ofMinutes(2)),
-          e -> collect(e, points));
+          e -> collect(client, e, points));
       return figures(client, method, r, options.clientRate(), optimal, nearest, points);
     }
   }
@@ -500,13 +500,18 @@ final class Demo implements AutoCloseable {
     List<double[]> points = new ArrayList<>();
     try (ReedClient c = client(client, options.traditionalRate()).traditionalList(ServerListSource.of(master)).build()) {
       DiscoveryResult r = c.discoverTraditional(DiscoveryRequest.defaults().withMaxDuration(Duration.ofMinutes(10)),
-          e -> collect(e, points));
+          e -> collect(client, e, points));
       return figures(client, "traditional", r, options.traditionalRate(), optimal, nearest, points);
     }
   }
 
-  private static void collect(DiscoveryEvent e, List<double[]> points) {
-    if (e instanceof DiscoveryEvent.ServerFound f) points.add(new double[] {f.server().probeIndex(), f.server().rttMs()});
+  /** (probe index, measured RTT, predicted RTT, the world's true RTT) of every reply. */
+  private void collect(DemoWorld.Site client, DiscoveryEvent e, List<double[]> points) {
+    if (e instanceof DiscoveryEvent.ServerFound f) {
+      Integer host = hostByKey.get(f.server().key());
+      double truth = host == null ? Double.NaN : world.world().rttMs(client.host(), host);
+      points.add(new double[] {f.server().probeIndex(), f.server().rttMs(), f.server().predictedMs(), truth});
+    }
   }
 
   private MethodFigures figures(DemoWorld.Site client, String method, DiscoveryResult r, double rate, double[] optimal,
@@ -521,9 +526,17 @@ final class Demo implements AutoCloseable {
     boolean rescaled = rate != DemoOptions.PAPER_RATE;
     // sending at 140/s takes probes/140 s; the wait for the last replies after the last send is as measured
     double at140 = rescaled ? r.probes() / DemoOptions.PAPER_RATE + Math.max(0, wall - r.probes() / rate) : wall;
+    double positionError = Double.NaN;
+    double[] position = null;
+    if (r.position() != null) {
+      positionError = r.position().relativeError();
+      Coordinate c = r.position().coordinate();
+      position = Arrays.copyOf(c.components(), c.dimensions() + 1);
+      position[c.dimensions()] = c.height();
+    }
     return new MethodFigures(client, world.address(client).getHostAddress(), method, r.probes(), r.calibrationProbes(),
         r.timeouts(), r.servers().size(), at140, rescaled, wall, rate, mean, median, optimal[0], optimal[1], nearestFound,
-        r.stopReason().name().toLowerCase(), List.copyOf(points));
+        positionError, position, r.stopReason().name().toLowerCase(), List.copyOf(points));
   }
 
   // ---------------------------------------------------------------- phase 5: serve
@@ -579,6 +592,11 @@ final class Demo implements AutoCloseable {
     }
     closeQuietly(resource);
     throw new IllegalStateException("the demo is stopping");
+  }
+
+  /** True once {@link #close()} has begun. */
+  boolean isClosed() {
+    return closed;
   }
 
   private void checkOpen() {

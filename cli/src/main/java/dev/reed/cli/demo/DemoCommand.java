@@ -40,6 +40,12 @@ public final class DemoCommand implements Callable<Integer> {
           + "e.g. matrix:../shared/data/planetlab490_netlatency (default: ${DEFAULT-VALUE}).")
   String world = "synthetic";
 
+  @Option(names = "--dimensions", paramLabel = "D", description = "Coordinate dimensions: 2, 3, 4, 5, 8 or 10 (default: ${DEFAULT-VALUE}, the paper's best).")
+  int dimensions = 4;
+
+  @Option(names = "--no-height", description = "Plain Euclidean coordinates, without the height (access-link delay) the demo adds by default.")
+  boolean noHeight;
+
   @Option(names = "--serve", description = "Keep everything running after the table and print a ./reed browse command to try; Ctrl-C stops.")
   boolean serve;
 
@@ -54,10 +60,10 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--agent-rate", paramLabel = "PROBES/S",
       description = "Probe rate of each landmark agent (default: ${DEFAULT-VALUE}; production agents use 140).")
-  double agentRate = 1000;
+  double agentRate = 500;
 
   @Option(names = "--max-rounds", paramLabel = "N", description = "Measurement rounds at most (default: ${DEFAULT-VALUE}).")
-  int maxRounds = 5;
+  int maxRounds = 3;
 
   @Option(names = "--convergence", paramLabel = "FRACTION",
       description = "Stop measuring when the median fit error improves by less than this fraction (default: ${DEFAULT-VALUE}).")
@@ -65,6 +71,10 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--n-close", paramLabel = "N", description = "N_close of the REED stop rules (default: ${DEFAULT-VALUE}, the paper's).")
   int nClose = 40;
+
+  @Option(names = "--calibration", paramLabel = "N",
+      description = "N_calib: calibration servers each REED discovery probes (default: ${DEFAULT-VALUE}, the paper's).")
+  int calibration = 14;
 
   @Option(names = "--rate", paramLabel = "PROBES/S", description = "Probe rate of REED discovery (default: ${DEFAULT-VALUE}, the paper's DSL setting).")
   double rate = 140;
@@ -77,8 +87,8 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--jitter", paramLabel = "MS", description = "Mean per-probe jitter of the world (default: ${DEFAULT-VALUE}).")
   double jitterMs = 1.0;
 
-  @Option(names = "--loss", paramLabel = "FRACTION", description = "Per-probe loss of the world (default: ${DEFAULT-VALUE}).")
-  double loss = 0.002;
+  @Option(names = "--loss", paramLabel = "FRACTION", description = "Per-probe loss of the world, 0-0.2 (default: ${DEFAULT-VALUE}).")
+  double loss = 0;
 
   @Option(names = "--serve-interval", paramLabel = "S", description = "With --serve: seconds between measurement rounds (default: ${DEFAULT-VALUE}).")
   long serveIntervalSeconds = 60;
@@ -92,8 +102,8 @@ public final class DemoCommand implements Callable<Integer> {
     PrintWriter stderr = spec.commandLine().getErr();
     DemoOptions options;
     try {
-      options = new DemoOptions(servers, landmarks, world, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose,
-          rate, traditionalRate, out, json, serve, Duration.ofSeconds(serveIntervalSeconds));
+      options = new DemoOptions(servers, landmarks, world, dimensions, !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose,
+          calibration, rate, traditionalRate, out, json, serve, Duration.ofSeconds(serveIntervalSeconds));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -117,6 +127,11 @@ public final class DemoCommand implements Callable<Integer> {
       if (options.serve()) serve(demo, progress);
       return 0;
     } catch (IOException | RuntimeException e) {
+      if (demo.isClosed()) {   // Ctrl-C: the shutdown hook stopped everything under our feet
+        stderr.println("reed demo stopped before it finished");
+        stderr.flush();
+        return 130;
+      }
       stderr.println("reed demo failed: " + e.getMessage());
       stderr.flush();
       return 1;

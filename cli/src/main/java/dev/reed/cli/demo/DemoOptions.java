@@ -2,6 +2,7 @@ package dev.reed.cli.demo;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -10,6 +11,8 @@ import java.util.Objects;
  * @param servers emulated game servers
  * @param landmarks landmark agents, split evenly over Europe, North America and Asia
  * @param world "synthetic" or "matrix:PATH"
+ * @param dimensions coordinate dimensions (the paper's best: 4)
+ * @param height coordinates carry a height (access-link delay) as well
  * @param seed seed of the world, the agents' shuffles and the traditional list order
  * @param jitterMs mean of the exponential per-probe jitter of the world
  * @param lossRate per-probe loss of the world
@@ -17,6 +20,7 @@ import java.util.Objects;
  * @param maxRounds measurement rounds at most (with targets)
  * @param convergence relative improvement of the median fit error below which rounds stop
  * @param nClose N_close of the REED stop rules (the paper's example: 40)
+ * @param calibration N_calib: calibration servers each REED discovery probes (the paper's: 14)
  * @param clientRate probes per second of REED discovery (140: the paper's DSL setting)
  * @param traditionalRate probes per second of traditional discovery; above 140 the time at 140
  *     probes/s is computed from the probe count
@@ -25,8 +29,8 @@ import java.util.Objects;
  * @param serve keep everything running after the table until Ctrl-C
  * @param serveInterval time between measurement rounds while serving
  */
-record DemoOptions(int servers, int landmarks, String world, long seed, double jitterMs, double lossRate,
-    double agentRate, int maxRounds, double convergence, int nClose, double clientRate, double traditionalRate,
+record DemoOptions(int servers, int landmarks, String world, int dimensions, boolean height, long seed, double jitterMs, double lossRate,
+    double agentRate, int maxRounds, double convergence, int nClose, int calibration, double clientRate, double traditionalRate,
     Path out, Path json, boolean serve, Duration serveInterval) {
 
   /** The paper's probe rate (DSL), at which the table's times are given. */
@@ -38,6 +42,12 @@ record DemoOptions(int servers, int landmarks, String world, long seed, double j
       throw new IllegalArgumentException("--landmarks must be 6-60 (4-D coordinates need at least 5 anchors): " + landmarks);
     }
     Objects.requireNonNull(world, "world");
+    if (!List.of(2, 3, 4, 5, 8, 10).contains(dimensions)) {
+      throw new IllegalArgumentException("--dimensions must be 2, 3, 4, 5, 8 or 10: " + dimensions);
+    }
+    if (landmarks <= dimensions + 1) {
+      throw new IllegalArgumentException("--landmarks must exceed dimensions + 1 = " + (dimensions + 1) + ": " + landmarks);
+    }
     if (!world.equals("synthetic") && !(world.startsWith("matrix:") && world.length() > "matrix:".length())) {
       throw new IllegalArgumentException("--world must be 'synthetic' or 'matrix:PATH', got '" + world + "'");
     }
@@ -47,6 +57,9 @@ record DemoOptions(int servers, int landmarks, String world, long seed, double j
     if (maxRounds < 1 || maxRounds > 20) throw new IllegalArgumentException("--max-rounds must be 1-20: " + maxRounds);
     if (!(convergence >= 0) || convergence >= 1) throw new IllegalArgumentException("--convergence must be in [0, 1): " + convergence);
     if (nClose < 1 || nClose > servers / 2) throw new IllegalArgumentException("--n-close must be 1-" + servers / 2 + ": " + nClose);
+    if (calibration < dimensions + 2 || calibration > 64) {
+      throw new IllegalArgumentException("--calibration must be " + (dimensions + 2) + "-64: " + calibration);
+    }
     if (!(clientRate >= 10) || clientRate > 5_000) throw new IllegalArgumentException("--rate must be 10-5000: " + clientRate);
     if (!(traditionalRate >= 10) || traditionalRate > 20_000) {
       throw new IllegalArgumentException("--traditional-rate must be 10-20000: " + traditionalRate);

@@ -9,7 +9,8 @@ import java.util.Locale;
 /**
  * The demo's figures as JSON ({@code --json FILE}): {@code {"clients": [{"client", "region",
  * "method", "probes", "seconds", "mean_rtt_ms", "median_rtt_ms", "optimal_mean_rtt_ms", ...}]}}
- * plus the run's setting and rounds. Written by hand: a flat, fixed schema needs no JSON library.
+ * plus the run's setting and rounds; REED rows also carry the client's position (components, then
+ * the height) and every reply (probe index, measured, predicted and true RTT). Written by hand: a flat, fixed schema needs no JSON library.
  * Numbers that are not finite are written as {@code null}.
  */
 final class JsonReport {
@@ -72,7 +73,22 @@ final class JsonReport {
           .append(", \"nearest_found\": ").append(m.nearestFound())
           .append(", \"probe_reduction_percent\": ").append(m == base ? "null" : num(m.probeReductionVs(base)))
           .append(", \"time_reduction_percent\": ").append(m == base ? "null" : num(m.timeReductionVs(base)))
-          .append(", \"stop_reason\": ").append(str(m.stopReason())).append('}');
+          .append(", \"stop_reason\": ").append(str(m.stopReason()));
+      if (m.position() != null) {
+        b.append(", \"position\": [");
+        for (int k = 0; k < m.position().length; k++) b.append(k == 0 ? "" : ", ").append(num(m.position()[k]));
+        b.append("], \"position_fit_error\": ").append(num(m.positionError()));
+      }
+      if (!m.method().equals("traditional")) {
+        b.append(", \"replies\": [");
+        for (int k = 0; k < m.points().size(); k++) {
+          double[] p = m.points().get(k);
+          b.append(k == 0 ? "" : ", ").append("{\"probe\": ").append((long) p[0]).append(", \"rtt_ms\": ").append(num(p[1]))
+              .append(", \"predicted_ms\": ").append(num(p[2])).append(", \"true_rtt_ms\": ").append(num(p[3])).append('}');
+        }
+        b.append(']');
+      }
+      b.append('}');
     }
     b.append(ms.isEmpty() ? "]\n" : "\n  ]\n");
     return b.append("}\n").toString();

@@ -22,12 +22,15 @@ import java.util.List;
  * @param optimalMeanMs mean true RTT of the N_close nearest servers of the world (an oracle)
  * @param optimalMedianMs median of the same
  * @param nearestFound how many of the true N_close nearest servers are among those found
+ * @param positionError relative error of the client's own position fit (NaN for traditional)
+ * @param position the client's coordinate and height (null for traditional)
  * @param stopReason why probing stopped
- * @param points (probe index, RTT ms) of every reply, in probe order, for the plots
+ * @param points (probe index, measured RTT, predicted RTT or NaN, the world's true RTT) of every reply, in
+ *     the order the replies arrived
  */
 record MethodFigures(DemoWorld.Site client, String address, String method, int probes, int calibrationProbes,
     int timeouts, int found, double seconds140, boolean rescaled, double wallSeconds, double rate, double meanRttMs,
-    double medianRttMs, double optimalMeanMs, double optimalMedianMs, int nearestFound, String stopReason,
+    double medianRttMs, double optimalMeanMs, double optimalMedianMs, int nearestFound, double positionError, double[] position, String stopReason,
     List<double[]> points) {
 
   /** Percent fewer probes than {@code baseline}. */
