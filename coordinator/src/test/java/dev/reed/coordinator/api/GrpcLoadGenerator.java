@@ -44,6 +44,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * java -cp "$(cat coordinator/target/bench.cp):coordinator/target/test-classes:coordinator/target/classes" \
  *   dev.reed.coordinator.api.GrpcLoadGenerator [servers=36000] [seconds=20] [concurrency=16] [pageSize=230]
  * </pre>
+ *
+ * <p>Server and client in separate processes (so the server's own CPU can be read from /proc):
+ * {@code GrpcLoadGenerator serve PORT [servers]} and
+ * {@code GrpcLoadGenerator load HOST:PORT seconds concurrency pageSize}.
  */
 public final class GrpcLoadGenerator {
   private GrpcLoadGenerator() {}
@@ -73,6 +77,26 @@ public final class GrpcLoadGenerator {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("serve")) {
+      int n = args.length > 2 ? Integer.parseInt(args[2]) : 36_000;
+      ServingState state = world(n, 4);
+      ApiServer server = ApiServer.start(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1])), null, null, null,
+          List.of(new ReedServiceImpl(() -> state, new CoordinateConfig(4, true), Clock.systemUTC(), Duration.ofMinutes(10),
+              0.15)));
+      System.out.println("serving " + n + " servers on " + server.address());
+      Thread.currentThread().join();
+    }
+    if (args.length > 0 && args[0].equals("load")) {
+      String[] hp = args[1].split(":");
+      ManagedChannel ch = NettyChannelBuilder.forAddress(hp[0], Integer.parseInt(hp[1])).usePlaintext().build();
+      GetOrderedServersRequest[] requests = requests(4, Integer.parseInt(args[4]));
+      ReedServiceGrpc.ReedServiceStub stub = ReedServiceGrpc.newStub(ch);
+      run(stub, requests, Integer.parseInt(args[3]), Duration.ofSeconds(5), false);
+      System.out.println("measuring");
+      run(stub, requests, Integer.parseInt(args[3]), Duration.ofSeconds(Integer.parseInt(args[2])), true);
+      ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      return;
+    }
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 36_000;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
     int concurrency = args.length > 2 ? Integer.parseInt(args[2]) : 16;
@@ -83,18 +107,23 @@ public final class GrpcLoadGenerator {
         new ReedServiceImpl(() -> state, new CoordinateConfig(d, true), Clock.systemUTC(), Duration.ofMinutes(10), 0.15)))) {
       ManagedChannel ch = NettyChannelBuilder.forAddress(server.address()).usePlaintext().build();
       ReedServiceGrpc.ReedServiceStub stub = ReedServiceGrpc.newStub(ch);
-      SplittableRandom r = new SplittableRandom(5);
-      GetOrderedServersRequest[] requests = new GetOrderedServersRequest[1024];
-      for (int i = 0; i < requests.length; i++) {
-        Coordinate.Builder c = Coordinate.newBuilder();
-        for (int k = 0; k < d; k++) c.addComponents(r.nextDouble(-150, 150));
-        requests[i] = GetOrderedServersRequest.newBuilder().setClient(c.setHeightMs(r.nextDouble(20))).setPageSize(pageSize).build();
-      }
+      GetOrderedServersRequest[] requests = requests(d, pageSize);
       System.out.printf("servers=%d dims=%d concurrency=%d pageSize=%d%n", n, d, concurrency, pageSize);
       run(stub, requests, concurrency, Duration.ofSeconds(5), false); // warm-up
       run(stub, requests, concurrency, Duration.ofSeconds(seconds), true);
       ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
+  }
+
+  static GetOrderedServersRequest[] requests(int d, int pageSize) {
+    SplittableRandom r = new SplittableRandom(5);
+    GetOrderedServersRequest[] requests = new GetOrderedServersRequest[1024];
+    for (int i = 0; i < requests.length; i++) {
+      Coordinate.Builder c = Coordinate.newBuilder();
+      for (int k = 0; k < d; k++) c.addComponents(r.nextDouble(-150, 150));
+      requests[i] = GetOrderedServersRequest.newBuilder().setClient(c.setHeightMs(r.nextDouble(20))).setPageSize(pageSize).build();
+    }
+    return requests;
   }
 
   static void run(ReedServiceGrpc.ReedServiceStub stub, GetOrderedServersRequest[] requests, int concurrency,
