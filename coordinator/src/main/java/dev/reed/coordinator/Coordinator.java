@@ -120,6 +120,10 @@ public final class Coordinator implements AutoCloseable {
     long t0 = System.nanoTime();
     CoordinateConfig math = new CoordinateConfig(config.dimensions(), config.height());
     ApiKeys keys = config.apiKeysFile() == null ? null : ApiKeys.read(config.apiKeysFile());
+    if (config.targetsFile() != null) {
+      int n = dev.reed.coordinator.catalog.TargetFile.read(config.targetsFile()).size(); // fail fast on a bad file
+      log.info("target file {}: {} targets", config.targetsFile(), n);
+    }
     ensureTopics();
     Properties pp = new Properties();
     pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());

@@ -169,7 +169,13 @@ public final class CoordinatorCommand implements Callable<Integer> {
       return CommandLine.ExitCode.USAGE;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Coordinator c = Coordinator.start(config);
+    Coordinator c;
+    try {
+      c = Coordinator.start(config);
+    } catch (IllegalArgumentException | java.io.IOException e) {
+      System.err.println("coordinator: " + e.getMessage());
+      return 1;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       c.close(); // the JVM exits only after the hook returns: stop cleanly, then let main return
       stopped.countDown();

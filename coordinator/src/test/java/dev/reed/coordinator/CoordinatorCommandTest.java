@@ -67,6 +67,21 @@ class CoordinatorCommandTest {
         .hasMessageContaining("--snapshot-every: expected a duration");
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--tls-cert", "c.pem").config()))
         .hasMessageContaining("--tls-cert and --tls-key go together");
+    java.io.PrintStream realErr = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    try {
+      Path bad = java.nio.file.Files.createTempFile("targets", ".txt");
+      java.nio.file.Files.writeString(bad, "q3 127.0.0.1:27960\nquake 1.2.3.4:5\n");
+      System.setErr(new java.io.PrintStream(captured, true));
+      int exit = new CommandLine(new CoordinatorCommand()).execute("--kafka", "127.0.0.1:1", "--targets", bad.toString());
+      assertThat(exit).isEqualTo(1);
+      assertThat(captured.toString()).contains(":2: unknown protocol 'quake'");
+      java.nio.file.Files.delete(bad);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } finally {
+      System.setErr(realErr);
+    }
     StringWriter out = new StringWriter();
     assertThat(new CommandLine(new CoordinatorCommand()).setOut(new PrintWriter(out)).execute("--help")).isZero();
     assertThat(out.toString()).contains("--kafka").contains("REED_COORDINATOR_");

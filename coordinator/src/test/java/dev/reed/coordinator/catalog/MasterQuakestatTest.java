@@ -147,6 +147,19 @@ class MasterQuakestatTest {
       assertThat(String.join("\n", out)).doesNotContain("127.0.0.1:" + liar.getLocalPort());
       List<String> oa = quakestat("-openarenam", "127.0.0.1:" + m.localAddress().getPort(), "-mi", "0.2", "-raw", ",");
       assertThat(String.join("\n", oa)).contains("127.0.0.1:" + honest.getLocalPort());
+      // malformed packets are counted and dropped; the master keeps answering
+      try (DatagramSocket junk = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+        byte[][] bad = {{1, 2, 3}, {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff},
+            "\u00ff\u00ff\u00ff\u00ffrcon secret status".getBytes(StandardCharsets.ISO_8859_1),
+            "\u00ff\u00ff\u00ff\u00ffinfoResponse\n\\challenge\\guess".getBytes(StandardCharsets.ISO_8859_1),
+            "\u00ff\u00ff\u00ff\u00ffgetservers".getBytes(StandardCharsets.ISO_8859_1)};
+        for (byte[] b : bad) junk.send(new DatagramPacket(b, b.length, m.localAddress()));
+      }
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+          .until(() -> m.counters().malformed() >= 3 && m.counters().rejected() == 2);
+      assertThat(m.counters().registered()).isEqualTo(1);
+      assertThat(String.join("\n", quakestat("-q3m", "127.0.0.1:" + m.localAddress().getPort(), "-mi", "0.2", "-raw", ",")))
+          .contains("127.0.0.1:" + honest.getLocalPort());
     }
   }
 }
