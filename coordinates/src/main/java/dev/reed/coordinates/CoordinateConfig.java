@@ -64,7 +64,7 @@ public record CoordinateConfig(
 
   static final int DEFAULT_DIMENSIONS = 4;
   static final boolean DEFAULT_HEIGHT = false;
-  static final int DEFAULT_RESTARTS = 6;
+  static final int DEFAULT_RESTARTS = 4;
   static final int DEFAULT_MAX_ITERATIONS = 200;
   static final double DEFAULT_MIN_RTT_MS = 1.0;
   static final double DEFAULT_ROBUST_THRESHOLD = 0.3;

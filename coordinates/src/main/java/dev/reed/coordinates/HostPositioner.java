@@ -133,6 +133,7 @@ public final class HostPositioner {
     private final double[] step;
     private final double[] cand;
     private final double[] row;
+    private final double[] chol;
 
     Fit(CoordinateConfig c, double[] ax, double[] ah, double[] dist, double[] w, int m) {
       this.d = c.dimensions();
@@ -144,7 +145,7 @@ public final class HostPositioner {
       this.w = w;
       this.m = m;
       this.huber = c.robustThreshold();
-      this.maxIterations = Math.max(20, Math.min(c.maxIterations(), 100));
+      this.maxIterations = Math.max(20, Math.min(c.maxIterations(), 60));
       this.inv = new double[m];
       for (int i = 0; i < m; i++) {
         inv[i] = 1.0 / Math.max(dist[i], c.minRttMs());
@@ -154,6 +155,7 @@ public final class HostPositioner {
       this.step = new double[p];
       this.cand = new double[p];
       this.row = new double[p];
+      this.chol = new double[p * p];
     }
 
     PositionFit solve(Coordinate warm) {
@@ -178,6 +180,9 @@ public final class HostPositioner {
         if (cost < bestCost) {
           bestCost = cost;
           best = x;
+        }
+        if (k == 0 && best != null && medianError(best) <= WARM_ACCEPT_ERROR) {
+          break; // the linearised start landed in a good basin: no second start needed
         }
       }
       if (best == null) {
@@ -298,7 +303,7 @@ public final class HostPositioner {
             System.arraycopy(cand, 0, x, 0, p);
             cost = c;
             lambda = Math.max(lambda / 4, 1e-9);
-            improved = rel > 1e-8;
+            improved = rel > 1e-7;
             break;
           }
           lambda *= 8;
@@ -312,7 +317,7 @@ public final class HostPositioner {
 
     /** Solves (A + lambda diag(A)) step = step in place by Cholesky; false if not positive definite. */
     private boolean solveDamped(double lambda) {
-      double[] l = new double[p * p];
+      double[] l = chol;
       for (int u = 0; u < p; u++) {
         for (int v = 0; v <= u; v++) {
           l[u * p + v] = a[u * p + v];

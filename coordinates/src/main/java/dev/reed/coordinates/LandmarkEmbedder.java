@@ -27,7 +27,7 @@ import org.apache.commons.math3.util.Pair;
  * (Torgerson) and {@code restarts - 1} random starts; the lowest cost wins. With a robust threshold
  * the best solution is re-solved twice with Huber weights (IRLS). More than {@value #JOINT_LIMIT}
  * landmarks are embedded hierarchically, because the joint LM costs O(pairs x params^2) per
- * iteration: a spread core of {@value #JOINT_LIMIT} is embedded jointly, the rest are positioned
+ * iteration: a spread core of {@value #CORE_SIZE} is embedded jointly, the rest are positioned
  * against it, then all are refined by a few sweeps of block-coordinate descent (each landmark
  * re-positioned against all others).
  *
@@ -41,6 +41,7 @@ import org.apache.commons.math3.util.Pair;
 public final class LandmarkEmbedder {
 
   static final int JOINT_LIMIT = 32;
+  static final int CORE_SIZE = 20;
   private static final int REFINE_SWEEPS = 6;
 
   private final CoordinateConfig config;
@@ -228,22 +229,29 @@ public final class LandmarkEmbedder {
     for (int k = 0; k < np; k++) {
       observed[k] = target[k] * inv[k];
     }
-    Solution best = null;
+    double[] bestSol = null;
+    double bestCost = Double.POSITIVE_INFINITY;
     for (int r = 0; r < config.restarts(); r++) {
       double[] start = r == 0 ? mdsStart(sym, idx) : randomStart(n, scale);
       double[] sol = solve(model, observed, start, null, n);
-      if (config.robustThreshold() > 0) {
-        for (int round = 0; round < 2; round++) {
-          double[] wts = huberWeights(model, observed, sol);
-          sol = solve(model, observed, sol, wts, n);
-        }
-      }
       double cost = robustCost(model, observed, sol);
-      if (best == null || cost < best.cost) {
-        best = unpack(sol, n, cost);
+      if (cost < bestCost) {
+        bestCost = cost;
+        bestSol = sol;
       }
     }
-    return best;
+    if (config.robustThreshold() > 0) {
+      // iteratively reweighted (Huber) re-solves of the best solution only
+      for (int round = 0; round < 2; round++) {
+        double[] sol = solve(model, observed, bestSol, huberWeights(model, observed, bestSol), n);
+        double cost = robustCost(model, observed, sol);
+        if (cost <= bestCost) {
+          bestCost = cost;
+          bestSol = sol;
+        }
+      }
+    }
+    return unpack(bestSol, n, bestCost);
   }
 
   private double[] solve(MultivariateJacobianFunction model, double[] observed, double[] start, double[] weights, int n) {
@@ -253,8 +261,8 @@ public final class LandmarkEmbedder {
         .model(model)
         .target(observed)
         .start(start)
-        .maxEvaluations(config.maxIterations() * 20)
-        .maxIterations(config.maxIterations() * 10)
+        .maxEvaluations(config.maxIterations() * 4)
+        .maxIterations(config.maxIterations() * 2)
         .lazyEvaluation(false)
         .parameterValidator(v -> {
           if (per > d) {
@@ -272,8 +280,8 @@ public final class LandmarkEmbedder {
     LeastSquaresProblem problem = b.build();
     try {
       LeastSquaresOptimizer.Optimum o = new LevenbergMarquardtOptimizer()
-          .withCostRelativeTolerance(1e-9)
-          .withParameterRelativeTolerance(1e-9)
+          .withCostRelativeTolerance(1e-5)
+          .withParameterRelativeTolerance(1e-5)
           .optimize(problem);
       double[] p = o.getPoint().toArray();
       for (double v : p) {
@@ -417,7 +425,7 @@ public final class LandmarkEmbedder {
   private Solution embedHierarchical(double[][] sym) {
     int n = sym.length;
     int d = config.dimensions();
-    int[] core = farthestPointCore(sym, JOINT_LIMIT);
+    int[] core = farthestPointCore(sym, CORE_SIZE);
     Solution cs = embedJoint(sym, core);
     double[][] x = new double[n][];
     double[] h = new double[n];

@@ -16,13 +16,14 @@ import java.util.Set;
  * <p>Immutable: build a new index with {@link #of(List)} and swap the reference (a volatile field
  * or AtomicReference) while queries keep running on the old one.
  *
- * <p>Layout: coordinates as one float array (structure of arrays would not help: a query visits a
- * contiguous run), attributes as int arrays with game and map names interned to ids, all sorted by
- * each server's projection on the principal axis of the coordinates. Since {@code |p_i - p_c| <=
- * ||x_i - c||}, a query scans outwards from the client's projection and stops once that lower bound
- * exceeds the worst entry of its bounded top-k heap: the first page of 230 out of 50,000 touches a
- * few thousand entries, not all. The scan allocates nothing per entry: primitive arrays, a heap of
- * pageSize + 1 (value, index) pairs, no boxing.
+ * <p>Layout: a static k-d tree (median splits on the widest dimension, leaves of {@value #LEAF}
+ * entries) over float coordinate arrays, with each node's bounding box and smallest height;
+ * attributes as int arrays with game and map names interned to ids, all in tree order so a leaf is
+ * a contiguous run. A query visits nodes best-first by the lower bound {@code dist(client, box) +
+ * min height + client height} and stops once that bound exceeds the worst entry of its bounded
+ * top-k heap (Friedman, Bentley &amp; Finkel 1977): the first page of 230 out of 50,000 touches about
+ * a thousand entries, not all. The scan allocates nothing per entry: primitive arrays, a heap of
+ * pageSize + 1 (value, index) pairs, a node queue of primitives, no boxing.
  */
 public final class RankingIndex {
 
@@ -36,9 +37,16 @@ public final class RankingIndex {
   private final ServerEntry[] entries;
   private final float[] xs;
   private final float[] hs;
-  private final double[] proj;
-  private final double[] axis;
-  private final double margin;
+  /** Entries per k-d tree leaf. */
+  static final int LEAF = 16;
+
+  private final int nodes;
+  private final int[] nodeLo;
+  private final int[] nodeHi;
+  private final int[] nodeLeft; // -1 for a leaf; the right child is nodeLeft + 1
+  private final float[] boxMin;
+  private final float[] boxMax;
+  private final float[] boxMinH;
   private final int[] keyRank;
   private final int[] gameId;
   private final int[] mapId;
@@ -66,27 +74,52 @@ public final class RankingIndex {
         throw new IllegalArgumentException("duplicate server key " + e.key());
       }
     }
-    this.axis = principalAxis(list, d);
-    // sort by projection (as float, so the stored projections are exactly monotone)
-    long[] order = new long[n];
-    double maxAbs = 0;
+    float[] x0 = new float[n * Math.max(d, 1)];
     for (int i = 0; i < n; i++) {
       Coordinate c = list.get(i).coordinate();
-      double p = 0;
       for (int k = 0; k < d; k++) {
-        p += (float) c.component(k) * axis[k];
+        x0[i * d + k] = (float) c.component(k);
       }
-      maxAbs = Math.max(maxAbs, Math.abs(p));
-      int bits = Float.floatToIntBits((float) p);
-      bits ^= (bits >> 31) & 0x7fffffff;
-      order[i] = ((long) bits << 32) | (i & 0xffffffffL);
     }
-    Arrays.sort(order);
-    this.margin = 1e-5 * maxAbs + 1e-6;
+    int[] perm = new int[n];
+    for (int i = 0; i < n; i++) {
+      perm[i] = i;
+    }
+    int maxNodes = Math.max(1, 2 * ((n + LEAF - 1) / LEAF) * 2 + 1);
+    int[] lo = new int[maxNodes];
+    int[] hi = new int[maxNodes];
+    int[] left = new int[maxNodes];
+    int count = 0;
+    if (n > 0) {
+      // breadth-first construction; children are allocated in pairs so right = left + 1
+      lo[0] = 0;
+      hi[0] = n;
+      count = 1;
+      for (int node = 0; node < count; node++) {
+        int a = lo[node];
+        int b = hi[node];
+        if (b - a <= LEAF || d == 0) {
+          left[node] = -1;
+          continue;
+        }
+        int dim = widestDimension(x0, perm, a, b, d);
+        int mid = (a + b) >>> 1;
+        select(x0, perm, a, b - 1, mid, dim, d);
+        left[node] = count;
+        lo[count] = a;
+        hi[count] = mid;
+        lo[count + 1] = mid;
+        hi[count + 1] = b;
+        count += 2;
+      }
+    }
+    this.nodes = count;
+    this.nodeLo = java.util.Arrays.copyOf(lo, count);
+    this.nodeHi = java.util.Arrays.copyOf(hi, count);
+    this.nodeLeft = java.util.Arrays.copyOf(left, count);
     this.entries = new ServerEntry[n];
     this.xs = new float[n * d];
     this.hs = new float[n];
-    this.proj = new double[n];
     this.gameId = new int[n];
     this.mapId = new int[n];
     this.players = new int[n];
@@ -96,17 +129,11 @@ public final class RankingIndex {
     this.gameIds = new HashMap<>();
     this.mapIds = new HashMap<>();
     for (int s = 0; s < n; s++) {
-      int i = (int) order[s];
+      int i = perm[s];
       ServerEntry e = list.get(i);
       entries[s] = e;
-      Coordinate c = e.coordinate();
-      double p = 0;
-      for (int k = 0; k < d; k++) {
-        xs[s * d + k] = (float) c.component(k);
-        p += (float) c.component(k) * axis[k];
-      }
-      proj[s] = (float) p;
-      hs[s] = (float) c.height();
+      System.arraycopy(x0, i * d, xs, s * d, d);
+      hs[s] = (float) e.coordinate().height();
       ServerAttributes a = e.attributes();
       gameId[s] = gameIds.computeIfAbsent(a.game(), g -> gameIds.size());
       mapId[s] = mapIds.computeIfAbsent(a.map(), g -> mapIds.size());
@@ -114,6 +141,34 @@ public final class RankingIndex {
       maxPlayers[s] = a.maxPlayers();
       protocol[s] = a.protocol();
       password[s] = a.password();
+    }
+    this.boxMin = new float[count * Math.max(d, 1)];
+    this.boxMax = new float[count * Math.max(d, 1)];
+    this.boxMinH = new float[count];
+    for (int node = count - 1; node >= 0; node--) { // children have higher numbers: bottom-up
+      int o = node * d;
+      if (nodeLeft[node] < 0) {
+        java.util.Arrays.fill(boxMin, o, o + d, Float.POSITIVE_INFINITY);
+        java.util.Arrays.fill(boxMax, o, o + d, Float.NEGATIVE_INFINITY);
+        float mh = Float.POSITIVE_INFINITY;
+        for (int s = nodeLo[node]; s < nodeHi[node]; s++) {
+          for (int k = 0; k < d; k++) {
+            float v = xs[s * d + k];
+            boxMin[o + k] = Math.min(boxMin[o + k], v);
+            boxMax[o + k] = Math.max(boxMax[o + k], v);
+          }
+          mh = Math.min(mh, hs[s]);
+        }
+        boxMinH[node] = mh;
+      } else {
+        int l = nodeLeft[node] * d;
+        int r = (nodeLeft[node] + 1) * d;
+        for (int k = 0; k < d; k++) {
+          boxMin[o + k] = Math.min(boxMin[l + k], boxMin[r + k]);
+          boxMax[o + k] = Math.max(boxMax[l + k], boxMax[r + k]);
+        }
+        boxMinH[node] = Math.min(boxMinH[nodeLeft[node]], boxMinH[nodeLeft[node] + 1]);
+      }
     }
     Integer[] byKey = new Integer[n];
     for (int s = 0; s < n; s++) {
@@ -155,10 +210,6 @@ public final class RankingIndex {
     }
     double[] q = client.components();
     double hc = client.height();
-    double pc = 0;
-    for (int k = 0; k < d; k++) {
-      pc += q[k] * axis[k];
-    }
     int cap = pageSize + 1;
     double[] hv = new double[cap];
     int[] hi = new int[cap];
@@ -170,48 +221,56 @@ public final class RankingIndex {
     if (anyAttr && (fg == -2 || fm == -2)) {
       return new RankedPage(List.of(), null, 0); // unknown game or map: nothing matches
     }
-    int r = lowerBound(pc);
-    int l = r - 1;
-    while (l >= 0 || r < n) {
-      double dl = l >= 0 ? pc - proj[l] : Double.POSITIVE_INFINITY;
-      double dr = r < n ? proj[r] - pc : Double.POSITIVE_INFINITY;
-      int i;
-      double bound;
-      if (dl <= dr) {
-        i = l--;
-        bound = dl;
-      } else {
-        i = r++;
-        bound = dr;
-      }
-      bound = bound + hc - margin;
+    // best-first over the tree: a binary min-heap of (lower bound, node) in primitive arrays
+    double[] qb = new double[64];
+    int[] qn = new int[64];
+    int qs = 0;
+    qb[0] = lowerBound(0, q, hc);
+    qn[0] = 0;
+    qs = 1;
+    while (qs > 0) {
+      double bound = qb[0];
+      int node = qn[0];
+      qs = popMin(qb, qn, qs);
       if (bound > limit || (size == cap && bound > hv[0])) {
         break;
       }
-      if (anyAttr && !matches(i, filter, fg, fm)) {
+      int l = nodeLeft[node];
+      if (l >= 0) {
+        if (qs + 2 > qb.length) {
+          qb = java.util.Arrays.copyOf(qb, qb.length * 2);
+          qn = java.util.Arrays.copyOf(qn, qn.length * 2);
+        }
+        qs = pushMin(qb, qn, qs, lowerBound(l, q, hc), l);
+        qs = pushMin(qb, qn, qs, lowerBound(l + 1, q, hc), l + 1);
         continue;
       }
-      double pred = predicted(i, q, hc);
-      if (pred > limit) {
-        continue;
-      }
-      if (after != null && !after.isBefore(pred, entries[i].key())) {
-        continue;
-      }
-      if (size < cap) {
-        size = siftUp(hv, hi, size, pred, i);
-      } else if (greater(hv[0], hi[0], pred, i)) {
-        siftDownReplace(hv, hi, size, pred, i);
+      for (int i = nodeLo[node], end = nodeHi[node]; i < end; i++) {
+        if (anyAttr && !matches(i, filter, fg, fm)) {
+          continue;
+        }
+        double pred = predicted(i, q, hc);
+        if (pred > limit || (size == cap && pred > hv[0])) {
+          continue;
+        }
+        if (after != null && !after.isBefore(pred, entries[i].key())) {
+          continue;
+        }
+        if (size < cap) {
+          size = siftUp(hv, hi, size, pred, i);
+        } else if (greater(hv[0], hi[0], pred, i)) {
+          siftDownReplace(hv, hi, size, pred, i);
+        }
       }
     }
-    int[] idx = sortHeap(hv, hi, size);
+    sortHeap(hv, hi, size);
     int take = Math.min(size, pageSize);
     List<Ranked> out = new ArrayList<>(take);
     for (int k = 0; k < take; k++) {
-      out.add(new Ranked(entries[idx[k]], valueOf(hv, hi, size, idx[k], q, hc)));
+      out.add(new Ranked(entries[hi[k]], hv[k]));
     }
     Cursor next = size > pageSize ? new Cursor(out.get(take - 1).predictedMs(), out.get(take - 1).server().key()) : null;
-    int total = countMatching(filter, fg, fm, q, hc, pc, limit);
+    int total = countMatching(filter, fg, fm, q, hc, limit);
     return new RankedPage(out, next, total);
   }
 
@@ -286,11 +345,11 @@ public final class RankingIndex {
         siftDownReplace(hv, hi, size, score, i);
       }
     }
-    int[] idx = sortHeap(hv, hi, size);
+    sortHeap(hv, hi, size);
     int take = Math.min(size, pageSize);
     List<GroupRanked> out = new ArrayList<>(take);
     for (int k = 0; k < take; k++) {
-      int i = idx[k];
+      int i = hi[k];
       double[] per = new double[g];
       for (int j = 0; j < g; j++) {
         per[j] = predictedFrom(i, mq, j * d, mh[j]);
@@ -350,33 +409,150 @@ public final class RankingIndex {
         && (f.protocol() == 0 || protocol[i] == f.protocol());
   }
 
-  private int countMatching(RankingFilter f, int fg, int fm, double[] q, double hc, double pc, double limit) {
+  private int countMatching(RankingFilter f, int fg, int fm, double[] q, double hc, double limit) {
     boolean anyAttr = !f.attributesUnconstrained();
     if (!anyAttr && limit == Double.POSITIVE_INFINITY) {
       return n;
     }
-    int from = 0;
-    int to = n;
-    if (limit != Double.POSITIVE_INFINITY) {
-      double reach = limit - hc + margin;
-      if (reach < 0) {
-        return 0;
+    if (limit == Double.POSITIVE_INFINITY) {
+      int count = 0;
+      for (int i = 0; i < n; i++) {
+        if (matches(i, f, fg, fm)) {
+          count++;
+        }
       }
-      from = lowerBound(pc - reach);
-      to = lowerBound(pc + reach + Math.ulp(pc + reach));
-      to = Math.min(n, to + 1);
+      return count;
     }
+    // RTT_limit: only subtrees that can reach under the limit
     int count = 0;
-    for (int i = from; i < to; i++) {
-      if (anyAttr && !matches(i, f, fg, fm)) {
+    int[] stack = new int[64];
+    int sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      int node = stack[--sp];
+      if (lowerBound(node, q, hc) > limit) {
         continue;
       }
-      if (limit != Double.POSITIVE_INFINITY && predicted(i, q, hc) > limit) {
+      int l = nodeLeft[node];
+      if (l >= 0) {
+        if (sp + 2 > stack.length) {
+          stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+        }
+        stack[sp++] = l;
+        stack[sp++] = l + 1;
         continue;
       }
-      count++;
+      for (int i = nodeLo[node]; i < nodeHi[node]; i++) {
+        if ((!anyAttr || matches(i, f, fg, fm)) && predicted(i, q, hc) <= limit) {
+          count++;
+        }
+      }
     }
     return count;
+  }
+
+  /** Smallest possible predicted RTT from the client to any entry of the node. */
+  private double lowerBound(int node, double[] q, double hc) {
+    int o = node * d;
+    double s = 0;
+    for (int k = 0; k < d; k++) {
+      double v = q[k];
+      double g = v < boxMin[o + k] ? boxMin[o + k] - v : v > boxMax[o + k] ? v - boxMax[o + k] : 0;
+      s += g * g;
+    }
+    // a hair below the exact bound so float rounding can never prune a true neighbour
+    return (Math.sqrt(s) + boxMinH[node] + hc) * (1 - 1e-12) - 1e-9;
+  }
+
+  private static int pushMin(double[] b, int[] nd, int size, double v, int node) {
+    int c = size;
+    while (c > 0) {
+      int parent = (c - 1) >>> 1;
+      if (b[parent] <= v) {
+        break;
+      }
+      b[c] = b[parent];
+      nd[c] = nd[parent];
+      c = parent;
+    }
+    b[c] = v;
+    nd[c] = node;
+    return size + 1;
+  }
+
+  private static int popMin(double[] b, int[] nd, int size) {
+    int last = size - 1;
+    double v = b[last];
+    int node = nd[last];
+    int c = 0;
+    while (true) {
+      int l = 2 * c + 1;
+      if (l >= last) {
+        break;
+      }
+      int m = (l + 1 < last && b[l + 1] < b[l]) ? l + 1 : l;
+      if (b[m] >= v) {
+        break;
+      }
+      b[c] = b[m];
+      nd[c] = nd[m];
+      c = m;
+    }
+    if (last > 0) {
+      b[c] = v;
+      nd[c] = node;
+    }
+    return last;
+  }
+
+  private static int widestDimension(float[] x, int[] perm, int a, int b, int d) {
+    int best = 0;
+    float bestSpread = -1;
+    for (int k = 0; k < d; k++) {
+      float mn = Float.POSITIVE_INFINITY;
+      float mx = Float.NEGATIVE_INFINITY;
+      for (int s = a; s < b; s++) {
+        float v = x[perm[s] * d + k];
+        mn = Math.min(mn, v);
+        mx = Math.max(mx, v);
+      }
+      if (mx - mn > bestSpread) {
+        bestSpread = mx - mn;
+        best = k;
+      }
+    }
+    return best;
+  }
+
+  /** Quickselect: afterwards perm[a..k) <= perm[k] <= perm(k..b] on dimension dim. */
+  private static void select(float[] x, int[] perm, int a, int b, int k, int dim, int d) {
+    while (b > a) {
+      float pivot = x[perm[(a + b) >>> 1] * d + dim];
+      int i = a;
+      int j = b;
+      while (i <= j) {
+        while (x[perm[i] * d + dim] < pivot) {
+          i++;
+        }
+        while (x[perm[j] * d + dim] > pivot) {
+          j--;
+        }
+        if (i <= j) {
+          int t = perm[i];
+          perm[i] = perm[j];
+          perm[j] = t;
+          i++;
+          j--;
+        }
+      }
+      if (k <= j) {
+        b = j;
+      } else if (k >= i) {
+        a = i;
+      } else {
+        return;
+      }
+    }
   }
 
   private double predicted(int i, double[] q, double hc) {
@@ -397,30 +573,6 @@ public final class RankingIndex {
       s += t * t;
     }
     return Math.sqrt(s) + hs[i] + h;
-  }
-
-  private double valueOf(double[] hv, int[] hi, int size, int idx, double[] q, double hc) {
-    for (int k = 0; k < size; k++) {
-      if (hi[k] == idx) {
-        return hv[k];
-      }
-    }
-    return predicted(idx, q, hc);
-  }
-
-  /** First position whose projection is >= p. */
-  private int lowerBound(double p) {
-    int lo = 0;
-    int hi = n;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (proj[mid] < p) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
   }
 
   /** (va, ia) ranks after (vb, ib). */
@@ -467,67 +619,16 @@ public final class RankingIndex {
     hi[c] = idx;
   }
 
-  /** Heap contents in ascending (value, key) order, as indices. */
-  private int[] sortHeap(double[] hv, int[] hi, int size) {
-    Integer[] pos = new Integer[size];
-    for (int k = 0; k < size; k++) {
-      pos[k] = k;
+  /** Sorts the max-heap in place into ascending (value, key) order (heapsort, no boxing). */
+  private void sortHeap(double[] hv, int[] hi, int size) {
+    for (int end = size - 1; end > 0; end--) {
+      double v = hv[end];
+      int idx = hi[end];
+      hv[end] = hv[0];
+      hi[end] = hi[0];
+      siftDownReplace(hv, hi, end, v, idx);
     }
-    Arrays.sort(pos, (a, b) -> {
-      int c = Double.compare(hv[a], hv[b]);
-      return c != 0 ? c : Integer.compare(keyRank[hi[a]], keyRank[hi[b]]);
-    });
-    int[] idx = new int[size];
-    for (int k = 0; k < size; k++) {
-      idx[k] = hi[pos[k]];
-    }
-    return idx;
   }
 
-  /** Unit principal axis of the coordinates (power iteration on the covariance). */
-  private static double[] principalAxis(List<ServerEntry> list, int d) {
-    double[] axis = new double[Math.max(d, 1)];
-    if (d == 0) {
-      return axis;
-    }
-    int n = list.size();
-    double[] mean = new double[d];
-    for (ServerEntry e : list) {
-      for (int k = 0; k < d; k++) {
-        mean[k] += e.coordinate().component(k) / n;
-      }
-    }
-    double[] cov = new double[d * d];
-    int stride = Math.max(1, n / 20_000); // a sample is plenty for an axis
-    for (int i = 0; i < n; i += stride) {
-      Coordinate c = list.get(i).coordinate();
-      for (int a = 0; a < d; a++) {
-        double da = c.component(a) - mean[a];
-        for (int b = 0; b < d; b++) {
-          cov[a * d + b] += da * (c.component(b) - mean[b]);
-        }
-      }
-    }
-    Arrays.fill(axis, 1.0 / Math.sqrt(d));
-    for (int it = 0; it < 100; it++) {
-      double[] next = new double[d];
-      for (int a = 0; a < d; a++) {
-        for (int b = 0; b < d; b++) {
-          next[a] += cov[a * d + b] * axis[b];
-        }
-      }
-      double len = 0;
-      for (double v : next) {
-        len += v * v;
-      }
-      len = Math.sqrt(len);
-      if (!(len > 1e-300) || !Double.isFinite(len)) {
-        break;
-      }
-      for (int a = 0; a < d; a++) {
-        axis[a] = next[a] / len;
-      }
-    }
-    return axis;
-  }
+
 }
