@@ -282,6 +282,8 @@ public final class Coordinator implements AutoCloseable {
     Gauge.builder("reed_index_age_seconds", feed,
         f -> Duration.between(f.current().builtAt(), config.clock().instant()).toMillis() / 1000.0).register(registry);
     FunctionCounter.builder("reed_index_invalid_records", feed, IndexFeed::invalidRecords).register(registry);
+    FunctionCounter.builder("reed_index_records", feed, IndexFeed::recordsRead).register(registry);
+    FunctionCounter.builder("reed_index_rebuilds", feed, IndexFeed::rebuilds).register(registry);
     Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
     if (quake3Master != null) {
       FunctionCounter.builder("reed_q3_master_heartbeats", quake3Master, m -> m.counters().heartbeats()).register(registry);

@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -70,6 +69,9 @@ public final class TargetPositioning {
       published.remove(key);
       publishedAt.remove(key);
     }
+    // targets of revoked partitions are the new owner's to publish now
+    published.keySet().removeIf(k -> windows.get(k) == null);
+    publishedAt.keySet().removeIf(k -> windows.get(k) == null);
     List<ServingState.Anchor> anchors = state.landmarkAnchors();
     if (anchors.size() < minAnchors) {
       return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch());
@@ -159,18 +161,5 @@ public final class TargetPositioning {
     }
     return prev.distanceTo(fit.coordinate()) - prev.height() - fit.coordinate().height() > moveThresholdMs
         || Math.abs(prev.height() - fit.coordinate().height()) > moveThresholdMs;
-  }
-
-  /** Keys this replica has published and not deleted. */
-  public List<String> publishedKeys() {
-    return new ArrayList<>(published.keySet());
-  }
-
-  /** Forgets targets dropped with a revoked partition (their new owner publishes them now). */
-  public void forget(java.util.Collection<String> keys) {
-    keys.forEach(k -> {
-      published.remove(k);
-      publishedAt.remove(k);
-    });
   }
 }
