@@ -1,0 +1,40 @@
+/**
+ * {@code ./reed demo}: the whole REED system (Armitage &amp; Heyde, "REED: RTT Estimation to
+ * Expedite Discovery", ACM TOMCCAP 2011) on one machine, in an emulated world.
+ *
+ * <pre>
+ * ./reed demo [--servers 5000] [--landmarks 15] [--world synthetic|matrix:PATH] [--serve] [--json FILE] [--out DIR]
+ * </pre>
+ *
+ * <p>Phases, one progress line each: embedded Kafka broker; the world ({@link
+ * dev.reed.cli.demo.DemoWorld}: servers, landmarks 5/5/5 in Europe, North America and Asia, one
+ * client per region, each host on its own 127.x address); emulated game servers (testbed, A2S
+ * with challenge and Quake3, replies delayed by the world's RTT to the prober); the coordinator
+ * (in-process, 4-D+height, a round every 2 s); the landmark agents (in-process, probes sent from
+ * their own address, beacons delayed by the world); two mesh-only rounds until the coordinator
+ * has embedded every landmark; the catalog (every server in the coordinator's target file, hence
+ * in {@code reed.targets}); measurement rounds until the median fit error improves by less than
+ * 5 % or 3 rounds; then from each client REED First and Intelligent N_close (40) through the real
+ * {@code ReedClient} bound to the client's address, one client after another, and traditional
+ * discovery of the whole shuffled list from all clients at once; the table (paper Tables
+ * III-VI), one PNG per client (probed RTT vs time, paper Figures 7-9), optional JSON.
+ *
+ * <p>Time budget (3 minutes on 2 shared cores) and the trade-offs made for it:
+ *
+ * <ul>
+ *   <li>agents probe at 500 probes/s each (production: 140), so 15 agents x 5000 servers take
+ *       ~14 s a round; at 1000/s each the machine overloads (in one run 46,000 of 75,000 probes
+ *       timed out) and RTT samples are inflated by scheduling delays;
+ *   <li>at most 3 measurement rounds; each waits until the coordinator has completed two of its
+ *       own rounds after the last sample reached Kafka, so the figures printed per round describe
+ *       coordinates that include the round;
+ *   <li>clients probe at the paper's 140 probes/s for real; the three traditional discoveries
+ *       (5000 probes, ~36 s each) run at the same time rather than one after another
+ *       ({@code --traditional-rate} above 140 rescales the time to 140 probes/s from the probe
+ *       count and marks it with '*');
+ *   <li>the world has 1 ms mean jitter and no loss by default ({@code --loss}): the client SDK
+ *       feeds replies to the stop rule in probe order, so one lost probe holds the decision for
+ *       the 1 s timeout while 140 more probes go out, which would dominate REED's probe count.
+ * </ul>
+ */
+package dev.reed.cli.demo;
