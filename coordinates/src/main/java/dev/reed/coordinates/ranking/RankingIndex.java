@@ -56,6 +56,9 @@ public final class RankingIndex {
   private final boolean[] password;
   private final Map<String, Integer> gameIds;
   private final Map<String, Integer> mapIds;
+  /** Memo of attribute-only match counts; derived data, so the index stays logically immutable. */
+  private final Map<RankingFilter, Integer> attributeCounts = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int MAX_CACHED_COUNTS = 1024;
 
   private RankingIndex(List<ServerEntry> list) {
     this.n = list.size();
@@ -249,7 +252,17 @@ public final class RankingIndex {
         if (anyAttr && !matches(i, filter, fg, fm)) {
           continue;
         }
-        double pred = predicted(i, q, hc);
+        int o = i * d;
+        double sq = 0;
+        for (int k = 0; k < d; k++) {
+          double t = xs[o + k] - q[k];
+          sq += t * t;
+        }
+        double reach = Math.min(limit, size == cap ? hv[0] : Double.POSITIVE_INFINITY) - hs[i] - hc;
+        if (reach < 0 || sq > reach * reach * (1 + 1e-12)) {
+          continue; // cannot make the page: rejected without a square root
+        }
+        double pred = Math.sqrt(sq) + hs[i] + hc;
         if (pred > limit || (size == cap && pred > hv[0])) {
           continue;
         }
@@ -415,12 +428,22 @@ public final class RankingIndex {
       return n;
     }
     if (limit == Double.POSITIVE_INFINITY) {
+      // attribute-only counts do not depend on the client: memoised per filter (bounded)
+      RankingFilter key = f.withRttLimit(0);
+      Integer cached = attributeCounts.get(key);
+      if (cached != null) {
+        return cached;
+      }
       int count = 0;
       for (int i = 0; i < n; i++) {
         if (matches(i, f, fg, fm)) {
           count++;
         }
       }
+      if (attributeCounts.size() >= MAX_CACHED_COUNTS) {
+        attributeCounts.clear();
+      }
+      attributeCounts.put(key, count);
       return count;
     }
     // RTT_limit: only subtrees that can reach under the limit
