@@ -27,14 +27,17 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -264,7 +267,7 @@ final class Demo implements AutoCloseable {
     }
     Path tmp = workDir.resolve("targets.tmp");
     Files.writeString(tmp, sb);
-    Files.move(tmp, targetsFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    Files.move(tmp, targetsFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     int n = world.serverCount();
     if (!await(Duration.ofSeconds(60), () -> coordinator.servingState().targets().size() >= n)) {
       throw new IOException("the coordinator published only " + coordinator.servingState().targets().size() + " of " + n
@@ -428,7 +431,7 @@ final class Demo implements AutoCloseable {
     ExecutorService pool = Executors.newFixedThreadPool(clients.size(),
         r -> Thread.ofPlatform().name("reed-demo-traditional").daemon().unstarted(r));
     try {
-      Map<DemoWorld.Site, Future<MethodFigures>> running = new java.util.LinkedHashMap<>();
+      Map<DemoWorld.Site, Future<MethodFigures>> running = new LinkedHashMap<>();
       for (DemoWorld.Site client : clients) {
         running.put(client, pool.submit(() -> traditional(client, master, optimal.get(client), nearest.get(client))));
       }
@@ -470,7 +473,7 @@ final class Demo implements AutoCloseable {
   private Set<String> nearestKeys(DemoWorld.Site client) {
     List<EmulatedServer> all = new ArrayList<>(servers.servers());
     all.removeIf(s -> Double.isNaN(world.world().rttMs(client.host(), s.host())));
-    all.sort(java.util.Comparator.comparingDouble(s -> world.world().rttMs(client.host(), s.host())));
+    all.sort(Comparator.comparingDouble(s -> world.world().rttMs(client.host(), s.host())));
     Set<String> keys = new HashSet<>();
     for (int i = 0; i < Math.min(options.nClose(), all.size()); i++) keys.add(Endpoints.key(all.get(i).address()));
     return keys;
@@ -646,7 +649,7 @@ final class Demo implements AutoCloseable {
   private static void deleteRecursively(Path dir) {
     if (dir == null || !Files.exists(dir)) return;
     try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> {
         try {
           Files.deleteIfExists(p);
         } catch (IOException e) {

@@ -37,6 +37,7 @@ final class JsonReport {
     for (int i = 0; i < rounds.size(); i++) {
       RoundFigures f = rounds.get(i);
       b.append(i == 0 ? "\n" : ",\n").append("    {\"round\": ").append(f.round())
+          .append(", \"landmark_round\": ").append(f.agentRound())
           .append(", \"probes\": ").append((long) f.targets() * r.landmarks())
           .append(", \"replies\": ").append(f.replies())
           .append(", \"timeouts\": ").append(f.timeouts())
