@@ -44,6 +44,8 @@ public final class KafkaIngestHarness {
       p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
       p.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
       p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+      p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false"); // a load generator: a resend is fine, a stall is not
+      p.put(ProducerConfig.ACKS_CONFIG, "1");
       SplittableRandom r = new SplittableRandom(1);
       long t0 = System.nanoTime();
       try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -62,7 +64,18 @@ public final class KafkaIngestHarness {
               s.toByteArray()));
         }
       }
-      System.out.printf("produced %d samples in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
+      long inTopic;
+      try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
+        var partitions = admin.describeTopics(java.util.List.of(Topic.SAMPLES.name())).allTopicNames().get()
+            .get(Topic.SAMPLES.name()).partitions();
+        var query = new java.util.HashMap<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec>();
+        for (var pi : partitions) {
+          query.put(new org.apache.kafka.common.TopicPartition(Topic.SAMPLES.name(), pi.partition()),
+              org.apache.kafka.clients.admin.OffsetSpec.latest());
+        }
+        inTopic = admin.listOffsets(query).all().get().values().stream().mapToLong(o -> o.offset()).sum();
+      }
+      System.out.printf("produced %d samples in %.1f s (%d in the topic)%n", n, (System.nanoTime() - t0) / 1e9, inTopic);
       Set<String> known = new HashSet<>();
       for (int l = 0; l < landmarks; l++) known.add("landmark-" + l);
       TargetWindows windows = new TargetWindows(8, targets);
@@ -71,7 +84,8 @@ public final class KafkaIngestHarness {
           new SampleValidator(known::contains), new DeadLetters(dlq), Clock.systemUTC(), Duration.ofHours(1))) {
         ingest.start();
         long start = 0;
-        while (ingest.counters().samples() < n) {
+        long deadline = System.nanoTime() + 300_000_000_000L;
+        while (ingest.counters().samples() < inTopic && System.nanoTime() < deadline) {
           int got = ingest.poll(Duration.ofMillis(100));
           if (start == 0 && got > 0) start = System.nanoTime();
         }
