@@ -73,7 +73,7 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Calibration probes per client: K landmarks chosen by Algorithm 3 (default 0 = all landmarks).")
   int calibration;
 
-  @Option(names = "--strategy", defaultValue = "random", paramLabel = "random|spread|kmedoids",
+  @Option(names = "--strategy", defaultValue = "kmedoids", paramLabel = "random|spread|kmedoids",
       description = "Landmark placement when not listed (default ${DEFAULT-VALUE}).")
   String strategy;
 

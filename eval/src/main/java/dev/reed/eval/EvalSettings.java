@@ -73,7 +73,7 @@ public record EvalSettings(
 
   /** The defaults of `./reed eval` (what won on planetlab490; see eval/README.md). */
   public static EvalSettings defaults() {
-    return new EvalSettings(CoordinateConfig.defaults(), 15, null, LandmarkStrategy.RANDOM, ClientMode.ALL, 10, 20,
+    return new EvalSettings(CoordinateConfig.defaults(), 15, null, LandmarkStrategy.KMEDOIDS, ClientMode.ALL, 10, 20,
         140, 0, true, 60, 10.0, 5.0, 1, 1, 1, Math.max(1, Runtime.getRuntime().availableProcessors()));
   }
 
