@@ -174,6 +174,37 @@ class ReedServiceTest {
   }
 
   @Test
+  void calibrationSetsRotateOverTime() {
+    Set<String> first = calibrationAt(Instant.parse("2026-11-21T06:00:00Z"));
+    assertThat(calibrationAt(Instant.parse("2026-11-21T06:05:00Z"))).as("same rotation period").isEqualTo(first);
+    Set<String> later = calibrationAt(Instant.parse("2026-11-21T06:10:00Z"));
+    assertThat(later).hasSize(14).isNotEqualTo(first);
+  }
+
+  Set<String> calibrationAt(Instant t) {
+    ReedServiceImpl svc = new ReedServiceImpl(() -> state, new CoordinateConfig(D, false), Clock.fixed(t, ZoneOffset.UTC),
+        Duration.ofMinutes(10), 0.15);
+    List<GetCalibrationServersResponse> out = new ArrayList<>();
+    svc.getCalibrationServers(GetCalibrationServersRequest.getDefaultInstance(), new io.grpc.stub.StreamObserver<>() {
+      @Override
+      public void onNext(GetCalibrationServersResponse v) {
+        out.add(v);
+      }
+
+      @Override
+      public void onError(Throwable e) {
+        throw new AssertionError(e);
+      }
+
+      @Override
+      public void onCompleted() {}
+    });
+    Set<String> keys = new HashSet<>();
+    out.getFirst().getServersList().forEach(s -> keys.add(Endpoints.key(s.getEndpoint())));
+    return keys;
+  }
+
+  @Test
   void locateThenOrderedPagesFollowTrueDistanceAndPageThroughEverything() {
     double[] client = {40, 250};
     GetCalibrationServersResponse cal = reed.getCalibrationServers(GetCalibrationServersRequest.getDefaultInstance());
