@@ -282,21 +282,65 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     RankingFilter filter = RequestMapping.filter(req.getFilter());
     long max = req.getMaxServers() == 0 ? Long.MAX_VALUE : Integer.toUnsignedLong(req.getMaxServers());
     ServerCallStreamObserver<StreamOrderedServersResponse> call = (ServerCallStreamObserver<StreamOrderedServersResponse>) out;
-    Context context = Context.current();
-    long sent = 0;
-    Cursor after = null;
-    while (s.index().size() > 0 && sent < max) {
-      if (call.isCancelled() || context.isCancelled()) return;
-      int n = (int) Math.min(pageSize, max - sent);
-      RankedPage page = s.index().query(client, filter, after, n);
-      StreamOrderedServersResponse.Builder b = StreamOrderedServersResponse.newBuilder();
-      for (Ranked r : page.servers()) b.addServers(RequestMapping.ranked(s, r.server().key(), r.predictedMs()));
-      if (b.getServersCount() > 0) out.onNext(b.build());
-      sent += b.getServersCount();
-      if (page.next() == null || b.getServersCount() == 0) break;
-      after = page.next();
+    OrderedStream stream = new OrderedStream(s, client, filter, pageSize, max, call);
+    call.setOnCancelHandler(stream::cancel);
+    call.setOnReadyHandler(stream::drain); // flow control: the next page only when the client can take it
+    stream.drain();
+  }
+
+  /** One StreamOrderedServers call: pages from one index version, sent while the transport is ready. */
+  private static final class OrderedStream {
+    private final ServingState state;
+    private final Coordinate client;
+    private final RankingFilter filter;
+    private final int pageSize;
+    private final long max;
+    private final ServerCallStreamObserver<StreamOrderedServersResponse> call;
+    private Cursor after;
+    private long sent;
+    private boolean done;
+
+    OrderedStream(ServingState state, Coordinate client, RankingFilter filter, int pageSize, long max,
+        ServerCallStreamObserver<StreamOrderedServersResponse> call) {
+      this.state = state;
+      this.client = client;
+      this.filter = filter;
+      this.pageSize = pageSize;
+      this.max = max;
+      this.call = call;
     }
-    out.onCompleted();
+
+    synchronized void cancel() {
+      done = true;
+    }
+
+    synchronized void drain() {
+      while (!done && call.isReady()) {
+        if (Context.current().isCancelled()) {
+          done = true;
+          return;
+        }
+        if (state.index().size() == 0 || sent >= max) {
+          finish();
+          return;
+        }
+        RankedPage page = state.index().query(client, filter, after, (int) Math.min(pageSize, max - sent));
+        StreamOrderedServersResponse.Builder b = StreamOrderedServersResponse.newBuilder();
+        for (Ranked r : page.servers()) b.addServers(RequestMapping.ranked(state, r.server().key(), r.predictedMs()));
+        if (b.getServersCount() > 0) call.onNext(b.build());
+        sent += b.getServersCount();
+        after = page.next();
+        if (after == null || b.getServersCount() == 0) {
+          finish();
+          return;
+        }
+      }
+    }
+
+    private void finish() {
+      done = true;
+      call.onCompleted();
+    }
   }
 
   @Override

@@ -78,6 +78,42 @@ class ApiServerTest {
   }
 
   @Test
+  void streamOrderedServersDeliversEveryPageOverNettyAndStopsOnCancel() throws Exception {
+    try (ApiServer api = start(null, null, null)) {
+      ManagedChannel ch = Grpc.newChannelBuilder("127.0.0.1:" + api.address().getPort(), InsecureChannelCredentials.create()).build();
+      try {
+        var stub = ReedServiceGrpc.newBlockingStub(ch).withDeadlineAfter(20, TimeUnit.SECONDS);
+        var it = stub.streamOrderedServers(dev.reed.proto.v1.StreamOrderedServersRequest.newBuilder()
+            .setClient(ReedServiceTest.coord(150, 150)).setPageSize(7).build());
+        int n = 0;
+        int messages = 0;
+        long last = -1;
+        while (it.hasNext()) {
+          var m = it.next();
+          messages++;
+          for (var s : m.getServersList()) {
+            assertThat((long) s.getPredictedRttUs()).isGreaterThanOrEqualTo(last);
+            last = s.getPredictedRttUs();
+            n++;
+          }
+          Thread.sleep(1); // a slow reader: the server waits for the transport to be ready
+        }
+        assertThat(n).isEqualTo(400);
+        assertThat(messages).isEqualTo(58);
+        io.grpc.Context.CancellableContext ctx = io.grpc.Context.current().withCancellation();
+        ctx.run(() -> {
+          var partial = ReedServiceGrpc.newBlockingStub(ch).streamOrderedServers(dev.reed.proto.v1.StreamOrderedServersRequest
+              .newBuilder().setClient(ReedServiceTest.coord(1, 1)).setPageSize(1).build());
+          assertThat(partial.next().getServersCount()).isEqualTo(1);
+        });
+        ctx.cancel(null);
+      } finally {
+        ch.shutdownNow();
+      }
+    }
+  }
+
+  @Test
   void tlsWithASelfSignedCertificate() throws Exception {
     assumeTrue(onPath("openssl"), "openssl is not installed");
     Path cert = dir.resolve("cert.pem");
