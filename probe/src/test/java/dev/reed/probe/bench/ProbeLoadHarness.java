@@ -141,6 +141,8 @@ public final class ProbeLoadHarness {
       Map<Integer, ConcurrentLinkedQueue<long[]>> measured, long from, long to) {
     List<Long> vsNominal = new ArrayList<>();
     List<Long> vsHold = new ArrayList<>();
+    int seconds = (int) ((to - from) / 1_000_000_000L) + 1;
+    int[] lateBySecond = new int[seconds];
     int skippedTargets = 0;
     for (int i = 0; i < targets; i++) {
       List<long[]> results = new ArrayList<>(measured.getOrDefault(i, new ConcurrentLinkedQueue<>()));
@@ -158,6 +160,9 @@ public final class ProbeLoadHarness {
         vsNominal.add(r[0] - delayNanos[i]);
         if (paired) {
           vsHold.add(r[0] - holds[k]);
+          if (r[0] - holds[k] > 300_000) {
+            lateBySecond[(int) ((r[1] - from) / 1_000_000_000L)]++;
+          }
         }
       }
     }
@@ -167,6 +172,7 @@ public final class ProbeLoadHarness {
     System.out.println("RTT error = measured RTT - actual responder hold (receive to send, same clock; the prober's "
         + "own error plus loopback transit):");
     print("  vs actual reply hold  ", vsHold);
+    System.out.println("  probes with error > 0.3 ms (vs hold), per second of the window: " + Arrays.toString(lateBySecond));
     if (skippedTargets > 0) {
       System.out.println("  (" + skippedTargets + " targets had a timeout or unmatched count and are left out of the "
           + "paired figures)");
