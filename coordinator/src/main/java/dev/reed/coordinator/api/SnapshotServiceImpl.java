@@ -59,12 +59,31 @@ public final class SnapshotServiceImpl extends SnapshotServiceGrpc.SnapshotServi
         .setDimensions(s.dimensions()).setHeightModel(s.heightModel()).setServerCount(servers.size())
         .setLandmarkEpoch(s.landmarkEpoch())).build());
     ServerCallStreamObserver<StreamSnapshotResponse> call = (ServerCallStreamObserver<StreamSnapshotResponse>) out;
-    for (int i = 0; i < servers.size(); i += chunk) {
-      if (call.isCancelled() || Context.current().isCancelled()) return;
-      out.onNext(StreamSnapshotResponse.newBuilder()
-          .setChunk(ServerCoordinateChunk.newBuilder().addAllServers(servers.subList(i, Math.min(servers.size(), i + chunk))))
-          .build());
-    }
-    out.onCompleted();
+    int size = chunk;
+    Runnable drain = new Runnable() {
+      private int next;
+      private boolean done;
+
+      @Override
+      public synchronized void run() {
+        while (!done && call.isReady()) {
+          if (call.isCancelled() || Context.current().isCancelled()) {
+            done = true;
+            return;
+          }
+          if (next >= servers.size()) {
+            done = true;
+            call.onCompleted();
+            return;
+          }
+          int to = Math.min(servers.size(), next + size);
+          call.onNext(StreamSnapshotResponse.newBuilder()
+              .setChunk(ServerCoordinateChunk.newBuilder().addAllServers(servers.subList(next, to))).build());
+          next = to;
+        }
+      }
+    };
+    call.setOnReadyHandler(drain); // flow control: a chunk only when the client can take it
+    drain.run();
   }
 }
