@@ -24,6 +24,10 @@ import java.util.concurrent.locks.LockSupport;
  * the quantities are sustained probes/s and RTT error distributions of a multi-threaded system).
  *
  * <pre>
+ * ./mvnw -q -B -pl probe test-compile dependency:build-classpath -Dmdep.includeScope=test \
+ *   -Dmdep.outputFile=$PWD/probe/target/bench.cp
+ * java -XX:+UseZGC -cp probe/target/test-classes:probe/target/classes:$(cat probe/target/bench.cp) \
+ *   dev.reed.probe.bench.ProbeLoadHarness mode=accuracy rate=5000 seconds=20
  * ./mvnw -q -pl probe exec:java -Dexec.classpathScope=test \
  *   -Dexec.mainClass=dev.reed.probe.bench.ProbeLoadHarness -Dexec.args="mode=throughput rate=25000 seconds=20"
  * ./mvnw -q -pl probe exec:java -Dexec.classpathScope=test \
