@@ -102,9 +102,9 @@ public record EvalSettings(
         reposition, repositionLimit, serverSigmaMs, kernelMs, clientStride, seed, seeds, threads);
   }
 
-  public EvalSettings withReposition(boolean on, int limit, double weight) {
+  public EvalSettings withReposition(boolean on, int limit, double sigmaMs) {
     return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, rate, calibration,
-        on, limit, weight, kernelMs, clientStride, seed, seeds, threads);
+        on, limit, sigmaMs, kernelMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withSeeds(long first, int count) {

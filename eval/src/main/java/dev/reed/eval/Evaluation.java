@@ -39,7 +39,7 @@ final class Evaluation {
     for (int i = 0; i < s.seeds(); i++) {
       long seed = s.seed() + i;
       long t0 = System.nanoTime();
-      SeedRun.Output o = new SeedRun(m, s, false).run(seed, i == 0, pool, null);
+      SeedRun.Output o = new SeedRun(m, s, false).run(seed, i == 0, pool);
       Map<String, Double> sum = Summary.of(o, s);
       perSeed.add(sum);
       lms.add(Arrays.stream(o.landmarks()).asLongStream().toArray());
@@ -74,7 +74,7 @@ final class Evaluation {
       }
       List<double[]> errs = new ArrayList<>();
       for (int i = 0; i < seeds; i++) {
-        errs.add(new SeedRun(m, s.withCoordinates(c), true).run(s.seed() + i, false, pool, null).relErrors());
+        errs.add(new SeedRun(m, s.withCoordinates(c), true).run(s.seed() + i, false, pool).relErrors());
       }
       double[] all = errs.stream().flatMapToDouble(Arrays::stream).toArray();
       byModel.put(name, all);
@@ -88,7 +88,7 @@ final class Evaluation {
       }
       List<double[]> errs = new ArrayList<>();
       for (int i = 0; i < seeds; i++) {
-        errs.add(new SeedRun(m, s.withLandmarks(l, null), true).run(s.seed() + i, false, pool, null).relErrors());
+        errs.add(new SeedRun(m, s.withLandmarks(l, null), true).run(s.seed() + i, false, pool).relErrors());
       }
       double[] all = errs.stream().flatMapToDouble(Arrays::stream).toArray();
       byL.put(l, new double[] {Ranks.quantileOf(all, 0.5), Ranks.quantileOf(all, 0.9)});

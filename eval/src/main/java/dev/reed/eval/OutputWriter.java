@@ -177,13 +177,22 @@ final class OutputWriter {
   /** A minimal streaming JSON writer (NaN and infinities become null). */
   static final class Json {
     private final StringBuilder sb = new StringBuilder();
-    /** Open containers: the closing character and whether nothing has been written in it yet. */
-    private final java.util.ArrayDeque<Object[]> open = new java.util.ArrayDeque<>();
+    /** An open container: its closing character and whether nothing has been written in it yet. */
+    private static final class Frame {
+      final char close;
+      boolean first = true;
+
+      Frame(char close) {
+        this.close = close;
+      }
+    }
+
+    private final java.util.ArrayDeque<Frame> open = new java.util.ArrayDeque<>();
     private boolean afterField;
 
     void begin() {
       sb.append('{');
-      open.push(new Object[] {'}', true});
+      open.push(new Frame('}'));
     }
 
     Json field(String name) {
@@ -197,19 +206,19 @@ final class OutputWriter {
     Json object() {
       comma();
       sb.append('{');
-      open.push(new Object[] {'}', true});
+      open.push(new Frame('}'));
       return this;
     }
 
     Json array() {
       comma();
       sb.append('[');
-      open.push(new Object[] {']', true});
+      open.push(new Frame(']'));
       return this;
     }
 
     void end() {
-      sb.append((char) (Character) open.pop()[0]);
+      sb.append(open.pop().close);
     }
 
     void value(double v) {
@@ -243,14 +252,14 @@ final class OutputWriter {
         afterField = false;
         return;
       }
-      Object[] f = open.peek();
+      Frame f = open.peek();
       if (f == null) {
         return;
       }
-      if (!(Boolean) f[1]) {
+      if (!f.first) {
         sb.append(',');
       }
-      f[1] = false;
+      f.first = false;
     }
 
     private void quote(String s) {

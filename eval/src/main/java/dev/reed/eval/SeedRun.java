@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -36,9 +35,8 @@ final class SeedRun {
       List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
       int failedClients) {}
 
-  interface Progress {
-    void clientsDone(int done, int total);
-  }
+  /** One client's simulation: its result, its relative errors (pooled later) and its probe order. */
+  private record ClientRun(ClientResult result, double[] relErrors, Sequence sequence) {}
 
   private final RttMatrix m;
   private final EvalSettings s;
@@ -58,7 +56,7 @@ final class SeedRun {
     this.positioner = new HostPositioner(cfg);
   }
 
-  Output run(long seed, boolean keepSequences, ExecutorService pool, Progress progress) throws Exception {
+  Output run(long seed, boolean keepSequences, ExecutorService pool) throws Exception {
     int n = m.size();
     int[] lm = s.landmarkList() != null ? s.landmarkList().clone() : s.strategy().choose(m, s.landmarks(), seed);
     if (lm.length < cfg.dimensions() + 2) {
@@ -111,41 +109,32 @@ final class SeedRun {
       candidates.add(new CalibrationCandidate(Integer.toString(lm[k]), lmCoords.get(k), Double.isFinite(e) ? e : 1.0,
           lm.length - 1));
     }
-    AtomicInteger done = new AtomicInteger();
-    List<Future<Object[]>> futures = new ArrayList<>();
+    List<Future<ClientRun>> futures = new ArrayList<>();
     for (int c : clientNodes) {
-      futures.add(pool.submit(() -> {
-        Object[] res = simulateClient(c, seed, lm, lmCoords, candidates, servers, coords, keepSequences);
-        int d = done.incrementAndGet();
-        if (progress != null) {
-          progress.clientsDone(d, clientNodes.size());
-        }
-        return res;
-      }));
+      futures.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, candidates, servers, coords, keepSequences)));
     }
     List<ClientResult> results = new ArrayList<>();
     Map<Integer, Sequence> sequences = new LinkedHashMap<>();
     List<double[]> errs = new ArrayList<>();
     int failed = 0;
-    for (Future<Object[]> f : futures) {
-      Object[] r = f.get();
+    for (Future<ClientRun> f : futures) {
+      ClientRun r = f.get();
       if (r == null) {
         failed++;
         continue;
       }
-      ClientResult cr = (ClientResult) r[0];
-      results.add(cr);
-      errs.add((double[]) r[1]);
+      results.add(r.result());
+      errs.add(r.relErrors());
       if (keepSequences) {
-        sequences.put(cr.client(), (Sequence) r[2]);
+        sequences.put(r.result().client(), r.sequence());
       }
     }
     double[] pooled = errs.stream().flatMapToDouble(Arrays::stream).toArray();
     return new Output(seed, lm, emb, coords, fitError, results, pooled, sequences, unpositioned, failed);
   }
 
-  /** Returns {ClientResult, relative errors, Sequence} or null when the client cannot calibrate. */
-  private Object[] simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords,
+  /** One client's run, or null when the client cannot calibrate (too few answered calibration probes). */
+  private ClientRun simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords,
       List<CalibrationCandidate> candidates, int[] allServers, Coordinate[] coords, boolean keepSequence) {
     // calibration set
     List<Coordinate> calCoords = new ArrayList<>();
@@ -210,8 +199,8 @@ final class SeedRun {
     double[] relSorted = rel.clone();
     Arrays.sort(relSorted);
     if (accuracyOnly) {
-      return new Object[] {new ClientResult(c, calib, Ranks.quantile(relSorted, 0.5), Ranks.quantile(relSorted, 0.9),
-          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, Map.of()), rel, null};
+      return new ClientRun(new ClientResult(c, calib, Ranks.quantile(relSorted, 0.5), Ranks.quantile(relSorted, 0.9),
+          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, Map.of()), rel, null);
     }
     double[] predAll = new double[ns];
     for (int j = 0; j < ns; j++) {
@@ -323,7 +312,7 @@ final class SeedRun {
       }
       seq = new Sequence(nodes, orderPred, orderRtt);
     }
-    return new Object[] {cr, rel, seq};
+    return new ClientRun(cr, rel, seq);
   }
 
   private static double[] relativeErrors(Coordinate me, Coordinate[] sc, double[] actual) {
