@@ -323,6 +323,15 @@ class ProbeEngineTest {
   }
 
   @Test
+  void unsendableTargetIsAnErrorNotAnException() throws Exception {
+    ProbeEngine engine = track(engine().build()); // IPv4 socket
+    ProbeResult r = get(engine.probe(ProbeTarget.quake3(new InetSocketAddress(InetAddress.getByName("::1"), 27960))));
+    assertThat(r.status()).isEqualTo(ProbeStatus.PROBE_STATUS_ERROR);
+    assertThat(r.errorDetail()).startsWith("send failed");
+    assertThat(engine.counters().errors()).isEqualTo(1);
+  }
+
+  @Test
   void targetsAndSettingsAreValidated() {
     assertThatThrownBy(() -> ProbeTarget.quake3(InetSocketAddress.createUnresolved("example.org", 27960)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unresolved");
