@@ -71,7 +71,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new UncheckedIOException("cannot create Kafka data directory " + dataDir, e);
     }
     this.port = port == 0 ? freePort() : port;
-    this.controllerPort = controllerPort(this.dataDir);
+    this.controllerPort = controllerPort(this.dataDir, this.port);
     this.createTopics = createTopics;
   }
 
@@ -248,11 +248,13 @@ public final class EmbeddedKafka implements AutoCloseable {
    * The controller's quorum endpoint is part of the metadata a restarted node reads back, so a data
    * directory keeps the port it was first given.
    */
-  private static int controllerPort(Path dataDir) {
+  private static int controllerPort(Path dataDir, int clientPort) {
     Path file = dataDir.resolve("reed-controller-port");
     try {
       if (Files.exists(file)) return Integer.parseInt(Files.readString(file).strip());
       int p = freePort();
+      // the kernel may hand out the port it just gave the client listener
+      while (p == clientPort) p = freePort();
       Files.writeString(file, Integer.toString(p));
       return p;
     } catch (IOException | NumberFormatException e) {
