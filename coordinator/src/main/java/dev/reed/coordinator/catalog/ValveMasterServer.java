@@ -82,6 +82,11 @@ public final class ValveMasterServer implements AutoCloseable {
 
   /** The reply to one request, or null if it is not a master query. */
   byte[] answer(byte[] data, int length) {
+    return answer(data, length, directory);
+  }
+
+  /** The reply to one request from {@code directory}'s servers, or null if it is not a master query. */
+  static byte[] answer(byte[] data, int length, ServerDirectory directory) {
     if (length < 3 || data[0] != 0x31) return null;
     int seedEnd = indexOf(data, 2, length, (byte) 0);
     String seedText = new String(data, 2, (seedEnd < 0 ? length : seedEnd) - 2, StandardCharsets.ISO_8859_1);
@@ -92,10 +97,10 @@ public final class ValveMasterServer implements AutoCloseable {
       int filterEnd = indexOf(data, seedEnd + 1, length, (byte) 0);
       filter = new String(data, seedEnd + 1, (filterEnd < 0 ? length : filterEnd) - seedEnd - 1, StandardCharsets.ISO_8859_1);
     }
-    return page(seed, ValveFilter.parse(filter));
+    return page(directory, seed, ValveFilter.parse(filter));
   }
 
-  private byte[] page(InetSocketAddress seed, ValveFilter filter) {
+  private static byte[] page(ServerDirectory directory, InetSocketAddress seed, ValveFilter filter) {
     List<ListedServer> all = directory.servers(GameProtocol.GAME_PROTOCOL_A2S).stream()
         .filter(ListedServer::ipv4)
         .filter(s -> filter.test(s.info()))
