@@ -76,6 +76,9 @@ public final class SampleIngest implements AutoCloseable {
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
     p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "1");
     p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "600000");
+    // a crashed replica's partitions move to the others after 10 s, not the default 45 s
+    p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+    p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, "reed-coordinator-samples");
     // a replica joining or leaving moves only the partitions it must: the others keep their windows
     p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());

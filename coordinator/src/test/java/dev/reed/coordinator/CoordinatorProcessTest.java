@@ -1,0 +1,112 @@
+package dev.reed.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.reed.proto.v1.Coordinate;
+import dev.reed.proto.v1.GetOrderedServersRequest;
+import dev.reed.proto.v1.GetOrderedServersResponse;
+import dev.reed.proto.v1.RankedServer;
+import dev.reed.proto.v1.ReedServiceGrpc;
+import dev.reed.testbed.kafka.KafkaExtension;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./reed coordinator} as its own process, killed with SIGKILL (no clean shutdown, no offset
+ * commit, no group leave) and started again: it serves the same coordinates within seconds.
+ */
+class CoordinatorProcessTest {
+  @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
+  @TempDir Path dir;
+  Path log;
+
+  static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  Process start(String bootstrap, int grpcPort) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path")));
+    if (Runtime.version().feature() >= 24) cmd.add(1, "--sun-misc-unsafe-memory-access=allow");
+    cmd.addAll(List.of(CoordinatorCommand.class.getName(), "--kafka", bootstrap, "--bind", "127.0.0.1",
+        "--grpc-port", Integer.toString(grpcPort), "--q3-master-port", "-1", "--valve-master-port", "-1", "--dims", "2",
+        "--round-interval", "300ms", "--leader-election", "standalone"));
+    log = dir.resolve("coordinator-" + System.nanoTime() + ".log");
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  static String tail(Path log) throws java.io.IOException {
+    List<String> lines = java.nio.file.Files.readAllLines(log);
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+  }
+
+  static GetOrderedServersResponse query(ManagedChannel ch) {
+    return ReedServiceGrpc.newBlockingStub(ch).withDeadlineAfter(2, TimeUnit.SECONDS).getOrderedServers(
+        GetOrderedServersRequest.newBuilder().setClient(Coordinate.newBuilder().addComponents(120).addComponents(80))
+            .setPageSize(50).build());
+  }
+
+  /** Polls until the coordinator answers with all servers; returns the answer. */
+  static GetOrderedServersResponse awaitServing(ManagedChannel ch, int servers, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      try {
+        GetOrderedServersResponse r = query(ch);
+        if (r.getServersCount() == servers) return r;
+      } catch (StatusRuntimeException e) {
+        // not up yet
+      }
+      if (System.nanoTime() > deadline) throw new AssertionError("coordinator not serving " + servers + " servers after " + timeout);
+      Thread.sleep(100);
+    }
+  }
+
+  @Test
+  void killedWithSigkillAndRestartedItServesTheSameCoordinatesWithinSeconds() throws Exception {
+    String bootstrap = KAFKA.broker().bootstrapServers();
+    SyntheticWorld world = new SyntheticWorld(25);
+    try (KafkaProducer<byte[], byte[]> p = SyntheticWorld.producer(bootstrap)) {
+      world.announce(p, 1);
+      p.flush();
+      for (int r = 1; r <= 3; r++) world.round(p, r);
+    }
+    int port = freePort();
+    ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    Process first = start(bootstrap, port);
+    Process second = null;
+    try {
+      List<RankedServer> before = awaitServing(ch, 25, Duration.ofSeconds(90)).getServersList();
+      first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL
+      assertThat(first.isAlive()).isFalse();
+      long t0 = System.nanoTime();
+      second = start(bootstrap, port);
+      List<RankedServer> after = awaitServing(ch, 25, Duration.ofSeconds(30)).getServersList();
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      assertThat(seconds).as("seconds from process start to serving").isLessThan(15);
+      assertThat(after).isEqualTo(before);
+      System.out.printf("restarted coordinator process served again %.1f s after start%n", seconds);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\n--- coordinator log ---\n" + tail(log), e);
+    } finally {
+      ch.shutdownNow();
+      first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      if (second != null) {
+        second.destroy(); // SIGTERM: the shutdown hook closes it cleanly
+        if (!second.waitFor(20, TimeUnit.SECONDS)) second.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+}
