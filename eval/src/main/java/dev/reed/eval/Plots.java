@@ -65,10 +65,13 @@ final class Plots {
       }
     }
     XYChart chart = new XYChartBuilder().width(900).height(520)
-        .title("Probed RTT vs time, client " + median.client() + " (" + s.rate() + " probes/s)")
+        .title(String.format(java.util.Locale.ROOT, "Probed RTT vs time, client %d (%.0f probes/s)", median.client(), s.rate()))
         .xAxisTitle("time since start of discovery (s)").yAxisTitle("RTT (ms)").build();
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     chart.getStyler().setMarkerSize(4);
+    chart.getStyler().setXAxisDecimalPattern("0.0");
+    chart.getStyler().setYAxisDecimalPattern("0");
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
     chart.addSeries("traditional (random order)", tx, ty).setMarker(SeriesMarkers.CIRCLE);
     chart.addSeries("REED (calibration " + calib + " probes, then predicted order)", rx, ry).setMarker(SeriesMarkers.DIAMOND);
     BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
@@ -80,6 +83,9 @@ final class Plots {
         .xAxisTitle("relative error |predicted - measured| / measured").yAxisTitle("fraction of client-server pairs").build();
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
     chart.getStyler().setXAxisMax(1.0);
+    chart.getStyler().setXAxisDecimalPattern("0.00");
+    chart.getStyler().setYAxisDecimalPattern("0.00");
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideSE);
     for (Map.Entry<String, double[]> e : byModel.entrySet()) {
       double[] v = Arrays.stream(e.getValue()).filter(Double::isFinite).sorted().toArray();
       int points = Math.min(400, v.length);
@@ -100,6 +106,9 @@ final class Plots {
   private void vsLandmarks(Path file, Map<Integer, double[]> byL) throws IOException {
     XYChart chart = new XYChartBuilder().width(900).height(520).title("Relative error vs number of landmarks")
         .xAxisTitle("landmarks").yAxisTitle("relative error").build();
+    chart.getStyler().setXAxisDecimalPattern("0");
+    chart.getStyler().setYAxisDecimalPattern("0.000");
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
     double[] x = byL.keySet().stream().mapToDouble(Integer::doubleValue).toArray();
     double[] med = byL.values().stream().mapToDouble(v -> v[0]).toArray();
     double[] p90 = byL.values().stream().mapToDouble(v -> v[1]).toArray();
