@@ -107,10 +107,10 @@ public final class Coordinator implements AutoCloseable {
       c.startAll();
       return c;
     } catch (IOException | RuntimeException e) {
-      c.close();
+      c.closeAfterFailedStart(leaderElection);
       throw e;
     } catch (InterruptedException e) {
-      c.close();
+      c.closeAfterFailedStart(leaderElection);
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while starting", e);
     }
@@ -345,6 +345,11 @@ public final class Coordinator implements AutoCloseable {
 
   public PrometheusMeterRegistry meterRegistry() {
     return registry;
+  }
+
+  private void closeAfterFailedStart(LeaderElection injected) {
+    close();
+    if (injected != null && !resources.contains(injected)) injected.close();
   }
 
   @Override
