@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * one probe every 1/rate seconds to the next listed server without waiting for replies (the
  * paper's clients probe at a fixed rate, 140/s on DSL), shows each reply as it arrives, and feeds
  * outcomes to the stop condition in probe order (a late reply to an early probe is waited for, as
- * Algorithms 5 and 6 reason about the probe sequence; calibration takes them as they arrive).
+ * Algorithms 5 and 6 reason about the probe sequence) or, for conditions that do not depend on the
+ * order (calibration, First N_close, RTT_limit + delta), as they arrive.
  *
  * <p>One thread owns all state: probe completions and page arrivals are posted to an inbox and
  * run on the looping thread.
@@ -49,16 +50,19 @@ final class ProbeLoop {
   private final List<DiscoveredServer> found = new ArrayList<>();
   private final ArrayDeque<Slot> arrived = new ArrayDeque<>(); // finished, not yet observed
   private int observed;
+  private int lastObservedSeq = -1; // the latest probe (in probe order) the stop rule has seen
   private int sent;
   private int timeouts;
   private boolean decidedBeforeSend;
 
   private static final class Slot {
+    final int seq;
     final Candidate candidate;
     final boolean sent; // false: answered from the calibration cache
     ProbeResult result;
 
-    Slot(Candidate c, boolean sent) {
+    Slot(int seq, Candidate c, boolean sent) {
+      this.seq = seq;
       candidate = c;
       this.sent = sent;
     }
@@ -113,7 +117,7 @@ final class ProbeLoop {
             }
             ProbeResult hit = cached.get(c.key());
             if (hit != null) {
-              slots.add(new Slot(c, false));
+              slots.add(new Slot(slots.size(), c, false));
               complete(slots.size() - 1, hit);
             } else {
               send(c);
@@ -150,7 +154,7 @@ final class ProbeLoop {
 
   private void send(Candidate c) {
     int seq = slots.size();
-    slots.add(new Slot(c, true));
+    slots.add(new Slot(seq, c, true));
     sent++;
     prober.probe(new ProbeTarget(c.address(), c.protocol())).whenComplete((r, ex) -> {
       ProbeResult result = r != null ? r : new ProbeResult(new ProbeTarget(c.address(), c.protocol()),
@@ -193,6 +197,7 @@ final class ProbeLoop {
       while (!arrived.isEmpty()) {
         Slot s = arrived.poll();
         observed++;
+        lastObservedSeq = Math.max(lastObservedSeq, s.seq);
         if (stop.observe(s.candidate, s.result)) return true;
       }
       return false;
@@ -200,6 +205,7 @@ final class ProbeLoop {
     arrived.clear();
     while (observed < slots.size() && slots.get(observed).result != null) {
       Slot s = slots.get(observed++);
+      lastObservedSeq = s.seq;
       if (stop.observe(s.candidate, s.result)) return true;
     }
     return false;
@@ -212,12 +218,12 @@ final class ProbeLoop {
   private Outcome outcome(DiscoveryResult.StopReason reason, ReedClientException failure) {
     List<Recorded> results = new ArrayList<>();
     for (Slot s : slots) if (s.result != null) results.add(new Recorded(s.candidate, s.result));
-    // probes the stop rule had seen when it decided (in probe order: a prefix of the slots);
-    // the rest were in flight. Without a rule decision every probe counts.
+    // probes sent up to the latest one whose outcome the stop rule had seen when it decided; the
+    // rest were in flight. Without a rule decision every probe counts.
     int needed = sent;
     if (reason == DiscoveryResult.StopReason.STOP_RULE && !decidedBeforeSend) {
       needed = 0;
-      for (int i = 0; i < Math.min(observed, slots.size()); i++) if (slots.get(i).sent) needed++;
+      for (int i = 0; i <= lastObservedSeq; i++) if (slots.get(i).sent) needed++;
     }
     return new Outcome(reason, sent, needed, timeouts, List.copyOf(found), results, ticker.nanos(), failure);
   }

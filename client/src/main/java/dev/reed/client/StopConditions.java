@@ -15,7 +15,17 @@ final class StopConditions {
       case StopRule.RttLimit l -> AutoStopPolicy.rttLimit(l.limitMs(), l.deltaMs());
       case StopRule.Exhaustive e -> AutoStopPolicy.exhaustive();
     };
+    // First N_close counts answers and RTT_limit + delta decides from predictions before each
+    // probe: neither depends on the order of replies, so they see them as they arrive and one
+    // silent server cannot hold the decision for a whole probe timeout while probing goes on.
+    // Algorithms 5 and 6 reason about the probe sequence and keep probe order.
+    boolean arrivalOrder = rule instanceof StopRule.FirstClose || rule instanceof StopRule.RttLimit;
     return new StopCondition() {
+      @Override
+      public boolean inProbeOrder() {
+        return !arrivalOrder;
+      }
+
       @Override
       public boolean observe(Candidate c, ProbeResult r) {
         return policy.observe(c.predictedMs(), r.ok() ? r.rttNanos() / 1e6 : AutoStopPolicy.NO_REPLY);

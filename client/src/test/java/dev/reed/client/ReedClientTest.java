@@ -228,6 +228,23 @@ class ReedClientTest {
   }
 
   @Test
+  void aSilentServerDoesNotHoldUpFirstNCloseForAProbeTimeout() {
+    // the nearest listed server never answers: First N_close counts the answers as they arrive
+    // instead of waiting 1 s for the silent one while probing goes on at the full rate
+    String nearest = world.closestKeys(1).getFirst();
+    world.servers.replaceAll(s -> s.key().equals(nearest)
+        ? new FakeWorld.Server(s.address(), s.protocol(), s.coordinate(), s.info(), false) : s);
+    prober = new FakeProber(world, 200); // real time: 1 ms of world RTT = 200 us, a timeout = 200 ms
+    DiscoveryResult r = track(builder().rate(500).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(5)));
+    assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.STOP_RULE);
+    assertThat(r.servers()).hasSizeGreaterThanOrEqualTo(5);
+    assertThat(r.servers()).extracting(DiscoveredServer::key).doesNotContain(nearest);
+    // waiting out the silent probe would have let ~100 more probes go at 500/s
+    assertThat(r.probes()).isLessThan(CALIB + 5 + 60);
+    assertThat(r.probesNeeded()).isLessThanOrEqualTo(r.probes());
+  }
+
+  @Test
   void locateRpcPositioningForThinClients() {
     DiscoveryResult r = track(builder().positioning(Positioning.LOCATE_RPC).build())
         .discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)));
