@@ -6,7 +6,7 @@ import java.util.Locale;
  * Which servers the coordinator lists (applied before ranking, so filtered servers cost no
  * probe). Empty strings and false/zero filter nothing.
  *
- * @param game game identifier (ServerInfo.game, e.g. "baseoa"), exact, case-insensitive; "" = any
+ * @param game game identifier (ServerInfo.game: A2S folder e.g. "cstrike", Quake3 gamename e.g. "Quake3Arena"), exact, case-insensitive; "" = any
  * @param map map name, exact, case-insensitive; "" = any
  * @param minPlayers minimum players connected (bots included)
  * @param notFull only servers with a free slot

@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
         "servers in ascending predicted RTT at --rate probes/s and stops by --autostop. Exit status: 0 ok,",
         "1 discovery failed (coordinator down or garbage, too few calibration replies), 2 bad options."},
     footer = {"", "Examples:",
-        "  ./reed browse --coordinator 127.0.0.1:7400 --game baseoa --n-close 10",
+        "  ./reed browse --coordinator 127.0.0.1:7400 --game Quake3Arena --n-close 10",
         "  ./reed browse --coordinator 127.0.0.1:7400 --autostop intelligent --compare-traditional --json",
         "  ./reed browse --coordinator 127.0.0.1:7400 --locate            # prints this machine's coordinate",
         "  ./reed browse --coordinator 127.0.0.1:7400 --group friends.txt # one member per line"})
@@ -71,7 +71,7 @@ public final class BrowseCommand implements Callable<Integer> {
       description = "The coordinator's gRPC address.")
   String coordinator;
 
-  @Option(names = "--game", paramLabel = "G", description = "Only this game (e.g. baseoa, cstrike).")
+  @Option(names = "--game", paramLabel = "G", description = "Only this game: the A2S folder (e.g. cstrike) or the Quake3 gamename (OpenArena: Quake3Arena).")
   String game = "";
 
   @Option(names = "--map", paramLabel = "M", description = "Only this map.")

@@ -80,7 +80,7 @@ public final class ServerInfoGenerator {
       default -> "1";
     };
     return b.setMap(OA_MAPS.get(r.nextInt(OA_MAPS.size())))
-        .setGame("baseoa")
+        .setGame("Quake3Arena") // what real OpenArena servers report as gamename in getinfo
         .setVersion("71")
         .setGameType(gametype)
         .setSecure(r.nextDouble() < 0.6)

@@ -130,7 +130,7 @@ class EmulatedGameServersTest {
       assertThat(r.type()).isEqualTo(Quake3Reply.Type.INFO);
       assertThat(r.challenge()).isEqualTo("xyz123");
       assertThat(r.serverInfo().getName()).isEqualTo(s.info().getName());
-      assertThat(r.serverInfo().getGame()).isEqualTo("baseoa");
+      assertThat(r.serverInfo().getGame()).isEqualTo("Quake3Arena");
       assertThat(rtt[0]).isBetween(expected, expected + SLACK_MS);
       Quake3Reply status = Quake3Codec.decodeReply(exchange(ch, s.address(), Quake3Codec.encodeGetStatus("s1"), rtt, 3000));
       assertThat(status.players()).hasSize(s.info().getPlayers());

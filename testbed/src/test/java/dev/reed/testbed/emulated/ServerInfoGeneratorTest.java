@@ -34,7 +34,7 @@ class ServerInfoGeneratorTest {
       assertThat(s.getName()).startsWith("[EU] ").contains("Frankfurt");
     });
     ServerInfo oa = g.generate(3, GameProtocol.GAME_PROTOCOL_QUAKE3, FRANKFURT);
-    assertThat(oa.getGame()).isEqualTo("baseoa");
+    assertThat(oa.getGame()).isEqualTo("Quake3Arena");
     assertThat(oa.getVersion()).isEqualTo("71");
     assertThat(ServerInfoGenerator.OA_MAPS).contains(oa.getMap());
     assertThatThrownBy(() -> g.generate(1, GameProtocol.GAME_PROTOCOL_UNSPECIFIED, FRANKFURT))
