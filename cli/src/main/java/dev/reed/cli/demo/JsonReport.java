@@ -1,5 +1,6 @@
 package dev.reed.cli.demo;
 
+import com.google.gson.JsonPrimitive;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,21 +102,6 @@ final class JsonReport {
   }
 
   static String str(String s) {
-    if (s == null) return "null";
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\r' -> b.append("\\r");
-        case '\t' -> b.append("\\t");
-        default -> {
-          if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-          else b.append(c);
-        }
-      }
-    }
-    return b.append('"').toString();
+    return s == null ? "null" : new JsonPrimitive(s).toString(); // quoted and escaped, no HTML escaping
   }
 }
