@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Algorithm 4 on one core: the first page (230, the Valve master's page) of the ordered list for
- * a random client, over 50,000 and 1,000,000 servers in 4-D+height. "none" is the unfiltered list;
+ * a random client, over 50,000 and 1,000,000 servers in 4-D, with and without the height model
+ * (the default model has none: CoordinateConfig.defaults()). "none" is the unfiltered list;
  * "filtered" asks for one game, not full, no password (counts every match for totalMatching).
  */
 @State(Scope.Benchmark)
@@ -41,6 +42,9 @@ public class RankingBenchmark {
   @Param({"none", "filtered"})
   String filter;
 
+  @Param({"false", "true"})
+  boolean height;
+
   RankingIndex index;
   List<Coordinate> clients;
   RankingFilter rankingFilter;
@@ -48,8 +52,8 @@ public class RankingBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    index = RankingIndex.of(BenchWorld.servers(servers, 4, true, 42));
-    clients = BenchWorld.clients(4096, 4, true, 7);
+    index = RankingIndex.of(BenchWorld.servers(servers, 4, height, 42));
+    clients = BenchWorld.clients(4096, 4, height, 7);
     rankingFilter = filter.equals("none") ? RankingFilter.none()
         : new RankingFilter("openarena", "", 0, true, false, PasswordRule.EXCLUDE, 0, 0);
   }
