@@ -1,5 +1,6 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.RttMatrixCsv;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,49 +59,15 @@ public record RttMatrix(double[][] ms, List<String> names) {
    * square, not a number, negative or infinite RTT)
    */
   public static RttMatrix load(Path matrix, Path nodes) throws IOException {
-    List<double[]> rows = new ArrayList<>();
+    double[][] ms;
     try (BufferedReader r = Files.newBufferedReader(matrix, StandardCharsets.UTF_8)) {
-      String line;
-      int lineNo = 0;
-      while ((line = r.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank()) {
-          continue;
-        }
-        String[] cells = line.split(",", -1);
-        double[] row = new double[cells.length];
-        for (int j = 0; j < cells.length; j++) {
-          String c = cells[j].trim();
-          if (c.isEmpty()) {
-            row[j] = Double.NaN;
-            continue;
-          }
-          double v;
-          try {
-            v = Double.parseDouble(c);
-          } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(matrix + " line " + lineNo + " column " + (j + 1) + ": not a number: '" + c + "'");
-          }
-          if (!Double.isFinite(v) || v < 0) {
-            throw new IllegalArgumentException(matrix + " line " + lineNo + " column " + (j + 1)
-                + ": RTT must be finite and >= 0, got " + c);
-          }
-          row[j] = v;
-        }
-        rows.add(row);
-      }
+      ms = RttMatrixCsv.parseMatrix(r, matrix.toString());
     }
-    int n = rows.size();
+    int n = ms.length;
     if (n < 3) {
       throw new IllegalArgumentException(matrix + ": need at least 3 nodes, got " + n);
     }
-    double[][] ms = new double[n][];
     for (int i = 0; i < n; i++) {
-      if (rows.get(i).length != n) {
-        throw new IllegalArgumentException(matrix + ": not square: row " + (i + 1) + " has " + rows.get(i).length
-            + " values, expected " + n);
-      }
-      ms[i] = rows.get(i);
       ms[i][i] = 0;
     }
     List<String> names = new ArrayList<>(n);
@@ -108,25 +75,9 @@ public record RttMatrix(double[][] ms, List<String> names) {
       names.add("node" + i);
     }
     if (nodes != null) {
-      int lineNo = 0;
-      for (String line : Files.readAllLines(nodes, StandardCharsets.UTF_8)) {
-        lineNo++;
-        if (line.isBlank()) {
-          continue;
-        }
-        int comma = line.indexOf(',');
-        try {
-          int idx = Integer.parseInt(line.substring(0, comma < 0 ? line.length() : comma).trim());
-          if (idx < 0 || idx >= n) {
-            throw new IllegalArgumentException(nodes + " line " + lineNo + ": index " + idx + " outside 0.." + (n - 1));
-          }
-          names.set(idx, comma < 0 ? "node" + idx : line.substring(comma + 1).trim());
-        } catch (NumberFormatException e) {
-          if (lineNo == 1) {
-            continue; // a header line
-          }
-          throw new IllegalArgumentException(nodes + " line " + lineNo + ": expected index,name");
-        }
+      String[] named = RttMatrixCsv.parseNodes(Files.readAllLines(nodes, StandardCharsets.UTF_8), n, nodes.toString());
+      for (int i = 0; i < n; i++) {
+        if (named[i] != null) names.set(i, named[i]);
       }
     }
     return new RttMatrix(ms, names);

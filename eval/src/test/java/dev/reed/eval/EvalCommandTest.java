@@ -119,7 +119,7 @@ class EvalCommandTest {
     Files.writeString(garbage, "0,x,2\n1,0,1\n2,1,0\n", StandardCharsets.UTF_8);
     Path negative = dir.resolve("neg.csv");
     Files.writeString(negative, "0,-1,2\n1,0,1\n2,1,0\n", StandardCharsets.UTF_8);
-    assertThat(run("--matrix", ragged.toString(), "--out", out.toString()).err()).contains("not square");
+    assertThat(run("--matrix", ragged.toString(), "--out", out.toString()).err()).contains("line 2: 2 values, expected 3");
     assertThat(run("--matrix", garbage.toString(), "--out", out.toString()).err()).contains("line 1 column 2");
     assertThat(run("--matrix", negative.toString(), "--out", out.toString()).err()).contains(">= 0");
     assertThat(run("--matrix", dir.resolve("absent.csv").toString(), "--out", out.toString()).err())

@@ -1,5 +1,6 @@
 package dev.reed.testbed.world;
 
+import dev.reed.coordinates.RttMatrixCsv;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,51 +41,18 @@ public final class MatrixModel implements LatencyModel {
    * @throws IOException unreadable file, or a malformed matrix (the message names line and column)
    */
   public static MatrixModel load(Path matrixCsv) throws IOException {
-    List<float[]> rows = new ArrayList<>();
+    double[][] rows;
     try (BufferedReader r = Files.newBufferedReader(matrixCsv, StandardCharsets.UTF_8)) {
-      String line;
-      int lineNo = 0;
-      while ((line = r.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank()) {
-          continue;
-        }
-        String[] cells = line.split(",", -1);
-        float[] row = new float[cells.length];
-        for (int j = 0; j < cells.length; j++) {
-          String c = cells[j].strip();
-          if (c.isEmpty()) {
-            row[j] = Float.NaN;
-            continue;
-          }
-          double v;
-          try {
-            v = Double.parseDouble(c);
-          } catch (NumberFormatException e) {
-            throw new IOException(matrixCsv + " line " + lineNo + " column " + (j + 1) + ": not a number: '" + c + "'");
-          }
-          if (!(v >= 0) || Double.isInfinite(v)) {
-            throw new IOException(matrixCsv + " line " + lineNo + " column " + (j + 1) + ": RTT must be finite and >= 0: " + c);
-          }
-          row[j] = (float) v;
-        }
-        if (!rows.isEmpty() && row.length != rows.get(0).length) {
-          throw new IOException(matrixCsv + " line " + lineNo + ": " + row.length + " values, expected "
-              + rows.get(0).length);
-        }
-        rows.add(row);
-      }
+      rows = RttMatrixCsv.parseMatrix(r, matrixCsv.toString());
+    } catch (IllegalArgumentException malformed) {
+      throw new IOException(malformed.getMessage(), malformed);
     }
-    if (rows.isEmpty()) {
-      throw new IOException(matrixCsv + " is empty");
-    }
-    if (rows.size() != rows.get(0).length) {
-      throw new IOException(matrixCsv + " is not square: " + rows.size() + " rows of " + rows.get(0).length);
-    }
-    int n = rows.size();
+    int n = rows.length;
     float[] flat = new float[n * n];
     for (int i = 0; i < n; i++) {
-      System.arraycopy(rows.get(i), 0, flat, i * n, n);
+      for (int j = 0; j < n; j++) {
+        flat[i * n + j] = (float) rows[i][j];
+      }
     }
     Path nodes = matrixCsv.resolveSibling("nodes.csv");
     List<String> labels = Files.isRegularFile(nodes) ? readLabels(nodes, n) : defaultLabels(matrixCsv, n);
@@ -122,20 +90,11 @@ public final class MatrixModel implements LatencyModel {
   }
 
   private static List<String> readLabels(Path nodes, int n) throws IOException {
-    String[] labels = new String[n];
-    List<String> lines = Files.readAllLines(nodes, StandardCharsets.UTF_8);
-    for (int k = 1; k < lines.size(); k++) {
-      String line = lines.get(k);
-      if (line.isBlank()) {
-        continue;
-      }
-      int comma = line.indexOf(',');
-      try {
-        int i = Integer.parseInt(line.substring(0, comma).strip());
-        labels[i] = line.substring(comma + 1).strip();
-      } catch (RuntimeException e) {
-        throw new IOException(nodes + " line " + (k + 1) + ": expected 'index,name' with index < " + n + ": " + line);
-      }
+    String[] labels;
+    try {
+      labels = RttMatrixCsv.parseNodes(Files.readAllLines(nodes, StandardCharsets.UTF_8), n, nodes.toString());
+    } catch (IllegalArgumentException malformed) {
+      throw new IOException(malformed.getMessage(), malformed);
     }
     for (int i = 0; i < n; i++) {
       if (labels[i] == null) {
