@@ -121,11 +121,12 @@ public final class Coordinator implements AutoCloseable {
     CoordinateConfig math = new CoordinateConfig(config.dimensions(), config.height());
     ApiKeys keys = config.apiKeysFile() == null ? null : ApiKeys.read(config.apiKeysFile());
     if (config.targetsFile() != null) {
-      int n = dev.reed.coordinator.catalog.TargetFile.read(config.targetsFile()).size(); // fail fast on a bad file
+      int n = dev.reed.proto.TargetsFile.read(config.targetsFile()).size(); // fail fast on a bad file
       log.info("target file {}: {} targets", config.targetsFile(), n);
     }
     ensureTopics();
     Properties pp = new Properties();
+    pp.putAll(config.kafkaProperties());
     pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
     pp.put(ProducerConfig.ACKS_CONFIG, "all");
     pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -136,7 +137,7 @@ public final class Coordinator implements AutoCloseable {
     producer = new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer());
     resources.add(() -> producer.close(Duration.ofSeconds(5)));
 
-    feed = new IndexFeed(config.kafkaBootstrap(), config.dimensions(), config.height(), config.clock(),
+    feed = new IndexFeed(config.kafkaBootstrap(), config.kafkaProperties(), config.dimensions(), config.height(), config.clock(),
         Duration.ofMillis(250));
     resources.add(feed);
     Supplier<ServingState> state = feed::current;
@@ -182,7 +183,7 @@ public final class Coordinator implements AutoCloseable {
     MeshWindows mesh = new MeshWindows(config.window());
     Set<String> known = feed.knownLandmarks();
     DeadLetters deadLetters = new DeadLetters(producer);
-    SampleIngest ingest = new SampleIngest(config.kafkaBootstrap(), config.groupId(), windows, mesh,
+    SampleIngest ingest = new SampleIngest(config.kafkaBootstrap(), config.kafkaProperties(), config.groupId(), windows, mesh,
         new SampleValidator(known::contains), deadLetters, config.clock(), config.replay());
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
         new LandmarkEmbeddingRound(math, config.minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
@@ -221,6 +222,7 @@ public final class Coordinator implements AutoCloseable {
 
   private void ensureTopics() throws IOException {
     Properties p = new Properties();
+    p.putAll(config.kafkaProperties());
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
     p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
     try (Admin admin = Admin.create(p)) {

@@ -1,10 +1,12 @@
 package dev.reed.coordinator;
 
+import dev.reed.proto.KafkaClientProperties;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -26,6 +28,11 @@ public final class CoordinatorCommand implements Callable<Integer> {
   @Option(names = "--kafka", paramLabel = "HOST:PORT", defaultValue = "${REED_COORDINATOR_KAFKA}",
       description = "Kafka bootstrap servers (env REED_COORDINATOR_KAFKA); required")
   String kafka;
+
+  @Option(names = "--kafka-config", paramLabel = "FILE", defaultValue = "${REED_COORDINATOR_KAFKA_CONFIG}",
+      description = "Kafka client properties for TLS/SASL (security.protocol, ssl.*, sasl.*), applied to every "
+          + "Kafka client (env REED_COORDINATOR_KAFKA_CONFIG; default: none)")
+  Path kafkaConfig;
 
   @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "${REED_COORDINATOR_BIND:-0.0.0.0}",
       description = "address every listener binds (default: ${DEFAULT-VALUE})")
@@ -148,6 +155,8 @@ public final class CoordinatorCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--lease: expected NAMESPACE/NAME, got '" + lease + "'");
     }
     return CoordinatorConfig.builder(kafka)
+        .kafkaProperties(kafkaConfig == null ? Map.of()
+            : KafkaClientProperties.read(kafkaConfig, CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator"))
         .bindAddress(bind).grpcPort(grpcPort).metricsPort(metricsPort).dimensions(dims).height(height)
         .snapshotDir(snapshotDir).snapshotEvery(duration("--snapshot-every", snapshotEvery)).snapshotKeep(snapshotKeep)
         .targetsFile(targets).quake3MasterPort(q3MasterPort).valveMasterPort(valveMasterPort)

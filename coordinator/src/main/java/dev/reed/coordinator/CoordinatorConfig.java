@@ -4,13 +4,17 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Everything a {@link Coordinator} needs, as one value. Ports: -1 = off, 0 = pick a free port
  * (read the real one from the running {@link Coordinator}).
  *
  * @param kafkaBootstrap Kafka bootstrap servers, e.g. {@code 127.0.0.1:9092}
+ * @param kafkaProperties further Kafka client settings (TLS, SASL) applied to every Kafka client the
+ *     coordinator creates; keys in {@link #KAFKA_OWNED_KEYS} are refused
  * @param bindAddress address every listener binds (gRPC, masters, metrics)
  * @param grpcPort gRPC port (default 50051)
  * @param metricsPort HTTP port for /metrics and /healthz; -1 = off
@@ -44,6 +48,7 @@ import java.util.Objects;
  */
 public record CoordinatorConfig(
     String kafkaBootstrap,
+    Map<String, String> kafkaProperties,
     String bindAddress,
     int grpcPort,
     int metricsPort,
@@ -77,9 +82,24 @@ public record CoordinatorConfig(
 
   public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
 
+  /**
+   * Kafka client settings the coordinator sets itself and {@code --kafka-config} cannot override:
+   * where the broker is, how records are (de)serialized, how the replicas share reed.samples and
+   * from where every reader starts, and the producer's delivery guarantees.
+   */
+  public static final Set<String> KAFKA_OWNED_KEYS = Set.of("bootstrap.servers", "group.id", "key.serializer",
+      "value.serializer", "key.deserializer", "value.deserializer", "enable.auto.commit", "isolation.level",
+      "auto.offset.reset", "transactional.id", "acks", "enable.idempotence");
+
   public CoordinatorConfig {
     Objects.requireNonNull(kafkaBootstrap, "kafkaBootstrap");
     if (kafkaBootstrap.isBlank()) throw new IllegalArgumentException("--kafka is required (HOST:PORT)");
+    kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
+    for (String key : kafkaProperties.keySet()) {
+      if (KAFKA_OWNED_KEYS.contains(key)) {
+        throw new IllegalArgumentException("Kafka setting '" + key + "' is set by the coordinator and cannot be overridden");
+      }
+    }
     Objects.requireNonNull(bindAddress, "bindAddress");
     checkPort("grpc port", grpcPort);
     checkPort("metrics port", metricsPort);
@@ -123,8 +143,8 @@ public record CoordinatorConfig(
   /** A builder starting from this configuration. */
   public Builder toBuilder() {
     Builder b = new Builder(kafkaBootstrap);
-    b.bindAddress = bindAddress; b.grpcPort = grpcPort; b.metricsPort = metricsPort; b.dimensions = dimensions;
-    b.height = height; b.snapshotDir = snapshotDir; b.snapshotEvery = snapshotEvery; b.snapshotKeep = snapshotKeep;
+    b.kafkaProperties = kafkaProperties; b.bindAddress = bindAddress; b.grpcPort = grpcPort; b.metricsPort = metricsPort;
+    b.dimensions = dimensions; b.height = height; b.snapshotDir = snapshotDir; b.snapshotEvery = snapshotEvery; b.snapshotKeep = snapshotKeep;
     b.targetsFile = targetsFile; b.quake3MasterPort = quake3MasterPort; b.valveMasterPort = valveMasterPort;
     b.crawlMasters = crawlMasters; b.crawlEvery = crawlEvery; b.tlsCert = tlsCert; b.tlsKey = tlsKey;
     b.apiKeysFile = apiKeysFile; b.roundInterval = roundInterval; b.window = window; b.replay = replay;
@@ -138,6 +158,7 @@ public record CoordinatorConfig(
   /** Builder with the production defaults. */
   public static final class Builder {
     private final String kafkaBootstrap;
+    private Map<String, String> kafkaProperties = Map.of();
     private String bindAddress = "0.0.0.0";
     private int grpcPort = 50051;
     private int metricsPort = -1;
@@ -180,6 +201,7 @@ public record CoordinatorConfig(
       return (host == null || host.isBlank() ? "coordinator" : host) + "-" + ProcessHandle.current().pid();
     }
 
+    public Builder kafkaProperties(Map<String, String> v) { kafkaProperties = v; return this; }
     public Builder bindAddress(String v) { bindAddress = v; return this; }
     public Builder grpcPort(int v) { grpcPort = v; return this; }
     public Builder metricsPort(int v) { metricsPort = v; return this; }
@@ -220,9 +242,9 @@ public record CoordinatorConfig(
     }
 
     public CoordinatorConfig build() {
-      return new CoordinatorConfig(kafkaBootstrap, bindAddress, grpcPort, metricsPort, dimensions, height, snapshotDir,
-          snapshotEvery, snapshotKeep, targetsFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, tlsCert,
-          tlsKey, apiKeysFile, roundInterval, window, replay, expireAfter, heartbeatExpiry, minMeshPeers,
+      return new CoordinatorConfig(kafkaBootstrap, kafkaProperties, bindAddress, grpcPort, metricsPort, dimensions, height,
+          snapshotDir, snapshotEvery, snapshotKeep, targetsFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery,
+          tlsCert, tlsKey, apiKeysFile, roundInterval, window, replay, expireAfter, heartbeatExpiry, minMeshPeers,
           calibrationMaxError, calibrationRotation, groupId, leaderElection, leaseNamespace, leaseName, identity, clock);
     }
   }

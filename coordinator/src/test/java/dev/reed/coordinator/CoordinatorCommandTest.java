@@ -1,12 +1,19 @@
 package dev.reed.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class CoordinatorCommandTest {
@@ -54,6 +61,42 @@ class CoordinatorCommandTest {
       System.clearProperty("REED_COORDINATOR_KAFKA");
       System.clearProperty("REED_COORDINATOR_DIMS");
     }
+  }
+
+  @Test
+  void kafkaConfigFileBecomesClientPropertiesAndOwnedKeysAreRefused(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("client.properties");
+    Files.writeString(file, "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n"
+        + "ssl.truststore.location=/etc/reed/ca.p12\n");
+    CoordinatorConfig c = parse("--kafka", "k:1", "--kafka-config", file.toString()).config();
+    assertThat(c.kafkaProperties()).containsOnly(Map.entry("security.protocol", "SASL_SSL"),
+        Map.entry("sasl.mechanism", "SCRAM-SHA-512"), Map.entry("ssl.truststore.location", "/etc/reed/ca.p12"));
+    assertThat(parse("--kafka", "k:1").config().kafkaProperties()).isEmpty();
+    System.setProperty("REED_COORDINATOR_KAFKA_CONFIG", file.toString());
+    try {
+      assertThat(parse("--kafka", "k:1").config().kafkaProperties()).containsEntry("security.protocol", "SASL_SSL");
+    } finally {
+      System.clearProperty("REED_COORDINATOR_KAFKA_CONFIG");
+    }
+
+    Path bad = dir.resolve("bad.properties");
+    Files.writeString(bad, "security.protocol=SSL\ngroup.id=mine\n");
+    PrintStream realErr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    int exit;
+    try {
+      System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      exit = new CommandLine(new CoordinatorCommand()).execute("--kafka", "127.0.0.1:1", "--kafka-config", bad.toString());
+    } finally {
+      System.setErr(realErr);
+    }
+    assertThat(exit).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(captured.toString(StandardCharsets.UTF_8))
+        .contains("coordinator: " + bad + ": 'group.id' is set by the coordinator and cannot be overridden");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--kafka-config", dir.resolve("missing").toString()).config())
+        .hasMessageContaining("cannot read Kafka client properties");
+    assertThatThrownBy(() -> CoordinatorConfig.builder("k:1").kafkaProperties(Map.of("bootstrap.servers", "x:1")).build())
+        .hasMessage("Kafka setting 'bootstrap.servers' is set by the coordinator and cannot be overridden");
   }
 
   @Test

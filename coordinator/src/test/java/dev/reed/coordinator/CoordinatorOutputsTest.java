@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.reed.coordinator.catalog.MasterCrawler;
 import dev.reed.coordinator.snapshot.SnapshotCommand;
 import dev.reed.proto.Endpoints;
+import dev.reed.proto.KafkaClientProperties;
 import dev.reed.testbed.kafka.KafkaExtension;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -28,7 +29,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** What a running coordinator gives analysts and operators: snapshot files, ./reed snapshot, metrics, master lists. */
+/**
+ * What a running coordinator gives analysts and operators: snapshot files, ./reed snapshot, metrics, master lists;
+ * it runs with a {@code --kafka-config} file.
+ */
 class CoordinatorOutputsTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   @TempDir Path dir;
@@ -47,7 +51,11 @@ class CoordinatorOutputsTest {
     for (int i = 0; i < 20; i++) t.append("a2s ").append(Endpoints.key(SyntheticWorld.target(i))).append('\n');
     Files.writeString(targets, t);
     Path snapshots = dir.resolve("snapshots");
+    // --kafka-config: harmless client settings reach the producer, admin client and every consumer
+    Path kafkaConfig = dir.resolve("client.properties");
+    Files.writeString(kafkaConfig, "client.dns.lookup=use_all_dns_ips\nmetadata.max.age.ms=60000\n");
     CoordinatorConfig config = CoordinatorConfig.builder(bootstrap).loopbackEphemeral().metricsPort(0).dimensions(2)
+        .kafkaProperties(KafkaClientProperties.read(kafkaConfig, CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator"))
         .roundInterval(Duration.ofMillis(300)).snapshotDir(snapshots).snapshotEvery(Duration.ofSeconds(1)).snapshotKeep(2)
         .targetsFile(targets).build();
     try (Coordinator c = Coordinator.start(config)) {

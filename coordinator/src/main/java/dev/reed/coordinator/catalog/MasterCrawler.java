@@ -1,5 +1,8 @@
 package dev.reed.coordinator.catalog;
 
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.TargetsFile;
+import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -35,8 +38,8 @@ public final class MasterCrawler {
         case "valve", "a2s", "steam" -> GameProtocol.GAME_PROTOCOL_A2S;
         default -> throw new IllegalArgumentException("unknown master kind '" + kind + "' (q3 or valve) in '" + spec + "'");
       };
-      TargetFile.Entry e = TargetFile.parseLine((p == GameProtocol.GAME_PROTOCOL_A2S ? "a2s " : "q3 ") + hostPort);
-      return new Master(p, new InetSocketAddress(e.endpoint().getIp(), e.endpoint().getPort()));
+      Endpoint e = TargetsFile.endpoint(hostPort);
+      return new Master(p, Endpoints.toSocketAddress(e));
     }
   }
 

@@ -2,6 +2,7 @@ package dev.reed.coordinator.catalog;
 
 import com.google.protobuf.Timestamp;
 import dev.reed.proto.Endpoints;
+import dev.reed.proto.TargetsFile;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
@@ -49,7 +50,7 @@ public final class TargetCatalog {
   private final Duration refresh;
   private final Map<MasterCrawler.Master, Long> lastCrawl = new HashMap<>();
   private long fileModified = Long.MIN_VALUE;
-  private List<TargetFile.Entry> fileEntries = List.of();
+  private List<Target> fileEntries = List.of();
 
   public TargetCatalog(Producer<byte[], byte[]> producer, Clock clock, Path targetsFile, List<MasterCrawler.Master> masters,
       MasterCrawler crawler, Duration crawlEvery, Duration expiry) {
@@ -100,20 +101,20 @@ public final class TargetCatalog {
       try {
         long modified = Files.getLastModifiedTime(targetsFile).toMillis();
         if (modified != fileModified) {
-          fileEntries = TargetFile.read(targetsFile);
+          fileEntries = TargetsFile.read(targetsFile);
           fileModified = modified;
           log.info("target file {}: {} targets", targetsFile, fileEntries.size());
         }
       } catch (IOException | IllegalArgumentException e) {
         log.warn("target file {} not reloaded (keeping {} targets): {}", targetsFile, fileEntries.size(), e.getMessage());
       }
-      for (TargetFile.Entry f : fileEntries) {
-        String key = Endpoints.key(f.endpoint());
+      for (Target f : fileEntries) {
+        String key = Endpoints.key(f.getEndpoint());
         inFile.add(key);
         Target t = current.get(key);
-        if (t == null || t.getProtocol() != f.protocol() || t.getSource() != TargetSource.TARGET_SOURCE_STATIC
+        if (t == null || t.getProtocol() != f.getProtocol() || t.getSource() != TargetSource.TARGET_SOURCE_STATIC
             || now - millis(t.getLastSeenTime()) >= refresh.toMillis()) {
-          publish(f.endpoint(), f.protocol(), TargetSource.TARGET_SOURCE_STATIC, current);
+          publish(f.getEndpoint(), f.getProtocol(), TargetSource.TARGET_SOURCE_STATIC, current);
           published++;
         }
       }

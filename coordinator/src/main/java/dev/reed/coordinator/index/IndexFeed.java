@@ -71,13 +71,15 @@ public final class IndexFeed implements AutoCloseable {
   private volatile boolean closed;
   private volatile Runnable onRebuild = () -> { };
 
-  public IndexFeed(String bootstrap, int dimensions, boolean heightModel, Clock clock, Duration rebuildEvery) {
+  /** @param clientProperties operator's Kafka settings (TLS, SASL); the feed's own settings win */
+  public IndexFeed(String bootstrap, Map<String, String> clientProperties, int dimensions, boolean heightModel, Clock clock, Duration rebuildEvery) {
     this.dimensions = dimensions;
     this.heightModel = heightModel;
     this.clock = clock;
     this.rebuildEvery = rebuildEvery;
     this.state = new AtomicReference<>(ServingState.empty(dimensions, heightModel, clock.instant()));
     Properties p = new Properties();
+    p.putAll(clientProperties);
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

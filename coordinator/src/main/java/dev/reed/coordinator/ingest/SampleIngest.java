@@ -60,7 +60,8 @@ public final class SampleIngest implements AutoCloseable {
   /** Per partition: records below the group's committed offset were handled (and dead-lettered) before. */
   private final Map<Integer, Long> replayUntil = new HashMap<>();
 
-  public SampleIngest(String bootstrap, String groupId, TargetWindows targets, MeshWindows meshWindows,
+  /** @param clientProperties operator's Kafka settings (TLS, SASL); the ingest's own settings win */
+  public SampleIngest(String bootstrap, Map<String, String> clientProperties, String groupId, TargetWindows targets, MeshWindows meshWindows,
       SampleValidator validator, DeadLetters deadLetters, Clock clock, Duration replay) {
     this.targets = targets;
     this.meshWindows = meshWindows;
@@ -69,6 +70,7 @@ public final class SampleIngest implements AutoCloseable {
     this.clock = clock;
     this.replay = replay;
     Properties p = new Properties();
+    p.putAll(clientProperties);
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true");
@@ -84,6 +86,7 @@ public final class SampleIngest implements AutoCloseable {
     p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
     this.samples = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     Properties m = new Properties();
+    m.putAll(clientProperties);
     m.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     m.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     m.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

@@ -3,35 +3,16 @@ package dev.reed.coordinator.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerInfo;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class CatalogTest {
-  @TempDir Path dir;
-
-  @Test
-  void targetFileParsesAndNamesTheBadLine() throws Exception {
-    Path f = dir.resolve("t.txt");
-    Files.writeString(f, "# comment\nq3 127.0.0.1:27960\n\n  a2s 127.0.0.2:27015  # trailing\nquake3 localhost:27961\n");
-    List<TargetFile.Entry> e = TargetFile.read(f);
-    assertThat(e).hasSize(3);
-    assertThat(e.get(1).protocol()).isEqualTo(GameProtocol.GAME_PROTOCOL_A2S);
-    assertThat(e.get(2).endpoint().getIp()).isEqualTo("127.0.0.1");
-    Files.writeString(f, "q3 127.0.0.1:27960\nhl 1.2.3.4:5\n");
-    assertThatThrownBy(() -> TargetFile.read(f)).hasMessageContaining(":2: unknown protocol 'hl'");
-    Files.writeString(f, "a2s 127.0.0.1:99999\n");
-    assertThatThrownBy(() -> TargetFile.read(f)).hasMessageContaining(":1: port out of range");
-  }
 
   @Test
   void valveFilterGroupsAndGlobs() {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +87,7 @@ public class IngestBenchmark {
     for (int l = 0; l < landmarks; l++) known.add("landmark-" + l);
     windows = new TargetWindows(8, targets);
     KafkaProducer<byte[], byte[]> unused = producer();
-    ingest = new SampleIngest("127.0.0.1:1", "bench", windows, new MeshWindows(8), new SampleValidator(known::contains),
+    ingest = new SampleIngest("127.0.0.1:1", Map.of(), "bench", windows, new MeshWindows(8), new SampleValidator(known::contains),
         new DeadLetters(unused), Clock.systemUTC(), Duration.ofMinutes(1));
   }
 

@@ -1,22 +1,14 @@
 package dev.reed.agent.config;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
- * Kafka client settings from an operator's properties file ({@code --kafka-config FILE}): TLS and
- * SASL for production listeners ({@code security.protocol}, {@code sasl.mechanism},
- * {@code sasl.jaas.config}, {@code ssl.truststore.location}, ...), applied to the agent's producer
- * and consumers. Settings the agent's guarantees rest on (acks, idempotence, serializers, the
- * bootstrap servers, which come from {@code --kafka}) cannot be overridden: such a file is
- * rejected with the key named.
+ * The agent's {@code --kafka-config FILE}: Kafka client settings (TLS, SASL) for the agent's
+ * producer and consumers, read by {@link dev.reed.proto.KafkaClientProperties}. The keys the agent's
+ * guarantees rest on (acks, idempotence, serializers, the bootstrap servers, which come from
+ * {@code --kafka}) are the agent's and a file setting one is rejected with the key named.
  */
 public final class KafkaClientProperties {
   /** Keys the agent owns. */
@@ -30,20 +22,6 @@ public final class KafkaClientProperties {
    * @throws IllegalArgumentException the file cannot be read or sets a reserved key
    */
   public static Map<String, String> read(Path file) {
-    Properties p = new Properties();
-    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      p.load(r);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read Kafka client properties " + file + ": " + e.getMessage());
-    }
-    Map<String, String> out = new TreeMap<>();
-    for (String key : p.stringPropertyNames()) {
-      if (RESERVED.contains(key)) {
-        throw new IllegalArgumentException(file + ": '" + key + "' is set by the agent and cannot be overridden"
-            + (key.equals("bootstrap.servers") ? " (use --kafka)" : ""));
-      }
-      out.put(key, p.getProperty(key).strip());
-    }
-    return Map.copyOf(out);
+    return dev.reed.proto.KafkaClientProperties.read(file, RESERVED, "agent");
   }
 }

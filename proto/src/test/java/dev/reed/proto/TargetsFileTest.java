@@ -1,11 +1,11 @@
-package dev.reed.agent.targets;
+package dev.reed.proto;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.Target;
+import dev.reed.proto.v1.TargetSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,5 +43,28 @@ class TargetsFileTest {
     assertThatThrownBy(() -> TargetsFile.parse("t.txt", List.of("q3", "a2s 1.2.3.4:x", "q3 1.2.3.4:1 extra")))
         .hasMessageContaining("3 bad lines").hasMessageContaining("t.txt:1:").hasMessageContaining("t.txt:2: bad port")
         .hasMessageContaining("t.txt:3:");
+  }
+
+  @Test
+  void readNamesTheFileAndResolvesNamesOnce(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("t.txt");
+    Files.writeString(f, "q3 127.0.0.1:27960\nquake3 localhost:27961\n");
+    List<Target> t = TargetsFile.read(f);
+    assertThat(t.get(1).getEndpoint().getIp()).isEqualTo("127.0.0.1");
+    assertThat(t).extracting(Target::getSource).containsOnly(TargetSource.TARGET_SOURCE_STATIC);
+    Files.writeString(f, "q3 127.0.0.1:27960\nhl 1.2.3.4:5\n");
+    assertThatThrownBy(() -> TargetsFile.read(f)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(f + ":2: unknown protocol 'hl' (expected q3 or a2s)");
+    Files.writeString(f, "a2s 127.0.0.1:99999\n");
+    assertThatThrownBy(() -> TargetsFile.read(f)).hasMessageContaining(f + ":1: port out of range");
+  }
+
+  @Test
+  void endpointParsesLiteralsWithoutDnsAndRejectsGarbage() {
+    assertThat(Endpoints.key(TargetsFile.endpoint("[::1]:27950"))).isEqualTo("[0:0:0:0:0:0:0:1]:27950");
+    assertThat(Endpoints.key(TargetsFile.endpoint("203.0.113.7:27960"))).isEqualTo("203.0.113.7:27960");
+    assertThatThrownBy(() -> TargetsFile.endpoint("203.0.113.7:")).hasMessage("expected HOST:PORT, got '203.0.113.7:'");
+    assertThatThrownBy(() -> TargetsFile.endpoint("no-such-host.invalid:27960"))
+        .hasMessage("cannot resolve host 'no-such-host.invalid'");
   }
 }

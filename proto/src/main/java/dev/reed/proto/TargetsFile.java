@@ -1,6 +1,5 @@
-package dev.reed.agent.targets;
+package dev.reed.proto;
 
-import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.Target;
@@ -16,8 +15,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The operator's static target list ({@code --targets FILE}), added to the targets of the
- * {@code reed.targets} topic every round. One target per line:
+ * The operator's static target list ({@code --targets FILE}), read by the landmark agent (added
+ * to the targets of the {@code reed.targets} topic every round) and by the coordinator (published
+ * to the catalog). One format, one parser. One target per line:
  *
  * <pre>
  * # comment
@@ -25,8 +25,9 @@ import java.util.Map;
  * a2s game.example.net:27015   # host names are resolved once, when the file is read
  * </pre>
  *
- * Protocols: {@code q3} (also {@code quake3}) and {@code a2s}. A line that repeats an endpoint is
- * ignored. Any error names the file and line.
+ * Protocols: {@code q3} (also {@code quake3}) and {@code a2s}. Literal addresses are parsed
+ * without DNS; host names are resolved once, here, because coordinates belong to addresses. A
+ * line that repeats an endpoint is ignored. Every bad line is reported, each with file and line.
  */
 public final class TargetsFile {
   private TargetsFile() {}
@@ -79,7 +80,13 @@ public final class TargetsFile {
     return List.copyOf(out.values());
   }
 
-  private static Endpoint endpoint(String text) {
+  /**
+   * Parses one {@code HOST:PORT} ({@code [v6]:PORT} too) as the file does: a literal address
+   * without DNS, a host name resolved now.
+   *
+   * @throws IllegalArgumentException what is wrong, without file or line
+   */
+  public static Endpoint endpoint(String text) {
     int colon = text.lastIndexOf(':');
     if (colon <= 0 || colon == text.length() - 1) throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
     String host = text.substring(0, colon);
