@@ -15,25 +15,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Every REED_AGENT_* and REED_COORDINATOR_* variable the deployment sets (k8s manifests,
  * Dockerfiles, the Terraform cloud-init) is an option the command really reads: a misspelt
  * variable would be ignored silently and the service would run on its default. The options are
  * read from the commands' sources (picocli annotations), which sit beside this module.
- *
- * <p>{@link #REQUESTED} lists variables the deployment needs that the commands do not offer yet;
- * docs/operations.md ("Pending: Kafka client settings in the coordinator") explains it. The test
- * fails if any other unknown variable appears; once a requested one is implemented it logs a
- * warning to drop it from the list and the guide.
+
  */
 class CommandOptionsTest {
-  private static final Logger log = LoggerFactory.getLogger(CommandOptionsTest.class);
-
-  /** Kafka client properties (TLS/SASL) for the Strimzi listeners: asked of the coordinator's owner (the agent has it). */
-  static final Set<String> REQUESTED = Set.of("REED_COORDINATOR_KAFKA_CONFIG");
 
   private static final Pattern USED = Pattern.compile("\\bREED_(?:AGENT|COORDINATOR)_[A-Z0-9_]+");
   private static final Pattern AGENT_OPTION = Pattern.compile("names\\s*=\\s*\"--([a-z][a-z0-9-]*)\"");
@@ -68,15 +58,6 @@ class CommandOptionsTest {
 
     Map<String, Set<String>> unknown = new TreeMap<>(usedIn);
     unknown.keySet().removeAll(known);
-    unknown.keySet().removeAll(REQUESTED);
     assertThat(unknown).as("variables set by the deployment that no command option reads").isEmpty();
-
-    Set<String> nowImplemented = new TreeSet<>(REQUESTED);
-    nowImplemented.retainAll(known);
-    if (!nowImplemented.isEmpty()) {
-      // good news, not a failure: the guide's "Pending" section and REQUESTED are stale now
-      log.warn("{} implemented now: remove from CommandOptionsTest.REQUESTED and from docs/operations.md, "
-          + "section \"Pending: Kafka client settings in the coordinator\"", nowImplemented);
-    }
   }
 }

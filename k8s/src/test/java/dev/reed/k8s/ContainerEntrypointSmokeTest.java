@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * flags, {@code -jar reed-cli.jar coordinator|agent}) with the images' ENV and the Kubernetes
  * ConfigMap's variables, against a real Kafka broker ({@code reed-cli.jar kafka}); then the
  * images' HEALTHCHECK command, verbatim, must succeed against the running service. Ports and
- * directories are moved to free loopback ports and temporary directories; Kafka is plaintext
- * (the TLS client settings wait for the --kafka-config option, see CommandOptionsTest).
+ * directories are moved to free loopback ports and temporary directories; Kafka is plaintext, so
+ * the TLS client settings (KafkaClientPropertiesTest) are left out.
  * Needs the distribution ({@code cli/target/reed-cli.jar} + {@code lib/}); skips without it.
  */
 class ContainerEntrypointSmokeTest {

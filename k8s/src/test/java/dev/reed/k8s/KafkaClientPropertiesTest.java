@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.reed.agent.config.KafkaClientProperties;
+import dev.reed.coordinator.CoordinatorConfig;
 import java.io.StringReader;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -60,15 +61,27 @@ class KafkaClientPropertiesTest {
 
   @Test
   void theAgentAcceptsItsMountedFileAsKafkaConfig() throws Exception {
-    Properties mounted = mountedProperties("components/landmark-agents/configmap.yaml", "reed-landmark-agent-kafka-client");
-    Path file = root.resolve("client.properties");
-    try (Writer out = Files.newBufferedWriter(file)) {
-      mounted.store(out, null);
-    }
+    Path file = written(mountedProperties("components/landmark-agents/configmap.yaml", "reed-landmark-agent-kafka-client"));
     // the agent's --kafka-config reader: rejects keys the agent owns, passes the rest to its clients
     Map<String, String> read = KafkaClientProperties.read(file);
     assertThat(read).containsEntry("security.protocol", "SSL")
         .containsEntry("ssl.keystore.password", "${dir:" + root.resolve("user") + ":user.password}");
+  }
+
+  @Test
+  void theCoordinatorAcceptsItsMountedFileAsKafkaConfig() throws Exception {
+    Path file = written(mountedProperties("base/coordinator/configmap.yaml", "reed-coordinator-kafka-client"));
+    // what CoordinatorCommand does with --kafka-config: the shared reader with the coordinator's own keys
+    Map<String, String> read = dev.reed.proto.KafkaClientProperties.read(file, CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator");
+    assertThat(read).containsEntry("security.protocol", "SSL").containsKey("config.providers");
+  }
+
+  private Path written(Properties properties) throws Exception {
+    Path file = root.resolve("client.properties");
+    try (Writer out = Files.newBufferedWriter(file)) {
+      properties.store(out, null);
+    }
+    return file;
   }
 
   private Properties mountedProperties(String file, String configMap) throws Exception {
