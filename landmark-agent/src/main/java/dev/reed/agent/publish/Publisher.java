@@ -207,14 +207,24 @@ public final class Publisher implements AutoCloseable {
       for (SpooledRecord r : toSend) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(new RecordHeader(ID_HEADER, r.id().getBytes(StandardCharsets.UTF_8)));
-        acks.add(producer.send(new ProducerRecord<>(r.topic(), partitionOf(r), r.timestampMillis(), r.key(), r.value(), headers)));
+        Future<RecordMetadata> ack =
+            producer.send(new ProducerRecord<>(r.topic(), partitionOf(r), r.timestampMillis(), r.key(), r.value(), headers));
+        acks.add(ack);
+        // Without metadata (broker gone) each send blocks max.block.ms and then returns a failed
+        // future: stop at the first such failure instead of paying that for every record of the
+        // batch; the whole batch stays in the spool and is replayed.
+        if (ack.isDone() && ack.state() == Future.State.FAILED) break;
       }
-      producer.flush();
+      // no producer.flush(): it has no timeout, while each acknowledgement below is awaited with a
+      // bound, so a broker that goes away can never stall the publisher thread
       Exception failure = null;
       Map<String, Integer> perTopic = new HashMap<>();
+      // one deadline for the whole batch: waiting the full timeout on each of its records in turn
+      // would hold a dead broker's batch for minutes before the outage is noticed and spooled
+      long deadline = System.nanoTime() + deliveryTimeout.plusSeconds(5).toNanos();
       for (int i = 0; i < acks.size(); i++) {
         try {
-          acks.get(i).get(deliveryTimeout.plusSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
+          acks.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
           perTopic.merge(toSend.get(i).topic(), 1, Integer::sum);
         } catch (ExecutionException e) {
           if (rejectedByBroker(e.getCause())) {

@@ -56,9 +56,12 @@ class PublisherOutageTest {
         if (b == 30) {
           // The outage must outlast the producer's delivery timeout, or the failure-and-replay path
           // this test is about never runs (on a fast machine the producer's own retries would do).
-          await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-              .until(() -> registry.get("reed.agent.publish.failures").counter().count() > 0);
-          KAFKA.broker().start();
+          try {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> registry.get("reed.agent.publish.failures").counter().count() > 0);
+          } finally {
+            KAFKA.broker().start(); // the class's other tests share this broker
+          }
         }
         Thread.sleep(100);
       }
