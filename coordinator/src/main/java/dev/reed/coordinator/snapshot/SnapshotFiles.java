@@ -1,5 +1,6 @@
 package dev.reed.coordinator.snapshot;
 
+import com.google.gson.JsonPrimitive;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.LandmarkCoordinate;
@@ -143,19 +144,7 @@ public final class SnapshotFiles {
   }
 
   static String jsonString(String s) {
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        default -> {
-          if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-          else b.append(c);
-        }
-      }
-    }
-    return b.append('"').toString();
+    return new JsonPrimitive(s).toString(); // quoted and escaped, no HTML escaping
   }
 
   private void prune() throws IOException {
