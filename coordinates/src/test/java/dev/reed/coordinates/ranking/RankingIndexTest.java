@@ -92,6 +92,37 @@ class RankingIndexTest {
   }
 
   @Test
+  void wallsOfEqualPredictionsPageByKeyAcrossPageBoundaries() {
+    // 1,500 servers at one point and 1,500 on a sphere around the client: far more ties than a
+    // page, so the page boundary falls inside a run of equal predictions
+    List<ServerEntry> all = new ArrayList<>(world(2000, 4, false, 21));
+    SplittableRandom r = new SplittableRandom(22);
+    for (int i = 0; i < 1500; i++) {
+      all.add(new ServerEntry("10.9." + (i / 250) + "." + (i % 250) + ":27960", Coordinate.of(30, 30, 30, 30),
+          new ServerAttributes("q3", "dm1", r.nextInt(9), 8, false, 68)));
+      double[] axis = new double[4];
+      axis[i % 4] = (i / 4 % 2 == 0 ? 1 : -1) * 25;
+      all.add(new ServerEntry("10.8." + (i / 250) + "." + (i % 250) + ":27960", new Coordinate(axis, 0),
+          new ServerAttributes("cs", "dm2", r.nextInt(9), 8, false, 68)));
+    }
+    RankingIndex idx = RankingIndex.of(all);
+    for (Coordinate client : List.of(Coordinate.of(0, 0, 0, 0), Coordinate.of(30, 30, 30, 30))) {
+      for (int pageSize : new int[] {1, 230, 1000}) {
+        List<Ranked> expected = bruteForce(all, client, RankingFilter.none());
+        List<String> got = new ArrayList<>();
+        Cursor cur = null;
+        do {
+          RankedPage p = idx.query(client, RankingFilter.none(), cur, pageSize);
+          p.servers().forEach(x -> got.add(x.server().key()));
+          cur = p.next();
+        } while (cur != null && got.size() <= all.size());
+        assertThat(got).as("client %s page %d", client, pageSize)
+            .isEqualTo(expected.stream().map(x -> x.server().key()).toList());
+      }
+    }
+  }
+
+  @Test
   void unknownGameMatchesNothingAndEmptyIndexIsFine() {
     RankingIndex idx = RankingIndex.of(world(100, 3, false, 3));
     RankedPage p = idx.query(Coordinate.of(0, 0, 0),
