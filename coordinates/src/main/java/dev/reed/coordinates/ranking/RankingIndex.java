@@ -224,6 +224,10 @@ public final class RankingIndex {
       return new RankedPage(List.of(), null, 0); // unknown game or map: nothing matches
     }
     TopEntries top = new TopEntries(pageSize + 1, limit, keyRank);
+    double q0 = d > 0 ? q[0] : 0;
+    double q1 = d > 1 ? q[1] : 0;
+    double q2 = d > 2 ? q[2] : 0;
+    double q3 = d > 3 ? q[3] : 0;
     // best-first over the tree: a binary min-heap of (lower bound, node) in primitive arrays; the
     // nearer child is entered directly when nothing queued is nearer, and a child that cannot make
     // the page is never queued
@@ -271,10 +275,19 @@ public final class RankingIndex {
               continue;
             }
             int o = i * d;
-            double sq = 0;
-            for (int k = 0; k < d; k++) {
-              double t = xs[o + k] - q[k];
-              sq += t * t;
+            double sq;
+            if (d == 4) { // the default model, unrolled; the same sum in the same order as the loop
+              double t0 = xs[o] - q0;
+              double t1 = xs[o + 1] - q1;
+              double t2 = xs[o + 2] - q2;
+              double t3 = xs[o + 3] - q3;
+              sq = t0 * t0 + t1 * t1 + t2 * t2 + t3 * t3;
+            } else {
+              sq = 0;
+              for (int k = 0; k < d; k++) {
+                double t = xs[o + k] - q[k];
+                sq += t * t;
+              }
             }
             if (sq > reachSq) {
               continue; // cannot make the page: rejected without a square root

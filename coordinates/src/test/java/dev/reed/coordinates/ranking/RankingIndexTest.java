@@ -92,6 +92,34 @@ class RankingIndexTest {
   }
 
   @Test
+  void otherDimensionsPageThroughTheBruteForceOrderToo() {
+    SplittableRandom r = new SplittableRandom(31);
+    for (int d : new int[] {1, 2, 3, 5, 8}) {
+      for (boolean height : new boolean[] {false, true}) {
+        List<ServerEntry> all = world(2500, d, height, 40 + d);
+        RankingIndex idx = RankingIndex.of(all);
+        double[] c = new double[d];
+        for (int k = 0; k < d; k++) {
+          c[k] = (r.nextDouble() - 0.5) * 200;
+        }
+        Coordinate client = new Coordinate(c, height ? 2 : 0);
+        for (RankingFilter f : List.of(RankingFilter.none(), RankingFilter.none().withRttLimit(120))) {
+          List<String> expected = bruteForce(all, client, f).stream().map(x -> x.server().key()).toList();
+          List<String> got = new ArrayList<>();
+          Cursor cur = null;
+          do {
+            RankedPage p = idx.query(client, f, cur, 230);
+            assertThat(p.totalMatching()).isEqualTo(expected.size());
+            p.servers().forEach(x -> got.add(x.server().key()));
+            cur = p.next();
+          } while (cur != null && got.size() <= all.size());
+          assertThat(got).as("d %d height %s filter %s", d, height, f).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
+  @Test
   void wallsOfEqualPredictionsPageByKeyAcrossPageBoundaries() {
     // 1,500 servers at one point and 1,500 on a sphere around the client: far more ties than a
     // page, so the page boundary falls inside a run of equal predictions
