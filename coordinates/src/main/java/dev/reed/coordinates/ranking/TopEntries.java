@@ -97,8 +97,9 @@ final class TopEntries {
 
   private void cut() {
     keepBest(cap);
-    nextCut = count + slack;
-    if (nextCut > values.length) { // many equal values: nothing could be dropped
+    nextCut = Math.min(count + slack, values.length);
+    if (nextCut - count < slack / 2) { // many values share the cap-th one's bucket: room for more
+      nextCut = count + slack;
       values = Arrays.copyOf(values, nextCut);
       entries = Arrays.copyOf(entries, nextCut);
     }
@@ -166,7 +167,13 @@ final class TopEntries {
       return;
     }
     int buckets = Integer.highestOneBit(count - 1) << 1; // about one entry per bucket
-    int[] end = new int[buckets];
+    int[] end;
+    if (histogram != null && histogram.length >= buckets) {
+      end = histogram;
+      Arrays.fill(end, 0, buckets, 0);
+    } else {
+      end = new int[buckets];
+    }
     double scale = (buckets - 1) / (mx - mn);
     for (int j = 0; j < count; j++) {
       end[bucket(values[j], mn, scale, buckets)]++;
