@@ -510,9 +510,7 @@ public final class RankingIndex {
     int o = node * d;
     double s = 0;
     for (int k = 0; k < d; k++) {
-      double v = q[k];
-      double g = v < boxMin[o + k] ? boxMin[o + k] - v : v > boxMax[o + k] ? v - boxMax[o + k] : 0;
-      s += g * g;
+      s += gap(q[k], boxMin[o + k], boxMax[o + k]);
     }
     // a hair below the exact bound so float rounding can never prune a true neighbour
     return (Math.sqrt(s) + boxMinH[node] + hc) * (1 - 1e-12) - 1e-9;
@@ -526,6 +524,12 @@ public final class RankingIndex {
   private static double reachSquared(double tau, double minH, double hc) {
     double reach = Math.max(0, tau - minH - hc) + 1e-9 * (1 + Math.abs(tau));
     return reach * reach;
+  }
+
+  /** Squared distance from v to [mn, mx] along one axis; branch-free, as the sides are unpredictable. */
+  private static double gap(double v, float mn, float mx) {
+    double g = Math.max(0, Math.max(mn - v, v - mx));
+    return g * g;
   }
 
   private static int pushMin(double[] b, int[] nd, int size, double v, int node) {
