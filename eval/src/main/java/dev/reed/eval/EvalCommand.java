@@ -69,9 +69,14 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--rate", defaultValue = "140", description = "Probes per second for the time axis (default ${DEFAULT-VALUE}).")
   double rate;
 
-  @Option(names = "--calibration", defaultValue = "0", paramLabel = "K",
-      description = "Calibration probes per client: K landmarks chosen by Algorithm 3 (default 0 = all landmarks).")
+  @Option(names = "--calibration", defaultValue = "10", paramLabel = "K",
+      description = "Calibration probes per client: K landmarks (0 = all; default ${DEFAULT-VALUE}).")
   int calibration;
+
+  @Option(names = "--calibration-spread", defaultValue = "5", paramLabel = "S",
+      description = "Of the K, S spread by Algorithm 3; the rest are the landmarks nearest to the client's"
+          + " position from those (default ${DEFAULT-VALUE}; S >= K = Algorithm 3 only).")
+  int calibrationSpread;
 
   @Option(names = "--strategy", defaultValue = "kmedoids", paramLabel = "random|spread|kmedoids",
       description = "Landmark placement when not listed (default ${DEFAULT-VALUE}).")
@@ -88,6 +93,23 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--kernel", paramLabel = "MS",
       description = "Width of the residual kernel of the adaptive order, coordinate ms (default from the evaluator).")
   Double kernel;
+
+  @Option(names = "--comparison", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Use the client's and servers' landmark RTTs beside the coordinates: triangle-inequality"
+          + " bounds and the near-landmark difference (default ${DEFAULT-VALUE}).")
+  boolean comparison;
+
+  @Option(names = "--lower-bound-beyond", defaultValue = "50", paramLabel = "MS",
+      description = "Raise predictions beyond MS to the triangle-inequality lower bound (default ${DEFAULT-VALUE}).")
+  double lowerBoundBeyond;
+
+  @Option(names = "--near-weight", defaultValue = "0.5", paramLabel = "W",
+      description = "Weight of the near-landmark difference in the probe order (default ${DEFAULT-VALUE}).")
+  double nearWeight;
+
+  @Option(names = "--kmedoids-cap", defaultValue = "30", paramLabel = "MS",
+      description = "k-medoids landmark choice counts RTTs above MS as MS (default ${DEFAULT-VALUE}).")
+  double kmedoidsCap;
 
   @Option(names = "--client-stride", defaultValue = "1", hidden = true)
   int clientStride;
@@ -204,6 +226,9 @@ public final class EvalCommand implements Callable<Integer> {
         .withStrategy(st)
         .withClients(mode)
         .withProbing(nClose, window, rate, calibration)
+        .withCalibrationSpread(calibrationSpread)
+        .withComparison(comparison, lowerBoundBeyond, nearWeight)
+        .withKmedoidsCap(kmedoidsCap)
         .withReposition(reposition, EvalSettings.defaults().repositionLimit(),
             serverSigma != null ? serverSigma : EvalSettings.defaults().serverSigmaMs())
         .withKernel(kernel != null ? kernel : EvalSettings.defaults().kernelMs())

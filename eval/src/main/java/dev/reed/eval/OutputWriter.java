@@ -97,7 +97,12 @@ final class OutputWriter {
     j.field("window").value(s.window());
     j.field("rate").value(s.rate());
     j.field("calibration").value(s.calibration());
+    j.field("calibrationSpread").value(s.calibrationSpread());
     j.field("reposition").value(s.reposition());
+    j.field("comparison").value(s.comparison());
+    j.field("lowerBoundBeyondMs").value(s.lowerBoundBeyondMs());
+    j.field("nearDifferenceWeight").value(s.nearDifferenceWeight());
+    j.field("kmedoidsCapMs").value(s.kmedoidsCapMs());
     j.field("seed").value(s.seed());
     j.field("seeds").value(s.seeds());
     j.end();

@@ -20,12 +20,15 @@ final class Report {
     int l = s.landmarkList() != null ? s.landmarkList().length : s.landmarks();
     b.append("# REED offline evaluation\n\n");
     b.append(f("%d nodes, %d landmarks (%s), %d-D%s, robust threshold %.2f, clients `%s`, N_close %d, W %d, "
-            + "%.0f probes/s, calibration %s, re-positioning %s; mean over %d landmark seed(s) from %d.%n%n",
+            + "%.0f probes/s, calibration %s, re-positioning %s, landmark comparison %s; mean over %d landmark "
+            + "seed(s) from %d.%n%n",
         m.size(), l, s.landmarkList() != null ? "listed" : s.strategy().name().toLowerCase(Locale.ROOT),
         s.coordinates().dimensions(), s.coordinates().height() ? "+height" : "", s.coordinates().robustThreshold(),
         s.clients().name().toLowerCase(Locale.ROOT), s.nClose(), s.window(), s.rate(),
-        s.calibration() == 0 ? "all landmarks" : s.calibration() + " landmarks (Algorithm 3)",
-        s.reposition() ? "on" : "off", s.seeds(), s.seed()));
+        s.calibration() == 0 ? "all landmarks"
+            : s.calibration() + " landmarks (" + Math.min(s.calibrationSpread(), s.calibration())
+                + " by Algorithm 3, then the nearest)",
+        s.reposition() ? "on" : "off", s.comparison() ? "on" : "off", s.seeds(), s.seed()));
 
     b.append("## Table I: setup\n\n| clients | servers per client | calibration probes | landmark embedding error (median) | unpositioned servers | failed clients |\n|---|---|---|---|---|---|\n");
     b.append(f("| %.0f | %.0f | %.1f | %.3f | %.1f | %.1f |%n%n", o.get("clients"), o.get("servers"),

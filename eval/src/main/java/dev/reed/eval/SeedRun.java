@@ -6,6 +6,7 @@ import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.LandmarkEmbedder;
 import dev.reed.coordinates.LandmarkEmbedding;
 import dev.reed.coordinates.PositionFit;
+import dev.reed.coordinates.LandmarkComparison;
 import dev.reed.coordinates.autostop.AutoStopPolicy;
 import dev.reed.coordinates.calibration.CalibrationCandidate;
 import dev.reed.coordinates.calibration.CalibrationSelector;
@@ -49,7 +50,7 @@ final class SeedRun {
   SeedRun(RttMatrix m, EvalSettings s, boolean accuracyOnly) {
     this.accuracyOnly = accuracyOnly;
     this.adaptive = new AdaptiveOrder.Settings(s.kernelMs(), AdaptiveOrder.Settings.defaults().prior(),
-        s.repositionLimit(), s.serverSigmaMs());
+        s.repositionLimit(), s.serverSigmaMs(), s.lowerBoundBeyondMs(), s.nearDifferenceWeight());
     this.m = m;
     this.s = s;
     this.cfg = s.coordinates();
@@ -58,7 +59,7 @@ final class SeedRun {
 
   Output run(long seed, boolean keepSequences, ExecutorService pool) throws Exception {
     int n = m.size();
-    int[] lm = s.landmarkList() != null ? s.landmarkList().clone() : s.strategy().choose(m, s.landmarks(), seed);
+    int[] lm = s.landmarkList() != null ? s.landmarkList().clone() : s.strategy().choose(m, s.landmarks(), seed, s.kmedoidsCapMs());
     if (lm.length < cfg.dimensions() + 2) {
       throw new IllegalArgumentException("need at least D+2 = " + (cfg.dimensions() + 2) + " landmarks, got " + lm.length);
     }
@@ -74,13 +75,15 @@ final class SeedRun {
       fitError[lm[k]] = emb.relativeErrors()[k];
     }
     int unpositioned = 0;
+    double[][] landmarkRtt = new double[n][];
     for (int v = 0; v < n; v++) {
-      if (isLandmark[v]) {
-        continue;
-      }
       double[] r = new double[lm.length];
       for (int k = 0; k < lm.length; k++) {
-        r[k] = m.rtt(lm[k], v); // measured by the landmark
+        r[k] = lm[k] == v ? 0 : m.rtt(lm[k], v); // measured by the landmark
+      }
+      landmarkRtt[v] = r;
+      if (isLandmark[v]) {
+        continue;
       }
       try {
         PositionFit f = positioner.position(lmCoords, r, null);
@@ -111,7 +114,7 @@ final class SeedRun {
     }
     List<Future<ClientRun>> futures = new ArrayList<>();
     for (int c : clientNodes) {
-      futures.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, candidates, servers, coords, keepSequences)));
+      futures.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, candidates, servers, coords, landmarkRtt, keepSequences)));
     }
     List<ClientResult> results = new ArrayList<>();
     Map<Integer, Sequence> sequences = new LinkedHashMap<>();
@@ -135,7 +138,8 @@ final class SeedRun {
 
   /** One client's run, or null when the client cannot calibrate (too few answered calibration probes). */
   private ClientRun simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords,
-      List<CalibrationCandidate> candidates, int[] allServers, Coordinate[] coords, boolean keepSequence) {
+      List<CalibrationCandidate> candidates, int[] allServers, Coordinate[] coords, double[][] landmarkRtt,
+      boolean keepSequence) {
     // calibration set
     List<Coordinate> calCoords = new ArrayList<>();
     List<Integer> calNodes = new ArrayList<>();
@@ -145,10 +149,8 @@ final class SeedRun {
         pool.add(cc);
       }
     }
-    List<CalibrationCandidate> chosen = pool;
-    if (s.calibration() > 0 && s.calibration() < pool.size()) {
-      chosen = new CalibrationSelector(cfg).select(pool, Math.max(s.calibration(), cfg.minAnchors()), c + 7919L * seed);
-    }
+    List<CalibrationCandidate> chosen = s.calibration() > 0 && s.calibration() < pool.size()
+        ? calibrationSet(c, seed, pool) : pool;
     for (CalibrationCandidate cc : chosen) {
       calCoords.add(cc.coordinate());
       calNodes.add(Integer.parseInt(cc.key()));
@@ -185,17 +187,37 @@ final class SeedRun {
       }
     }
     srv = Arrays.copyOf(srv, ns);
+    // what the landmark RTTs say beside the coordinates: with every landmark (the accuracy of the
+    // system) and with the landmarks this client calibrated against (what it can use itself)
+    double[] clientAll = new double[lm.length];
+    double[] clientCal = new double[lm.length];
+    Arrays.fill(clientCal, Double.NaN);
+    for (int k = 0; k < lm.length; k++) {
+      clientAll[k] = lm[k] == c ? Double.NaN : m.rtt(c, lm[k]);
+      if (calNodes.contains(lm[k])) {
+        clientCal[k] = clientAll[k];
+      }
+    }
+    LandmarkComparison[] comparedAll = null;
+    LandmarkComparison[] comparedCal = null;
+    if (s.comparison()) {
+      comparedAll = new LandmarkComparison[ns];
+      comparedCal = new LandmarkComparison[ns];
+      for (int j = 0; j < ns; j++) {
+        comparedAll[j] = LandmarkComparison.between(clientAll, landmarkRtt[srv[j]]);
+        comparedCal[j] = LandmarkComparison.between(clientCal, landmarkRtt[srv[j]]);
+      }
+    }
     double[] actual = new double[ns];
     double[] pred = new double[ns];
     Coordinate[] sc = new Coordinate[ns];
     for (int j = 0; j < ns; j++) {
       actual[j] = m.rtt(c, srv[j]);
       sc[j] = coords[srv[j]];
-      pred[j] = me.distanceTo(sc[j]);
+      pred[j] = predict(me, sc[j], comparedCal, j);
     }
-    // accuracy after calibration
     // accuracy of the coordinate system: the client positioned from every landmark
-    double[] rel = relativeErrors(meAll, sc, actual);
+    double[] rel = relativeErrors(meAll, sc, actual, comparedAll);
     double[] relSorted = rel.clone();
     Arrays.sort(relSorted);
     if (accuracyOnly) {
@@ -204,7 +226,7 @@ final class SeedRun {
     }
     double[] predAll = new double[ns];
     for (int j = 0; j < ns; j++) {
-      predAll[j] = meAll.distanceTo(sc[j]);
+      predAll[j] = predict(meAll, sc[j], comparedAll, j);
     }
     double spearman = Ranks.spearman(predAll, actual);
     // truth
@@ -221,7 +243,7 @@ final class SeedRun {
     double[] orderRtt = new double[ns];
     Coordinate finalPosition = me;
     if (s.reposition()) {
-      AdaptiveOrder ao = new AdaptiveOrder(cfg, adaptive, calCoords, calRtt, Arrays.asList(sc));
+      AdaptiveOrder ao = new AdaptiveOrder(cfg, adaptive, calCoords, calRtt, Arrays.asList(sc), comparedCal);
       for (int k = 0; k < ns; k++) {
         int j = ao.next();
         order[k] = j;
@@ -247,8 +269,8 @@ final class SeedRun {
         orderRtt[k] = actual[idx[k]];
       }
     }
-    double relCal = relativeErrorMedian(me, sc, actual);
-    double relFinal = relativeErrorMedian(finalPosition, sc, actual);
+    double relCal = relativeErrorMedian(me, sc, actual, comparedCal);
+    double relFinal = relativeErrorMedian(finalPosition, sc, actual, comparedCal);
     // metrics on the sequence
     int seen = 0;
     int allSeen = ns;
@@ -315,19 +337,57 @@ final class SeedRun {
     return new ClientRun(cr, rel, seq);
   }
 
-  private static double[] relativeErrors(Coordinate me, Coordinate[] sc, double[] actual) {
+  /**
+   * The client's calibration landmarks, probed in two phases: Algorithm 3 spreads the first
+   * {@code calibrationSpread}; then, one at a time, the landmark nearest to the position the client
+   * has so far (CalibrationSelector#nearest), until {@code calibration} are probed.
+   */
+  private List<CalibrationCandidate> calibrationSet(int c, long seed, List<CalibrationCandidate> pool) {
+    CalibrationSelector selector = new CalibrationSelector(cfg);
+    int spread = Math.max(Math.min(s.calibrationSpread(), s.calibration()), cfg.minAnchors());
+    List<CalibrationCandidate> chosen = new ArrayList<>(selector.select(pool, spread, c + 7919L * seed));
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    chosen.forEach(cc -> keys.add(cc.key()));
+    while (chosen.size() < s.calibration()) {
+      List<Coordinate> at = new ArrayList<>();
+      double[] rtt = new double[chosen.size()];
+      for (int k = 0; k < chosen.size(); k++) {
+        at.add(chosen.get(k).coordinate());
+        rtt[k] = m.rtt(c, Integer.parseInt(chosen.get(k).key()));
+      }
+      List<CalibrationCandidate> next;
+      try {
+        next = selector.nearest(pool, positioner.position(at, rtt, null).coordinate(), 1, keys);
+      } catch (IllegalArgumentException tooFewAnswers) {
+        break; // the caller's positioning reports it
+      }
+      if (next.isEmpty()) {
+        break;
+      }
+      chosen.add(next.get(0));
+      keys.add(next.get(0).key());
+    }
+    return chosen;
+  }
+
+  private double predict(Coordinate client, Coordinate server, LandmarkComparison[] compared, int j) {
+    double d = client.distanceTo(server);
+    return compared == null ? d : compared[j].refine(d, s.lowerBoundBeyondMs());
+  }
+
+  private double[] relativeErrors(Coordinate me, Coordinate[] sc, double[] actual, LandmarkComparison[] compared) {
     double[] rel = new double[sc.length];
     int nr = 0;
     for (int j = 0; j < sc.length; j++) {
       if (Double.isFinite(actual[j]) && actual[j] > 0) {
-        rel[nr++] = Math.abs(me.distanceTo(sc[j]) - actual[j]) / actual[j];
+        rel[nr++] = Math.abs(predict(me, sc[j], compared, j) - actual[j]) / actual[j];
       }
     }
     return Arrays.copyOf(rel, nr);
   }
 
-  private static double relativeErrorMedian(Coordinate me, Coordinate[] sc, double[] actual) {
-    double[] r = relativeErrors(me, sc, actual);
+  private double relativeErrorMedian(Coordinate me, Coordinate[] sc, double[] actual, LandmarkComparison[] compared) {
+    double[] r = relativeErrors(me, sc, actual, compared);
     Arrays.sort(r);
     return Ranks.quantile(r, 0.5);
   }

@@ -133,7 +133,31 @@ class EvalCommandTest {
     assertThat(run("--matrix", m.toString(), "--dims", "0", "--out", out.toString()).err()).contains("dimensions");
     assertThat(run("--matrix", m.toString(), "--landmarks", "5", "--landmark-list", "1,2", "--out", out.toString()).code())
         .isEqualTo(2); // mutually exclusive
+    assertThat(run("--matrix", m.toString(), "--calibration-spread", "0", "--out", out.toString()).err())
+        .contains("--calibration-spread >= 1");
+    assertThat(run("--matrix", m.toString(), "--near-weight", "-1", "--out", out.toString()).err())
+        .contains("--near-weight must be >= 0");
+    assertThat(run("--matrix", m.toString(), "--kmedoids-cap", "0", "--out", out.toString()).code()).isEqualTo(2);
     assertThat(run("--help").code()).isZero();
+  }
+
+  /** Two-phase calibration probes exactly K landmarks, and switching the landmark comparison off changes the order. */
+  @Test
+  void twoPhaseCalibrationAndLandmarkComparison() throws IOException {
+    Path m = smallMatrix(dir, 60);
+    Path on = dir.resolve("on");
+    Path off = dir.resolve("off");
+    Run a = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--calibration", "7",
+        "--calibration-spread", "4", "--seeds", "1", "--out", on.toString());
+    assertThat(a.code()).as(a.err()).isZero();
+    Run b = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--calibration", "7",
+        "--calibration-spread", "4", "--seeds", "1", "--no-comparison", "--out", off.toString());
+    assertThat(b.code()).as(b.err()).isZero();
+    List<String> orders = Files.readAllLines(on.resolve("orders.csv"));
+    assertThat(orders.subList(1, orders.size())).allSatisfy(line -> assertThat(line).endsWith(",7"));
+    assertThat(Files.readString(on.resolve("results.json"))).contains("\"calibrationSpread\":4", "\"comparison\":true");
+    assertThat(Files.readString(on.resolve("report.md"))).contains("7 landmarks (4 by Algorithm 3, then the nearest)");
+    assertThat(orders).isNotEqualTo(Files.readAllLines(off.resolve("orders.csv")));
   }
 
   /** The coordinates.csv header the issue specifies. */

@@ -69,4 +69,24 @@ class CalibrationSelectorTest {
     assertThatThrownBy(() -> new CalibrationSelector(CoordinateConfig.defaults()).select(few, 4, 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("D+1");
   }
+
+  @Test
+  void nearestReturnsTheClosestNotYetProbedNearestFirst() {
+    CoordinateConfig cfg = CoordinateConfig.defaults();
+    List<CalibrationCandidate> all = candidates(200, 4);
+    Coordinate here = Coordinate.of(3, -2, 1, 0);
+    CalibrationSelector s = new CalibrationSelector(cfg);
+    List<CalibrationCandidate> first = s.nearest(all, here, 3, java.util.Set.of());
+    assertThat(first).hasSize(3);
+    double third = here.distanceTo(first.get(2).coordinate());
+    assertThat(here.distanceTo(first.get(0).coordinate())).isLessThanOrEqualTo(here.distanceTo(first.get(1).coordinate()));
+    assertThat(all).filteredOn(c -> !first.contains(c)).allSatisfy(
+        c -> assertThat(here.distanceTo(c.coordinate())).isGreaterThanOrEqualTo(third));
+    List<CalibrationCandidate> next = s.nearest(all, here, 1, java.util.Set.of(first.get(0).key()));
+    assertThat(next).containsExactly(first.get(1));
+    assertThat(s.nearest(all.subList(0, 2), here, 5, java.util.Set.of())).hasSize(2);
+    assertThatThrownBy(() -> s.nearest(all, Coordinate.of(1, 2), 1, java.util.Set.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimensions");
+    assertThatThrownBy(() -> s.nearest(all, here, -1, java.util.Set.of())).isInstanceOf(IllegalArgumentException.class);
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.LandmarkComparison;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -88,5 +89,35 @@ class AdaptiveOrderTest {
     assertThatThrownBy(() -> new AdaptiveOrder(cfg, AdaptiveOrder.Settings.defaults(), calib, rtt, List.of(Coordinate.of(1, 2, 3))))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new AdaptiveOrder.Settings(0, 0.3, 60, 10)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  /**
+   * Server 0's coordinate is nearer, but its landmark RTTs differ from the client's at the landmark
+   * next to the client (it is misplaced): with the near-landmark difference weighed in, server 1
+   * comes first; bounds cap every prediction.
+   */
+  @Test
+  void landmarkComparisonsReorderAndBoundThePredictions() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    List<Coordinate> calib = List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100));
+    double[] rtt = {5, 95, 95};
+    List<Coordinate> servers = List.of(Coordinate.of(8, 8), Coordinate.of(12, 12), Coordinate.of(60, 60));
+    LandmarkComparison[] compared = {
+        new LandmarkComparison(0, 200, 30), new LandmarkComparison(0, 200, 2), new LandmarkComparison(0, 40, 0)};
+    AdaptiveOrder plain = new AdaptiveOrder(cfg, AdaptiveOrder.Settings.defaults(), calib, rtt, servers);
+    assertThat(plain.next()).isZero();
+    AdaptiveOrder withComparison =
+        new AdaptiveOrder(cfg, AdaptiveOrder.Settings.defaults(), calib, rtt, servers, compared);
+    assertThat(withComparison.next()).isEqualTo(1);
+    assertThat(plain.predictedMs(2)).isGreaterThan(40);
+    assertThat(withComparison.predictedMs(2)).isLessThanOrEqualTo(40);
+    AdaptiveOrder.Settings weightless = new AdaptiveOrder.Settings(5, 0.3, 60, 10, 50, 0);
+    assertThat(new AdaptiveOrder(cfg, weightless, calib, rtt, servers, compared).next()).isZero();
+    assertThatThrownBy(() -> new AdaptiveOrder(cfg, AdaptiveOrder.Settings.defaults(), calib, rtt, servers,
+        new LandmarkComparison[2])).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("index-aligned");
+    assertThatThrownBy(() -> new AdaptiveOrder.Settings(5, 0.3, 60, 10, -1, 0.5))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new AdaptiveOrder.Settings(5, 0.3, 60, 10, 50, Double.NaN))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }
