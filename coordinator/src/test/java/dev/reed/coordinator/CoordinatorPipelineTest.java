@@ -111,6 +111,26 @@ class CoordinatorPipelineTest {
         assertThat(first.getFit().getLandmarksUsed()).isEqualTo(5);
         assertThat((double) first.getPredictedRttUs() / 1000)
             .isCloseTo(SyntheticWorld.distance(client, world.targets[predicted.getFirst()]), org.assertj.core.data.Offset.offset(15.0));
+        // the landmarks' window minima travel with the server (samples carry 0-3 ms of noise)
+        assertThat(first.getLandmarkRttsList()).hasSize(5);
+        for (var l : first.getLandmarkRttsList()) {
+          int i = Integer.parseInt(l.getLandmarkId().substring("lm-".length()));
+          assertThat(l.getRttUs() / 1000.0).isBetween(SyntheticWorld.distance(world.landmarks[i], world.targets[predicted.getFirst()]) - 0.5,
+              SyntheticWorld.distance(world.landmarks[i], world.targets[predicted.getFirst()]) + 3.5);
+        }
+        // beacons name their landmark; the near phase returns the calibration servers nearest the client first
+        assertThat(stub.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(64).build()).getServersList())
+            .filteredOn(s -> s.getKind() == dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON)
+            .extracting(CalibrationServer::getLandmarkId).containsExactlyInAnyOrder("lm-0", "lm-1", "lm-2", "lm-3", "lm-4");
+        GetCalibrationServersResponse near = stub.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(3)
+            .setNear(located.getCoordinate()).build());
+        assertThat(near.getServersList()).hasSize(3);
+        double previous = -1;
+        for (CalibrationServer s : near.getServersList()) {
+          double d = SyntheticWorld.distance(client, pointOf(world, Endpoints.key(s.getEndpoint())));
+          assertThat(d).isLessThan(60).isGreaterThan(previous - 15); // nearest first, up to coordinate error
+          previous = d;
+        }
       } finally {
         ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }

@@ -58,7 +58,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The REED API (Armitage &amp; Heyde 2011): calibration servers (Algorithm 3), client
+ * The REED API (Armitage &amp; Heyde 2011): calibration servers (Algorithm 3, and the nearest ones
+ * to a rough position for a second calibration phase), client
  * positioning, the ordered list (Algorithm 4) as pages and as a stream, and group ranking
  * (MUSST report). Every call reads one {@link ServingState} snapshot, so a page never mixes two
  * index versions; the state supplier is the only dependency on the rest of the coordinator, which
@@ -100,20 +101,29 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     ServingState s = state.get();
     int d = config.dimensions();
     int count = req.getCount() == 0 ? Math.max(DEFAULT_CALIBRATION, d + 1) : req.getCount();
-    if (count < d + 1 || count > MAX_CALIBRATION) {
-      throw invalid("count must be between dimensions + 1 = " + (d + 1) + " and " + MAX_CALIBRATION + ", got "
-          + Integer.toUnsignedString(req.getCount()));
+    // the near phase adds to a spread set that already positioned the client: any count from 1 will do
+    int min = req.hasNear() ? 1 : d + 1;
+    if (count < min || count > MAX_CALIBRATION) {
+      throw invalid("count must be between " + (req.hasNear() ? "1" : "dimensions + 1 = " + (d + 1)) + " and "
+          + MAX_CALIBRATION + (req.hasNear() ? " with near" : "") + ", got " + Integer.toUnsignedString(req.getCount()));
     }
+    Coordinate near = req.hasNear() ? RequestMapping.coordinate(true, req.getNear(), d, "near") : null;
     if (req.getProtocol() == GameProtocol.UNRECOGNIZED) throw invalid("protocol: unknown value " + req.getProtocolValue());
     Map<String, Calibrator> byKey = calibrators(s, req.getProtocol());
-    List<CalibrationCandidate> candidates = new ArrayList<>();
+    List<CalibrationCandidate> candidates = new ArrayList<>(byKey.size());
     byKey.forEach((k, c) -> candidates.add(new CalibrationCandidate(k, c.coordinate(), c.server().getFit().getRelativeError(),
         c.server().getFit().getLandmarksUsed())));
     GetCalibrationServersResponse.Builder b = GetCalibrationServersResponse.newBuilder()
         .setDimensions(d).setHeightModel(config.height());
     if (!candidates.isEmpty()) {
-      long epoch = clock.millis() / rotation.toMillis();
-      for (CalibrationCandidate c : selector.select(candidates, count, epoch)) b.addServers(byKey.get(c.key()).server());
+      List<CalibrationCandidate> chosen;
+      if (near != null) {
+        chosen = selector.nearest(candidates, near, count, java.util.Set.of());
+      } else {
+        long epoch = clock.millis() / rotation.toMillis();
+        chosen = selector.select(candidates, count, epoch);
+      }
+      for (CalibrationCandidate c : chosen) b.addServers(byKey.get(c.key()).server());
     }
     out.onNext(b.build());
     out.onCompleted();
@@ -157,7 +167,8 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
       Coordinate coordinate = CoordinateCodec.fromProto(l.getCoordinate(), d, "landmark");
       out.put(Endpoints.key(l.getBeacon()), new Calibrator(CalibrationServer.newBuilder()
           .setEndpoint(l.getBeacon()).setProtocol(beaconProtocol).setCoordinate(l.getCoordinate())
-          .setKind(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON).setFit(l.getFit()).build(), coordinate));
+          .setKind(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON).setFit(l.getFit()).setLandmarkId(l.getLandmarkId())
+          .build(), coordinate));
     }
     return out;
   }

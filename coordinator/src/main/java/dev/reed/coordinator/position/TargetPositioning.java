@@ -9,6 +9,7 @@ import dev.reed.coordinator.index.ServingState;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.FitQuality;
+import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.Stability;
 import com.google.protobuf.Timestamp;
@@ -29,7 +30,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * landmark embedding are fitted, warm-started from the previous position (Vivaldi-style
  * incremental refinement, Dabek et al. 2004: a small change moves the coordinate a little), and
  * the result is published to the compacted {@code reed.coordinates} topic when it changed or
- * is due for a refresh. A new landmark epoch re-fits every target. Targets unheard for
+ * is due for a refresh, with the window minima it was fitted from ({@code landmark_rtts}: clients
+ * compare them with their own landmark RTTs, see {@code dev.reed.coordinates.LandmarkComparison}).
+ * A new landmark epoch re-fits every target. Targets unheard for
  * {@code expireAfter} get a tombstone.
  */
 public final class TargetPositioning {
@@ -119,7 +122,13 @@ public final class TargetPositioning {
       }
       errors[fitted++] = fit.relativeError();
       Stability stability = windows.stability(t);
-      ServerCoordinate next = ServerCoordinate.newBuilder()
+      ServerCoordinate.Builder nb = ServerCoordinate.newBuilder();
+      for (int l = 0; l < rtt.length; l++) {
+        if (!Double.isNaN(rtt[l])) {
+          nb.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(ids.get(l)).setRttUs((int) Math.round(rtt[l] * 1000)));
+        }
+      }
+      ServerCoordinate next = nb
           .setEndpoint(t.endpoint())
           .setProtocol(t.protocol())
           .setCoordinate(CoordinateCodec.toProto(fit.coordinate()))
@@ -148,10 +157,23 @@ public final class TargetPositioning {
     return new Result(todo.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch());
   }
 
+  /** Another set of landmarks, or a landmark's RTT that moved by more than the move threshold. */
+  private boolean landmarkRttsMoved(ServerCoordinate last, ServerCoordinate next) {
+    if (last.getLandmarkRttsCount() != next.getLandmarkRttsCount()) return true;
+    double thresholdUs = moveThresholdMs * 1000;
+    for (int i = 0; i < next.getLandmarkRttsCount(); i++) {
+      LandmarkRtt a = last.getLandmarkRtts(i);
+      LandmarkRtt b = next.getLandmarkRtts(i);
+      if (!a.getLandmarkId().equals(b.getLandmarkId()) || Math.abs(a.getRttUs() - b.getRttUs()) > thresholdUs) return true;
+    }
+    return false;
+  }
+
   private boolean changed(ServerCoordinate last, ServerCoordinate next, Coordinate warm, PositionFit fit) {
     if (!last.getServerInfo().equals(next.getServerInfo())) return true;
     if (!last.getStability().equals(next.getStability())) return true;
     if (last.getFit().getLandmarksUsed() != next.getFit().getLandmarksUsed()) return true;
+    if (landmarkRttsMoved(last, next)) return true;
     if (Math.abs(last.getFit().getRelativeError() - next.getFit().getRelativeError()) > 0.01) return true;
     Coordinate prev;
     try {

@@ -11,6 +11,7 @@ import dev.reed.coordinator.index.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.CalibrationKind;
 import dev.reed.proto.v1.CalibrationMeasurement;
+import dev.reed.proto.v1.CalibrationServer;
 import dev.reed.proto.v1.Coordinate;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.FitQuality;
@@ -22,6 +23,7 @@ import dev.reed.proto.v1.GetOrderedServersResponse;
 import dev.reed.proto.v1.GroupMember;
 import dev.reed.proto.v1.GroupObjective;
 import dev.reed.proto.v1.LandmarkCoordinate;
+import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.ListLandmarksRequest;
 import dev.reed.proto.v1.LocateRequest;
 import dev.reed.proto.v1.LocateResponse;
@@ -83,6 +85,7 @@ class ReedServiceTest {
   /** 400 servers on a plane, 6 landmarks, some badly fitted; exact coordinates. */
   static ServingState world(Map<String, double[]> truth) {
     SplittableRandom r = new SplittableRandom(3);
+    double[][] lp = {{0, 0}, {300, 0}, {0, 300}, {300, 300}, {150, 150}, {150, 400}};
     Map<String, ServerCoordinate> servers = new HashMap<>();
     List<ServerEntry> entries = new ArrayList<>();
     for (int i = 0; i < 400; i++) {
@@ -97,6 +100,7 @@ class ReedServiceTest {
           .setServerInfo(ServerInfo.newBuilder().setGame(i % 3 == 0 ? "cstrike" : "baseoa").setMap("Map" + (i % 5))
               .setPlayers(i % 4).setMaxPlayers(3).setPassword(i % 7 == 0))
           .setStability(Stability.newBuilder().setMedianRttUs(1000).setRounds(8))
+          .addAllLandmarkRtts(i % 50 == 1 ? List.of() : landmarkRtts(p, lp))
           .build();
       servers.put(key, c);
       entries.add(new ServerEntry(key, CoordinateCodec.fromProto(c.getCoordinate(), D, key),
@@ -104,7 +108,6 @@ class ReedServiceTest {
     }
     Map<String, LandmarkCoordinate> landmarks = new HashMap<>();
     List<ServingState.Anchor> anchors = new ArrayList<>();
-    double[][] lp = {{0, 0}, {300, 0}, {0, 300}, {300, 300}, {150, 150}, {150, 400}};
     for (int i = 0; i < lp.length; i++) {
       Endpoint b = Endpoint.newBuilder().setIp("10.9.0." + (i + 1)).setPort(27015).build();
       truth.put(Endpoints.key(b), lp[i]);
@@ -116,6 +119,15 @@ class ReedServiceTest {
     }
     return new ServingState(RankingIndex.of(entries), Map.copyOf(servers), templates(servers), Map.copyOf(landmarks), anchors, Map.of(),
         Map.of(), 3, Instant.parse("2026-11-21T06:00:00Z"), D, false);
+  }
+
+  /** Each landmark's RTT to a point (the plane's distance), as the positioning round publishes them. */
+  static List<LandmarkRtt> landmarkRtts(double[] p, double[][] lp) {
+    List<LandmarkRtt> out = new ArrayList<>();
+    for (int l = 0; l < lp.length; l++) {
+      out.add(LandmarkRtt.newBuilder().setLandmarkId("lm" + l).setRttUs((int) Math.round(dist(p, lp[l]) * 1000) + 1).build());
+    }
+    return out;
   }
 
   static Map<String, dev.reed.coordinator.index.RankedTemplate> templates(Map<String, ServerCoordinate> servers) {
@@ -171,6 +183,92 @@ class ReedServiceTest {
         "count must be between");
     assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(65).build()),
         "count must be between");
+  }
+
+  @Test
+  void nearAsksForTheEligibleCalibrationServersNearestToAPositionNearestFirst() {
+    double[] at = {20, 280};
+    GetCalibrationServersResponse r = reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(5)
+        .setNear(coord(at)).build());
+    assertThat(r.getServersCount()).isEqualTo(5);
+    // the eligible pool: well-fitted game servers (error <= 0.15) and every landmark beacon
+    List<double[]> pool = new ArrayList<>();
+    state.servers().forEach((k, c) -> {
+      if (c.getFit().getRelativeError() <= 0.15) pool.add(truth.get(k));
+    });
+    state.landmarks().values().forEach(l -> pool.add(truth.get(Endpoints.key(l.getBeacon()))));
+    double[] nearest = pool.stream().mapToDouble(p -> dist(at, p)).sorted().limit(5).toArray();
+    for (int i = 0; i < 5; i++) {
+      CalibrationServer s = r.getServers(i);
+      assertThat(dist(at, truth.get(Endpoints.key(s.getEndpoint())))).as("server %d", i)
+          .isCloseTo(nearest[i], org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(s.getFit().getRelativeError()).isLessThanOrEqualTo(0.15);
+    }
+    // a position next to landmark 2's beacon gets that beacon first, with its landmark id
+    GetCalibrationServersResponse beacon = reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(1)
+        .setNear(coord(0.01, 300)).build());
+    assertThat(beacon.getServersList()).singleElement().satisfies(s -> {
+      assertThat(s.getKind()).isEqualTo(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON);
+      assertThat(s.getLandmarkId()).isEqualTo("lm2");
+    });
+    // protocol filter applies to the near phase too
+    GetCalibrationServersResponse q3 = reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(8)
+        .setNear(coord(at)).setProtocol(GameProtocol.GAME_PROTOCOL_QUAKE3).build());
+    assertThat(q3.getServersList()).hasSize(8).allMatch(s -> s.getProtocol() == GameProtocol.GAME_PROTOCOL_QUAKE3);
+  }
+
+  @Test
+  void beaconsCarryTheirLandmarkIdAndGameServersNone() {
+    GetCalibrationServersResponse r = reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(64).build());
+    assertThat(r.getServersList()).anyMatch(s -> s.getKind() == CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON);
+    for (CalibrationServer s : r.getServersList()) {
+      if (s.getKind() == CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON) {
+        LandmarkCoordinate l = state.landmarks().get(s.getLandmarkId());
+        assertThat(l).as("landmark of beacon %s", Endpoints.key(s.getEndpoint())).isNotNull();
+        assertThat(l.getBeacon()).isEqualTo(s.getEndpoint());
+      } else {
+        assertThat(s.getLandmarkId()).isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void badNearIsInvalidArgument() {
+    assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setNear(coord(1, Double.NaN))
+        .build()), "near component 1 is not finite");
+    assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder()
+        .setNear(coord(Double.NEGATIVE_INFINITY, 1)).build()), "near component 0 is not finite");
+    assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setNear(coord(1, 2, 3))
+        .build()), "near has 3 components, this deployment uses 2 dimensions");
+    assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder()
+        .setNear(coord(1, 2).toBuilder().setHeightMs(Double.NaN)).build()), "near height");
+    assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setNear(coord(1, 2))
+        .setCount(65).build()), "count must be between 1 and 64 with near");
+  }
+
+  @Test
+  void rankedServersCarryTheLandmarksRttsInPagesStreamsAndGroupRankings() {
+    GetOrderedServersResponse page = reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(100, 100))
+        .setPageSize(400).build());
+    assertThat(page.getServersList()).hasSize(400);
+    int without = 0;
+    for (RankedServer s : page.getServersList()) {
+      String key = Endpoints.key(s.getEndpoint());
+      assertThat(s.getLandmarkRttsList()).isEqualTo(state.servers().get(key).getLandmarkRttsList());
+      if (s.getLandmarkRttsCount() == 0) without++;
+      else assertThat(s.getLandmarkRtts(2).getRttUs() / 1000.0)
+          .isCloseTo(dist(truth.get(key), new double[] {0, 300}), org.assertj.core.data.Offset.offset(0.01));
+    }
+    assertThat(without).as("servers published without landmark RTTs stay without").isEqualTo(8);
+    Iterator<StreamOrderedServersResponse> stream = reed.streamOrderedServers(StreamOrderedServersRequest.newBuilder()
+        .setClient(coord(100, 100)).setPageSize(60).setMaxServers(100).build());
+    List<RankedServer> streamed = new ArrayList<>();
+    stream.forEachRemaining(m -> streamed.addAll(m.getServersList()));
+    assertThat(streamed).isEqualTo(page.getServersList().subList(0, 100));
+    RankForGroupResponse group = reed.rankForGroup(RankForGroupRequest.newBuilder()
+        .addMembers(GroupMember.newBuilder().setCoordinate(coord(100, 100))).setPageSize(3).build());
+    assertThat(group.getServers(0).getServer().getLandmarkRttsList())
+        .isEqualTo(state.servers().get(Endpoints.key(group.getServers(0).getServer().getEndpoint())).getLandmarkRttsList());
   }
 
   @Test

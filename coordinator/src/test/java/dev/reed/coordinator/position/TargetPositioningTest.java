@@ -1,0 +1,86 @@
+package dev.reed.coordinator.position;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.ingest.TargetWindows;
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.Endpoint;
+import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.LandmarkRtt;
+import dev.reed.proto.v1.ProbeStatus;
+import dev.reed.proto.v1.RttSample;
+import dev.reed.proto.v1.ServerCoordinate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/** A positioning round publishes, beside the coordinate, the window minima it was fitted from. */
+class TargetPositioningTest {
+  static final double[][] LANDMARKS = {{0, 0}, {200, 0}, {0, 200}, {200, 200}, {100, 320}};
+  static final Endpoint TARGET = Endpoint.newBuilder().setIp("10.1.2.3").setPort(27960).build();
+
+  static void sample(TargetWindows w, int landmark, long round, int rttUs, ProbeStatus status) {
+    w.add(Endpoints.key(TARGET), RttSample.newBuilder().setLandmarkId("lm-" + landmark).setRound(round).setTarget(TARGET)
+        .setProtocol(GameProtocol.GAME_PROTOCOL_QUAKE3).setStatus(status).setRttUs(rttUs).build(), 0);
+  }
+
+  static ServingState state(long epoch) {
+    List<ServingState.Anchor> anchors = new ArrayList<>();
+    for (int l = 0; l < LANDMARKS.length; l++) anchors.add(new ServingState.Anchor("lm-" + l, new Coordinate(LANDMARKS[l], 0)));
+    return new ServingState(dev.reed.coordinates.ranking.RankingIndex.of(List.of()), Map.of(), Map.of(), Map.of(), anchors,
+        Map.of(), Map.of(), epoch, Instant.EPOCH, 2, false);
+  }
+
+  static ServerCoordinate last(MockProducer<byte[], byte[]> p) throws Exception {
+    List<ProducerRecord<byte[], byte[]>> sent = p.history();
+    return ServerCoordinate.parseFrom(sent.getLast().value());
+  }
+
+  @Test
+  void publishesEachLandmarksWindowMinimumAndRepublishesWhenOneMoves() throws Exception {
+    double[] at = {60, 90};
+    TargetWindows w = new TargetWindows(8, 4);
+    w.setNow(1000);
+    for (long round = 1; round <= 3; round++) {
+      for (int l = 0; l < LANDMARKS.length; l++) {
+        if (l == 4) continue; // landmark 4 never heard this target
+        double d = Math.hypot(at[0] - LANDMARKS[l][0], at[1] - LANDMARKS[l][1]);
+        sample(w, l, round, (int) Math.round(d * 1000) + (int) round * 700, ProbeStatus.PROBE_STATUS_OK);
+      }
+    }
+    sample(w, 0, 4, 0, ProbeStatus.PROBE_STATUS_TIMEOUT);
+    MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    Clock clock = Clock.fixed(Instant.parse("2026-11-21T06:00:00Z"), ZoneOffset.UTC);
+    TargetPositioning positioning = new TargetPositioning(new CoordinateConfig(2, false), producer, clock,
+        Duration.ofMinutes(10), 0.5);
+    TargetPositioning.Result r = positioning.run(w, state(1), Duration.ofHours(1));
+    assertThat(r.published()).isEqualTo(1);
+    ServerCoordinate c = last(producer);
+    assertThat(c.getLandmarkRttsList()).extracting(LandmarkRtt::getLandmarkId).containsExactly("lm-0", "lm-1", "lm-2", "lm-3");
+    for (LandmarkRtt l : c.getLandmarkRttsList()) {
+      int i = Integer.parseInt(l.getLandmarkId().substring(3));
+      double d = Math.hypot(at[0] - LANDMARKS[i][0], at[1] - LANDMARKS[i][1]);
+      assertThat(l.getRttUs()).as("minimum of the window, round 1").isEqualTo((int) Math.round(d * 1000) + 700);
+    }
+    assertThat(c.getFit().getLandmarksUsed()).isEqualTo(4);
+
+    // a better minimum to landmark 1 by 2 ms (above the 0.5 ms threshold) is republished even though the position barely moves
+    int before = producer.history().size();
+    double d1 = Math.hypot(at[0] - LANDMARKS[1][0], at[1] - LANDMARKS[1][1]);
+    sample(w, 1, 5, (int) Math.round(d1 * 1000) - 1300, ProbeStatus.PROBE_STATUS_OK);
+    positioning.run(w, state(1), Duration.ofHours(1));
+    assertThat(producer.history()).hasSize(before + 1);
+    assertThat(last(producer).getLandmarkRtts(1).getRttUs()).isEqualTo((int) Math.round(d1 * 1000) - 1300);
+  }
+}
