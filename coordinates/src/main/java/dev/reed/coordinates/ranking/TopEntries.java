@@ -34,6 +34,8 @@ final class TopEntries {
   private int nextCut;
   private double bound;
   private int[] histogram;
+  private double rangeMin; // of values[0..count), set by scanRange()
+  private double rangeMax;
 
   /**
    * @param cap how many of the best entries are wanted (page size + 1)
@@ -107,13 +109,9 @@ final class TopEntries {
 
   /** Keeps the histogram buckets up to the one holding the k-th smallest value; bound = largest kept. */
   private void keepBest(int k) {
-    double mn = Double.POSITIVE_INFINITY;
-    double mx = Double.NEGATIVE_INFINITY;
-    for (int j = 0; j < count; j++) {
-      double v = values[j];
-      mn = Math.min(mn, v);
-      mx = Math.max(mx, v);
-    }
+    scanRange();
+    double mn = rangeMin;
+    double mx = rangeMax;
     if (mx == mn) {
       bound = Math.min(bound, mx);
       return;
@@ -146,6 +144,18 @@ final class TopEntries {
     bound = Math.min(bound, largest);
   }
 
+  private void scanRange() {
+    double mn = Double.POSITIVE_INFINITY;
+    double mx = Double.NEGATIVE_INFINITY;
+    for (int j = 0; j < count; j++) {
+      double v = values[j];
+      mn = Math.min(mn, v);
+      mx = Math.max(mx, v);
+    }
+    rangeMin = mn;
+    rangeMax = mx;
+  }
+
   /** Monotone in v: equal values share a bucket, and a larger value never lands in a lower one. */
   private static int bucket(double v, double mn, double scale, int buckets) {
     return Math.min(buckets - 1, (int) ((v - mn) * scale));
@@ -155,13 +165,9 @@ final class TopEntries {
     if (count < 2) {
       return;
     }
-    double mn = Double.POSITIVE_INFINITY;
-    double mx = Double.NEGATIVE_INFINITY;
-    for (int j = 0; j < count; j++) {
-      double v = values[j];
-      mn = Math.min(mn, v);
-      mx = Math.max(mx, v);
-    }
+    scanRange();
+    double mn = rangeMin;
+    double mx = rangeMax;
     if (mx == mn) {
       sortRange(0, count);
       return;
