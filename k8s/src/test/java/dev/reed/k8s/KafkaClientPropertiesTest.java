@@ -3,7 +3,7 @@ package dev.reed.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.reed.agent.config.KafkaClientProperties;
+import dev.reed.agent.AgentConfig;
 import dev.reed.coordinator.CoordinatorConfig;
 import java.io.StringReader;
 import java.io.Writer;
@@ -63,7 +63,7 @@ class KafkaClientPropertiesTest {
   void theAgentAcceptsItsMountedFileAsKafkaConfig() throws Exception {
     Path file = written(mountedProperties("components/landmark-agents/configmap.yaml", "reed-landmark-agent-kafka-client"));
     // the agent's --kafka-config reader: rejects keys the agent owns, passes the rest to its clients
-    Map<String, String> read = KafkaClientProperties.read(file);
+    Map<String, String> read = dev.reed.proto.KafkaClientProperties.read(file, AgentConfig.KAFKA_OWNED_KEYS, "agent");
     assertThat(read).containsEntry("security.protocol", "SSL")
         .containsEntry("ssl.keystore.password", "${dir:" + root.resolve("user") + ":user.password}");
   }

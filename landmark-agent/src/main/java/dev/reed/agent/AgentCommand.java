@@ -2,7 +2,6 @@ package dev.reed.agent;
 
 import dev.reed.agent.config.Durations;
 import dev.reed.agent.config.EnvironmentDefaults;
-import dev.reed.agent.config.KafkaClientProperties;
 import dev.reed.agent.config.SocketAddresses;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -112,7 +111,7 @@ public final class AgentCommand implements Callable<Integer> {
     try {
       AgentConfig.Builder b = AgentConfig.builder(id, kafka)
           .region(region)
-          .kafkaProperties(kafkaConfig == null ? java.util.Map.of() : KafkaClientProperties.read(kafkaConfig))
+          .kafkaProperties(kafkaConfig == null ? java.util.Map.of() : dev.reed.proto.KafkaClientProperties.read(kafkaConfig, AgentConfig.KAFKA_OWNED_KEYS, "agent"))
           .bind(option("--bind", () -> SocketAddresses.parse(bind, 0)))
           .beacon(option("--beacon", () -> SocketAddresses.parse(beacon, AgentConfig.DEFAULT_BEACON_PORT)))
           .interval(option("--interval", () -> Durations.parse(interval)))

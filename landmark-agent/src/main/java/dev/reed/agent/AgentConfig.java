@@ -1,6 +1,5 @@
 package dev.reed.agent;
 
-import dev.reed.agent.config.KafkaClientProperties;
 import dev.reed.probe.responder.ReplyDelay;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -8,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * @param region free-form region label for people
  * @param kafkaBootstrap Kafka {@code bootstrap.servers}
  * @param kafkaProperties further Kafka client settings (TLS, SASL) for the producer and consumers;
- *     see {@link dev.reed.agent.config.KafkaClientProperties}
+ *     (a {@code --kafka-config} file, read by {@link dev.reed.proto.KafkaClientProperties}); keys in
+ *     {@link #KAFKA_OWNED_KEYS} are refused
  * @param bind local address the probes are sent from (port 0 = any)
  * @param beacon where the calibration beacon listens (A2S_INFO and Quake3 getinfo)
  * @param beaconAdvertise the beacon address announced to peers and clients; null = {@code beacon}
@@ -74,6 +75,15 @@ public record AgentConfig(
   /** Default beacon: every interface, the Quake3 default port where browsers expect servers. */
   public static final int DEFAULT_BEACON_PORT = 27960;
 
+  /**
+   * Kafka settings the agent's guarantees rest on (acks, idempotence, serializers; the bootstrap
+   * servers come from {@code --kafka}): a {@code --kafka-config} file setting one is rejected with
+   * the key named.
+   */
+  public static final Set<String> KAFKA_OWNED_KEYS = Set.of("bootstrap.servers", "acks", "enable.idempotence",
+      "max.in.flight.requests.per.connection", "retries", "transactional.id", "key.serializer", "value.serializer",
+      "key.deserializer", "value.deserializer", "enable.auto.commit", "group.id", "isolation.level");
+
   public AgentConfig {
     Objects.requireNonNull(id, "id");
     if (!ID.matcher(id).matches()) {
@@ -83,7 +93,7 @@ public record AgentConfig(
     if (kafkaBootstrap == null || kafkaBootstrap.isBlank()) throw new IllegalArgumentException("Kafka bootstrap address is required");
     kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
     for (String key : kafkaProperties.keySet()) {
-      if (KafkaClientProperties.RESERVED.contains(key)) {
+      if (KAFKA_OWNED_KEYS.contains(key)) {
         throw new IllegalArgumentException("Kafka setting '" + key + "' is set by the agent and cannot be overridden");
       }
     }

@@ -3,7 +3,7 @@ package dev.reed.terraform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.reed.agent.config.KafkaClientProperties;
+import dev.reed.agent.AgentConfig;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -121,7 +121,7 @@ class CloudInitTest {
     Path written = tmp.resolve("run/kafka-client.properties");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(written))).isEqualTo("rw-------");
     // the agent's --kafka-config reader accepts it (no key the agent owns) ...
-    assertThat(KafkaClientProperties.read(written)).containsEntry("security.protocol", "SASL_SSL");
+    assertThat(dev.reed.proto.KafkaClientProperties.read(written, AgentConfig.KAFKA_OWNED_KEYS, "agent")).containsEntry("security.protocol", "SASL_SSL");
     // ... and the Kafka client accepts what it passes on
     ProducerConfig kafka = new ProducerConfig(producer(properties(Files.readString(written))));
     assertThat(kafka.getString("security.protocol")).isEqualTo("SASL_SSL");
