@@ -1,5 +1,6 @@
 package dev.reed.eval;
 
+import com.google.gson.stream.JsonWriter;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -81,214 +82,118 @@ final class OutputWriter {
   }
 
   private void writeJson(Evaluation.Result r, Evaluation.Sweep sweep) throws IOException {
-    Json j = new Json();
-    j.begin();
-    j.field("matrix").object();
-    j.field("nodes").value(m.size());
-    j.end();
-    j.field("settings").object();
-    j.field("dimensions").value(s.coordinates().dimensions());
-    j.field("height").value(s.coordinates().height());
-    j.field("robustThreshold").value(s.coordinates().robustThreshold());
-    j.field("landmarks").value(s.landmarkList() != null ? s.landmarkList().length : s.landmarks());
-    j.field("landmarkStrategy").value(s.landmarkList() != null ? "listed" : s.strategy().name().toLowerCase(Locale.ROOT));
-    j.field("clients").value(s.clients().name().toLowerCase(Locale.ROOT));
-    j.field("nClose").value(s.nClose());
-    j.field("window").value(s.window());
-    j.field("rate").value(s.rate());
-    j.field("calibration").value(s.calibration());
-    j.field("calibrationSpread").value(s.calibrationSpread());
-    j.field("reposition").value(s.reposition());
-    j.field("comparison").value(s.comparison());
-    j.field("lowerBoundBeyondMs").value(s.lowerBoundBeyondMs());
-    j.field("nearDifferenceWeight").value(s.nearDifferenceWeight());
-    j.field("kmedoidsCapMs").value(s.kmedoidsCapMs());
-    j.field("seed").value(s.seed());
-    j.field("seeds").value(s.seeds());
-    j.end();
-    j.field("overall").object();
-    for (Map.Entry<String, Double> e : r.overall().entrySet()) {
-      j.field(e.getKey()).value(e.getValue());
-    }
-    j.end();
-    j.field("perSeed").array();
-    for (int i = 0; i < r.perSeed().size(); i++) {
-      j.object();
-      j.field("seed").value(s.seed() + i);
-      j.field("landmarkNodes").array();
-      for (long l : r.seedLandmarks().get(i)) {
-        j.value(l);
-      }
-      j.end();
-      for (Map.Entry<String, Double> e : r.perSeed().get(i).entrySet()) {
-        j.field(e.getKey()).value(e.getValue());
-      }
-      j.end();
-    }
-    j.end();
-    j.field("clients").array(); // first seed
-    for (ClientResult c : r.first().clients()) {
-      j.object();
-      j.field("client").value(c.client());
-      j.field("calibrationProbes").value(c.calibrationProbes());
-      j.field("relErrMedian").value(c.relErrMedian());
-      j.field("relErrP90").value(c.relErrP90());
-      j.field("spearman").value(c.spearman());
-      j.field("precisionAt10").value(c.precisionAt10());
-      j.field("optimalMeanMs").value(c.optimalMeanMs());
-      j.field("allNearestSeen").value(c.allNearestSeen());
-      j.field("allNearestSeenRandom").value(c.randomAllNearestSeen());
-      j.field("policies").object();
-      for (Map.Entry<String, PolicyOutcome> e : c.policies().entrySet()) {
-        PolicyOutcome p = e.getValue();
-        j.field(e.getKey()).object();
-        j.field("probes").value(p.probes());
-        j.field("seconds").value(p.probes() / s.rate());
-        j.field("foundMeanMs").value(p.foundMeanMs());
-        j.field("foundMedianMs").value(p.foundMedianMs());
-        j.field("precision").value(p.precision());
-        if (p.playableTotal() >= 0) {
-          j.field("playableFound").value(p.playableFound());
-          j.field("playableTotal").value(p.playableTotal());
+    try (Writer file = Files.newBufferedWriter(out.resolve("results.json"), StandardCharsets.UTF_8);
+        JsonWriter j = new JsonWriter(file)) {
+      j.beginObject();
+      j.name("matrix").beginObject().name("nodes").value(m.size()).endObject();
+      j.name("settings").beginObject();
+      j.name("dimensions").value(s.coordinates().dimensions());
+      j.name("height").value(s.coordinates().height());
+      number(j.name("robustThreshold"), s.coordinates().robustThreshold());
+      j.name("landmarks").value(s.landmarkList() != null ? s.landmarkList().length : s.landmarks());
+      j.name("landmarkStrategy")
+          .value(s.landmarkList() != null ? "listed" : s.strategy().name().toLowerCase(Locale.ROOT));
+      j.name("clients").value(s.clients().name().toLowerCase(Locale.ROOT));
+      j.name("nClose").value(s.nClose());
+      j.name("window").value(s.window());
+      number(j.name("rate"), s.rate());
+      j.name("calibration").value(s.calibration());
+      j.name("calibrationSpread").value(s.calibrationSpread());
+      j.name("reposition").value(s.reposition());
+      j.name("comparison").value(s.comparison());
+      number(j.name("lowerBoundBeyondMs"), s.lowerBoundBeyondMs());
+      number(j.name("nearDifferenceWeight"), s.nearDifferenceWeight());
+      number(j.name("kmedoidsCapMs"), s.kmedoidsCapMs());
+      j.name("seed").value(s.seed());
+      j.name("seeds").value(s.seeds());
+      j.endObject();
+      j.name("overall");
+      numbers(j, r.overall());
+      j.name("perSeed").beginArray();
+      for (int i = 0; i < r.perSeed().size(); i++) {
+        j.beginObject();
+        j.name("seed").value(s.seed() + i);
+        j.name("landmarkNodes").beginArray();
+        for (long l : r.seedLandmarks().get(i)) {
+          j.value(l);
         }
-        j.end();
+        j.endArray();
+        for (Map.Entry<String, Double> e : r.perSeed().get(i).entrySet()) {
+          number(j.name(e.getKey()), e.getValue());
+        }
+        j.endObject();
       }
-      j.end();
-      j.end();
+      j.endArray();
+      j.name("clients").beginArray(); // first seed
+      for (ClientResult c : r.first().clients()) {
+        j.beginObject();
+        j.name("client").value(c.client());
+        j.name("calibrationProbes").value(c.calibrationProbes());
+        number(j.name("relErrMedian"), c.relErrMedian());
+        number(j.name("relErrP90"), c.relErrP90());
+        number(j.name("spearman"), c.spearman());
+        number(j.name("precisionAt10"), c.precisionAt10());
+        number(j.name("optimalMeanMs"), c.optimalMeanMs());
+        j.name("allNearestSeen").value(c.allNearestSeen());
+        j.name("allNearestSeenRandom").value(c.randomAllNearestSeen());
+        j.name("policies").beginObject();
+        for (Map.Entry<String, PolicyOutcome> e : c.policies().entrySet()) {
+          PolicyOutcome p = e.getValue();
+          j.name(e.getKey()).beginObject();
+          j.name("probes").value(p.probes());
+          number(j.name("seconds"), p.probes() / s.rate());
+          number(j.name("foundMeanMs"), p.foundMeanMs());
+          number(j.name("foundMedianMs"), p.foundMedianMs());
+          number(j.name("precision"), p.precision());
+          if (p.playableTotal() >= 0) {
+            j.name("playableFound").value(p.playableFound());
+            j.name("playableTotal").value(p.playableTotal());
+          }
+          j.endObject();
+        }
+        j.endObject();
+        j.endObject();
+      }
+      j.endArray();
+      if (sweep != null) {
+        j.name("sweep").beginObject();
+        j.name("seeds").value(sweep.seeds());
+        j.name("relErrMedianByModel").beginObject();
+        for (Map.Entry<String, double[]> e : sweep.relErrorsByModel().entrySet()) {
+          number(j.name(e.getKey()), Ranks.quantileOf(e.getValue(), 0.5));
+        }
+        j.endObject();
+        j.name("relErrByLandmarks").beginObject();
+        for (Map.Entry<Integer, double[]> e : sweep.byLandmarks().entrySet()) {
+          j.name(Integer.toString(e.getKey())).beginObject();
+          number(j.name("median"), e.getValue()[0]);
+          number(j.name("p90"), e.getValue()[1]);
+          j.endObject();
+        }
+        j.endObject();
+        j.endObject();
+      }
+      j.endObject();
+      file.write('\n');
     }
-    j.end();
-    if (sweep != null) {
-      j.field("sweep").object();
-      j.field("seeds").value(sweep.seeds());
-      j.field("relErrMedianByModel").object();
-      for (Map.Entry<String, double[]> e : sweep.relErrorsByModel().entrySet()) {
-        j.field(e.getKey()).value(Ranks.quantileOf(e.getValue(), 0.5));
-      }
-      j.end();
-      j.field("relErrByLandmarks").object();
-      for (Map.Entry<Integer, double[]> e : sweep.byLandmarks().entrySet()) {
-        j.field(Integer.toString(e.getKey())).object();
-        j.field("median").value(e.getValue()[0]);
-        j.field("p90").value(e.getValue()[1]);
-        j.end();
-      }
-      j.end();
-      j.end();
-    }
-    j.finish();
-    Files.writeString(out.resolve("results.json"), j.toString(), StandardCharsets.UTF_8);
   }
 
-  /** A minimal streaming JSON writer (NaN and infinities become null). */
-  static final class Json {
-    private final StringBuilder sb = new StringBuilder();
-    /** An open container: its closing character and whether nothing has been written in it yet. */
-    private static final class Frame {
-      final char close;
-      boolean first = true;
-
-      Frame(char close) {
-        this.close = close;
-      }
+  private static void numbers(JsonWriter j, Map<String, Double> values) throws IOException {
+    j.beginObject();
+    for (Map.Entry<String, Double> e : values.entrySet()) {
+      number(j.name(e.getKey()), e.getValue());
     }
+    j.endObject();
+  }
 
-    private final java.util.ArrayDeque<Frame> open = new java.util.ArrayDeque<>();
-    private boolean afterField;
-
-    void begin() {
-      sb.append('{');
-      open.push(new Frame('}'));
-    }
-
-    Json field(String name) {
-      comma();
-      quote(name);
-      sb.append(':');
-      afterField = true;
-      return this;
-    }
-
-    Json object() {
-      comma();
-      sb.append('{');
-      open.push(new Frame('}'));
-      return this;
-    }
-
-    Json array() {
-      comma();
-      sb.append('[');
-      open.push(new Frame(']'));
-      return this;
-    }
-
-    void end() {
-      sb.append(open.pop().close);
-    }
-
-    void value(double v) {
-      comma();
-      sb.append(Double.isFinite(v) ? (v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
-          : String.format(Locale.ROOT, "%.6g", v)) : "null");
-    }
-
-    void value(long v) {
-      comma();
-      sb.append(v);
-    }
-
-    void value(boolean v) {
-      comma();
-      sb.append(v);
-    }
-
-    void value(String v) {
-      comma();
-      quote(v);
-    }
-
-    void finish() {
-      end();
-      sb.append('\n');
-    }
-
-    private void comma() {
-      if (afterField) {
-        afterField = false;
-        return;
-      }
-      Frame f = open.peek();
-      if (f == null) {
-        return;
-      }
-      if (!f.first) {
-        sb.append(',');
-      }
-      f.first = false;
-    }
-
-    private void quote(String s) {
-      sb.append('"');
-      for (int i = 0; i < s.length(); i++) {
-        char c = s.charAt(i);
-        switch (c) {
-          case '"' -> sb.append("\\\"");
-          case '\\' -> sb.append("\\\\");
-          default -> {
-            if (c < 0x20) {
-              sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-              sb.append(c);
-            }
-          }
-        }
-      }
-      sb.append('"');
-    }
-
-    @Override
-    public String toString() {
-      return sb.toString();
+  /** A number as analysts read it: integers without a fraction, others to 6 significant digits, NaN as null. */
+  private static void number(JsonWriter j, double v) throws IOException {
+    if (!Double.isFinite(v)) {
+      j.nullValue();
+    } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      j.value((long) v);
+    } else {
+      j.jsonValue(String.format(Locale.ROOT, "%.6g", v));
     }
   }
 }
