@@ -18,9 +18,10 @@ import java.util.Map;
  * @param servers number of servers in its list
  * @param relErrCalibration median relative error from its calibration probes only
  * @param relErrFinal median relative error from its position after the last re-fit
+ * @param nearestLandmarkMs the client's RTT to its nearest landmark (how well landmarks cover it)
  * @param policies outcome per policy name
  */
 public record ClientResult(int client, int calibrationProbes, double relErrMedian, double relErrP90, double spearman,
     double precisionAt10, double optimalMeanMs, int allNearestSeen, int randomAllNearestSeen, int servers,
-    double relErrCalibration, double relErrFinal,
+    double relErrCalibration, double relErrFinal, double nearestLandmarkMs,
     Map<String, PolicyOutcome> policies) {}

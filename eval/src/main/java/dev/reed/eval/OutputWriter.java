@@ -134,6 +134,7 @@ final class OutputWriter {
         number(j.name("spearman"), c.spearman());
         number(j.name("precisionAt10"), c.precisionAt10());
         number(j.name("optimalMeanMs"), c.optimalMeanMs());
+        number(j.name("nearestLandmarkMs"), c.nearestLandmarkMs());
         j.name("allNearestSeen").value(c.allNearestSeen());
         j.name("allNearestSeenRandom").value(c.randomAllNearestSeen());
         j.name("policies").beginObject();

@@ -78,6 +78,17 @@ final class Report {
           v.get("precisionAt10"), v.get("intelligent.probes"), v.get("intelligent.precision"), v.get("allNearestSeen")));
     }
     b.append('\n');
+    b.append("## Table VII: ordering quality by the client's RTT to its nearest landmark (mean over seeds)\n\n"
+        + "| nearest landmark (ms) | clients | First P@" + s.nClose() + " | intelligent probes | all nearest seen |\n"
+        + "|---|---|---|---|---|\n");
+    for (int i = 0; i + 1 < Summary.NEAREST_LANDMARK_BINS.length; i++) {
+      String k = Summary.nearestLandmarkBin(i);
+      b.append(f("| %s | %.1f | %s | %s | %s |%n", k.substring(k.indexOf('.') + 1), o.get(k + ".clients"),
+          orDash("%.3f", o.get(k + ".precisionAt10")), orDash("%.1f", o.get(k + ".intelligent.probes")),
+          orDash("%.1f", o.get(k + ".allNearestSeen"))));
+    }
+    b.append('\n');
+
     if (sweep != null) {
       b.append("## Sweep: relative error by coordinate model (" + sweep.seeds() + " seed(s))\n\n| model | median | p90 |\n|---|---|---|\n");
       for (Map.Entry<String, double[]> e : sweep.relErrorsByModel().entrySet()) {
@@ -93,6 +104,11 @@ final class Report {
     b.append("Plots: probed-rtt-vs-time.png").append(sweep != null ? ", relerr-cdf.png, relerr-vs-landmarks.png" : "")
         .append(".\n");
     return b.toString();
+  }
+
+  /** A bin without clients has no figures: "-" rather than NaN. */
+  private static String orDash(String fmt, double v) {
+    return Double.isFinite(v) ? f(fmt, v) : "-";
   }
 
   private static String f(String fmt, Object... args) {

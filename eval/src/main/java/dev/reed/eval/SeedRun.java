@@ -222,7 +222,7 @@ final class SeedRun {
     Arrays.sort(relSorted);
     if (accuracyOnly) {
       return new ClientRun(new ClientResult(c, calib, Ranks.quantile(relSorted, 0.5), Ranks.quantile(relSorted, 0.9),
-          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, Map.of()), rel, null);
+          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, nearest(clientAll), Map.of()), rel, null);
     }
     double[] predAll = new double[ns];
     for (int j = 0; j < ns; j++) {
@@ -325,7 +325,7 @@ final class SeedRun {
     evaluate(policies, "exhaustive", AutoStopPolicy::exhaustive, orderPred, orderRtt, calib, kth, Double.NaN, actual);
     ClientResult cr = new ClientResult(c, calib, relSorted.length == 0 ? Double.NaN : Ranks.quantile(relSorted, 0.5),
         relSorted.length == 0 ? Double.NaN : Ranks.quantile(relSorted, 0.9), spearman, p10, optimalMean,
-        allSeen + calib, randomAll, ns, relCal, relFinal, policies);
+        allSeen + calib, randomAll, ns, relCal, relFinal, nearest(clientAll), policies);
     Sequence seq = null;
     if (keepSequence) {
       int[] nodes = new int[ns];
@@ -368,6 +368,10 @@ final class SeedRun {
       keys.add(next.get(0).key());
     }
     return chosen;
+  }
+
+  private static double nearest(double[] rttMs) {
+    return Arrays.stream(rttMs).filter(Double::isFinite).min().orElse(Double.NaN);
   }
 
   private double predict(Coordinate client, Coordinate server, LandmarkComparison[] compared, int j) {

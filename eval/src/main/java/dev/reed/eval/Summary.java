@@ -12,6 +12,15 @@ import java.util.Map;
 final class Summary {
   private Summary() {}
 
+  /** Bins of the client's RTT to its nearest landmark (ms): ordering quality follows it. */
+  static final double[] NEAREST_LANDMARK_BINS = {0, 5, 10, 20, 40, Double.POSITIVE_INFINITY};
+
+  /** The key prefix of one nearest-landmark bin, e.g. "byNearestLandmark.5-10" or ".40-". */
+  static String nearestLandmarkBin(int i) {
+    double hi = NEAREST_LANDMARK_BINS[i + 1];
+    return "byNearestLandmark." + (int) NEAREST_LANDMARK_BINS[i] + "-" + (Double.isInfinite(hi) ? "" : (int) hi);
+  }
+
   static final String[] POLICY_ORDER = {"first", "intelligent", "rttstop40", "rttstop80", "rttstop120", "rttstop160",
       "exhaustive"};
 
@@ -51,6 +60,16 @@ final class Summary {
         v.put(p + ".playableFoundPct", total == 0 ? Double.NaN : 100 * found / total);
         v.put(p + ".playableFound", found / Math.max(1, cs.size()));
       }
+    }
+    for (int i = 0; i + 1 < NEAREST_LANDMARK_BINS.length; i++) {
+      double lo = NEAREST_LANDMARK_BINS[i];
+      double hi = NEAREST_LANDMARK_BINS[i + 1];
+      List<ClientResult> in = cs.stream().filter(c -> c.nearestLandmarkMs() >= lo && c.nearestLandmarkMs() < hi).toList();
+      String k = nearestLandmarkBin(i);
+      v.put(k + ".clients", (double) in.size());
+      v.put(k + ".precisionAt10", mean(in, ClientResult::precisionAt10));
+      v.put(k + ".intelligent.probes", mean(in, c -> c.policies().get("intelligent").probes()));
+      v.put(k + ".allNearestSeen", mean(in, c -> c.allNearestSeen()));
     }
     return v;
   }

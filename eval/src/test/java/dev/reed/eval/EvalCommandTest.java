@@ -86,10 +86,10 @@ class EvalCommandTest {
     String json = Files.readString(out.resolve("results.json"));
     assertThat(json).startsWith("{").contains("\"overall\":{").contains("\"relErrMedian\":")
         .contains("\"intelligent.probes\":").contains("\"rttstop160.playableFoundPct\":").contains("\"perSeed\":[")
-        .contains("\"clients\":[{");
+        .contains("\"clients\":[{").contains("\"nearestLandmarkMs\":").contains("\"byNearestLandmark.0-5.clients\":");
     assertThat(json.chars().filter(c -> c == '{').count()).isEqualTo(json.chars().filter(c -> c == '}').count());
     String report = Files.readString(out.resolve("report.md"));
-    assertThat(report).contains("Table I").contains("Table VI").doesNotContain("NaN");
+    assertThat(report).contains("Table I").contains("Table VI").contains("Table VII").doesNotContain("NaN");
     assertThat(Files.size(out.resolve("probed-rtt-vs-time.png"))).isGreaterThan(1000);
   }
 

@@ -1,0 +1,33 @@
+"""Weighted landmark-vector differences (the near-landmark difference and variants) as static orders."""
+import numpy as np,sys
+from common import *
+M,S=load()
+n=len(M)
+res={}
+strat=sys.argv[1] if len(sys.argv)>1 else 'km'
+for seed in [1,2,3]:
+    rng=np.random.default_rng(seed)
+    lm=kmedoids(S,15,rng) if strat=='km' else np.sort(rng.choice(n,15,replace=False))
+    nonl=np.setdiff1d(np.arange(n),lm)
+    X=embed(S[np.ix_(lm,lm)],4,rng)
+    V=M[lm,:].T
+    P=np.array([position(X,V[s]) for s in range(n)])
+    for c in nonl[::3]:
+        srv=nonl[nonl!=c]; true=M[c,srv]
+        ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+        vc=M[c,lm]; xc=position(X,vc); coord=np.linalg.norm(P[srv]-xc,axis=1)
+        D=np.abs(V[srv]-vc)
+        preds={'coord':coord}
+        for pw in [2,3,4]:
+            w=1/np.maximum(np.minimum(V[srv],vc),1)**pw
+            preds[f'wmin^{pw}']=np.nansum(D*w,1)/np.nansum(w,1)
+            w=1/np.maximum(V[srv]+vc,1)**pw
+            preds[f'wsum^{pw}']=np.nansum(D*w,1)/np.nansum(w,1)
+            w=np.broadcast_to(1/np.maximum(vc,1)**pw,D.shape)
+            preds[f'wc^{pw}']=np.nansum(D*w,1)/np.nansum(w,1)
+        for kk in [3,5]:
+            idx=np.argsort(vc)[:kk]; preds[f'near{kk}mean']=np.nanmean(D[:,idx],1); preds[f'near{kk}max']=np.nanmax(D[:,idx],1)
+        for k,p in preds.items():
+            o=np.argsort(p,kind='stable'); res.setdefault(k,[]).append((patk(o,true),allseen(o,true)))
+for k,v in res.items():
+    v=np.array(v); print(f'{k:12s} P@10 {v[:,0].mean():.3f} allseen {v[:,1].mean():.1f} p90 {np.percentile(v[:,1],90):.0f}')
