@@ -47,8 +47,8 @@ final class CoordinatorClient implements AutoCloseable {
   /** Calibration servers and the deployment's geometry. */
   record CalibrationSet(int dimensions, boolean heightModel, List<CalibrationTarget> servers, int dropped) {}
 
-  /** A calibration server with its coordinate. */
-  record CalibrationTarget(Candidate candidate, Coordinate coordinate) {}
+  /** A calibration server with its coordinate; {@code landmarkId} is the landmark behind a beacon, empty for a game server. */
+  record CalibrationTarget(Candidate candidate, Coordinate coordinate, String landmarkId) {}
 
   /** One page of the ordered list. */
   record Page(List<Candidate> servers, String nextToken, int totalMatching, int dropped) {}
@@ -77,10 +77,49 @@ final class CoordinatorClient implements AutoCloseable {
     return ReedServiceGrpc.newBlockingStub(channel).withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS);
   }
 
-  /** Algorithm 3: the calibration servers to probe. */
+  /** Algorithm 3: the calibration servers to probe, spread over the space. */
   CalibrationSet calibrationServers(int count) {
-    GetCalibrationServersResponse r = call("GetCalibrationServers",
-        () -> blocking().getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(count).build()));
+    CheckedSet set = calibrationSet(GetCalibrationServersRequest.newBuilder().setCount(count).build());
+    int dims = set.dimensions();
+    List<CalibrationTarget> servers = set.servers();
+    int dropped = set.dropped();
+    if (servers.size() < dims + 1 && dropped == 0) {
+      throw new ReedClientException(ReedClientException.Kind.CALIBRATION_FAILED, "coordinator " + target + " offers "
+          + servers.size() + " calibration servers; positioning in " + dims + " dimensions needs at least " + (dims + 1)
+          + " (are its landmark agents running and measured?)");
+    }
+    if (servers.size() < dims + 1) {
+      throw bad("GetCalibrationServers", servers.size() + " usable calibration servers (" + dropped
+          + " invalid" + (set.firstProblem() == null ? "" : ", e.g. " + set.firstProblem()) + "), positioning in " + dims
+          + " dimensions needs at least " + (dims + 1));
+    }
+    return set.set();
+  }
+
+  /**
+   * The second calibration phase: the calibration servers nearest to a rough position, nearest
+   * first (GetCalibrationServers with {@code near}); may be fewer than asked, even none.
+   */
+  CalibrationSet nearestCalibrationServers(int count, Coordinate near) {
+    return calibrationSet(GetCalibrationServersRequest.newBuilder().setCount(count).setNear(proto(near)).build()).set();
+  }
+
+  private record CheckedSet(CalibrationSet set, String firstProblem) {
+    int dimensions() {
+      return set.dimensions();
+    }
+
+    List<CalibrationTarget> servers() {
+      return set.servers();
+    }
+
+    int dropped() {
+      return set.dropped();
+    }
+  }
+
+  private CheckedSet calibrationSet(GetCalibrationServersRequest req) {
+    GetCalibrationServersResponse r = call("GetCalibrationServers", () -> blocking().getCalibrationServers(req));
     int dims = r.getDimensions();
     if (dims < 1 || dims > Coordinate.MAX_DIMENSIONS) {
       throw bad("GetCalibrationServers", "dimensions " + dims + " (expected 1-" + Coordinate.MAX_DIMENSIONS + ")");
@@ -92,25 +131,15 @@ final class CoordinatorClient implements AutoCloseable {
     for (CalibrationServer s : r.getServersList()) {
       try {
         Candidate c = new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()), Double.NaN);
-        servers.add(new CalibrationTarget(c, coordinate(s.getCoordinate(), dims)));
+        servers.add(new CalibrationTarget(c, coordinate(s.getCoordinate(), dims), s.getLandmarkId()));
       } catch (IllegalArgumentException e) {
         if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
       }
     }
-    if (servers.size() < dims + 1 && dropped == 0) {
-      throw new ReedClientException(ReedClientException.Kind.CALIBRATION_FAILED, "coordinator " + target + " offers "
-          + servers.size() + " calibration servers; positioning in " + dims + " dimensions needs at least " + (dims + 1)
-          + " (are its landmark agents running and measured?)");
-    }
-    if (servers.size() < dims + 1) {
-      throw bad("GetCalibrationServers", servers.size() + " usable calibration servers (" + dropped
-          + " invalid" + (firstProblem == null ? "" : ", e.g. " + firstProblem) + "), positioning in " + dims
-          + " dimensions needs at least " + (dims + 1));
-    }
-    if (dropped > 0) {
+    if (dropped > 0 && servers.size() >= dims + 1) {
       log.warn("coordinator {}: dropped {} of {} calibration servers, e.g. {}", target, dropped, r.getServersCount(), firstProblem);
     }
-    return new CalibrationSet(dims, r.getHeightModel(), List.copyOf(servers), dropped);
+    return new CheckedSet(new CalibrationSet(dims, r.getHeightModel(), List.copyOf(servers), dropped), firstProblem);
   }
 
   /** The deployment's dimension count (asks GetCalibrationServers once if not yet known). */
@@ -221,7 +250,7 @@ final class CoordinatorClient implements AutoCloseable {
     for (RankedServer s : r.getServersList()) {
       try {
         servers.add(new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()),
-            s.getPredictedRttUs() / 1000.0));
+            s.getPredictedRttUs() / 1000.0, s.getLandmarkRttsList()));
       } catch (IllegalArgumentException e) {
         if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
       }

@@ -53,17 +53,17 @@ final class ReedDiscovery {
   }
 
   /**
-   * Algorithm 3, or the last calibration if it is younger than positionMaxAge (its position only:
-   * its RTTs are not reused as list measurements, they are old).
+   * Algorithm 3, or the last calibration if it is younger than positionMaxAge (its position and
+   * beacon RTTs only: its RTTs are not reused as list measurements, they are old).
    */
   private Calibration.Result calibrate(long start, Duration maxDuration) {
     if (lastCalibration != null && start - lastCalibrationNanos < positionMaxAge.toNanos()) {
       Calibration.Result c = lastCalibration;
-      return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start);
+      return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start, c.landmarks());
     }
-    ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0,
-        ReplyFilter.NONE);
-    Calibration.Result cal = Calibration.run(coordinator, calibrationCount, positioning, loop, ticker);
+    Calibration.Result cal = Calibration.run(coordinator, calibrationCount, positioning,
+        () -> new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0,
+            ReplyFilter.NONE), ticker);
     lastCalibration = cal;
     lastCalibrationNanos = start;
     return cal;
@@ -83,7 +83,8 @@ final class ReedDiscovery {
     }
     ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, events, start, request.maxDuration(), cal.probesSent(),
         new ReplyFilter(request.filter()));
-    OrderedFeed feed = new OrderedFeed(coordinator, cal.position().coordinate(), filter, request.pageSize(), loop::post, events);
+    OrderedFeed feed = new OrderedFeed(coordinator, cal.position().coordinate(), filter, request.pageSize(), loop::post, events,
+        cal.landmarks());
     StopCondition stop = StopConditions.of(request.stop());
     Repositioner repositioner = null;
     if (request.reposition()) {

@@ -14,6 +14,7 @@ import dev.reed.proto.v1.GetCalibrationServersResponse;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import dev.reed.proto.v1.GetOrderedServersResponse;
 import dev.reed.proto.v1.GroupRankedServer;
+import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.LocateRequest;
 import dev.reed.proto.v1.LocateResponse;
 import dev.reed.proto.v1.RankForGroupRequest;
@@ -46,6 +47,8 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
   volatile int failPagesAfter = -1;      // GetOrderedServers fails with UNAVAILABLE after this many pages
   volatile Status failLocate;            // Locate fails with this status
   volatile int badEndpointEvery;         // every n-th ranked server has a host name instead of an IP (0 = never)
+  volatile boolean landmarkRtts = true;   // ranked servers carry the beacons' RTTs to them (from their true position)
+  final List<GetCalibrationServersRequest> calibrationRequests = new CopyOnWriteArrayList<>();
 
   FakeReedService(FakeWorld world) {
     this.world = world;
@@ -56,14 +59,21 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
     if (stall(out)) return;
     GetCalibrationServersResponse.Builder b = GetCalibrationServersResponse.newBuilder().setDimensions(2).setHeightModel(false);
     int n = req.getCount() == 0 ? 14 : req.getCount();
+    calibrationRequests.add(req);
     int i = 0;
-    for (FakeWorld.Server s : world.calibration) {
+    List<FakeWorld.Server> order = new ArrayList<>(world.calibration);
+    if (req.hasNear()) {
+      Coordinate near = new Coordinate(req.getNear().getComponentsList().stream().mapToDouble(Double::doubleValue).toArray(), 0);
+      order.sort(Comparator.comparingDouble(s -> near.distanceTo(s.coordinate())));
+    }
+    for (FakeWorld.Server s : order) {
       if (i >= n) break;
       dev.reed.proto.v1.Coordinate c = proto(s.coordinate());
       if (nanCoordinates) c = c.toBuilder().setComponents(0, Double.NaN).build();
       if (wrongDimensionsEvery > 0 && i % wrongDimensionsEvery == 0) c = c.toBuilder().addComponents(1).build();
       b.addServers(CalibrationServer.newBuilder().setEndpoint(Endpoints.of(s.address())).setProtocol(s.protocol())
           .setCoordinate(c).setKind(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON)
+          .setLandmarkId("lm" + world.calibration.indexOf(s))
           .setFit(FitQuality.newBuilder().setRelativeError(0.05).setLandmarksUsed(8)));
       i++;
     }
@@ -149,8 +159,15 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
   }
 
   private RankedServer ranked(FakeWorld.Server s, double predictedMs) {
-    return RankedServer.newBuilder().setEndpoint(Endpoints.of(s.address())).setProtocol(s.protocol())
-        .setPredictedRttUs((int) Math.round(predictedMs * 1000)).setServerInfo(s.info()).build();
+    RankedServer.Builder b = RankedServer.newBuilder().setEndpoint(Endpoints.of(s.address())).setProtocol(s.protocol())
+        .setPredictedRttUs((int) Math.round(predictedMs * 1000)).setServerInfo(s.info());
+    if (landmarkRtts) {
+      for (int l = 0; l < world.calibration.size(); l++) {
+        double ms = world.calibration.get(l).coordinate().distanceTo(world.trueCoordinate(s));
+        b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId("lm" + l).setRttUs((int) Math.max(1, Math.round(ms * 1000))));
+      }
+    }
+    return b.build();
   }
 
   private static boolean matches(FakeWorld.Server s, ServerFilter f, Coordinate client) {

@@ -26,6 +26,8 @@ final class FakeWorld {
   final Coordinate client;
   final List<Server> servers = new ArrayList<>();
   final List<Server> calibration = new ArrayList<>();
+  /** Servers whose coordinate (what the coordinator serves) is wrong: where they truly are, by key. */
+  final java.util.Map<String, Coordinate> truePosition = new java.util.concurrent.ConcurrentHashMap<>();
 
   FakeWorld(Coordinate client) {
     this.client = client;
@@ -63,7 +65,12 @@ final class FakeWorld {
   }
 
   double rttMs(Server s) {
-    return client.distanceTo(s.coordinate());
+    return client.distanceTo(trueCoordinate(s));
+  }
+
+  /** Where the server truly is (its coordinate unless it is misplaced). */
+  Coordinate trueCoordinate(Server s) {
+    return truePosition.getOrDefault(s.key(), s.coordinate());
   }
 
   Server find(InetSocketAddress a) {

@@ -99,7 +99,55 @@ class ReedClientTest {
   }
 
   @Test
-  void probesInAscendingPredictedOrder() {
+  void calibrationProbesASpreadSetThenTheServersNearestToTheRoughPosition() {
+    world.calibration.clear();
+    for (int i = 0; i < 20; i++) { // beacons on a ring, the client at the origin near beacon 0's side
+      double a = 2 * Math.PI * i / 20;
+      world.calibration.add(new FakeWorld.Server(FakeWorld.address(21, i), dev.reed.proto.v1.GameProtocol.GAME_PROTOCOL_A2S,
+          Coordinate.of(60 * Math.cos(a) + 50, 60 * Math.sin(a) + 7), dev.reed.proto.v1.ServerInfo.newBuilder().setName("b" + i).build(), true));
+    }
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)));
+    assertThat(r.calibrationProbes()).isEqualTo(CALIB);
+    assertThat(service.calibrationRequests).hasSize(2);
+    assertThat(service.calibrationRequests.get(0).hasNear()).isFalse();
+    assertThat(service.calibrationRequests.get(0).getCount()).isEqualTo(CALIB);
+    var near = service.calibrationRequests.get(1);
+    assertThat(near.hasNear()).isTrue();
+    assertThat(Coordinate.of(near.getNear().getComponents(0), near.getNear().getComponents(1)).distanceTo(world.client))
+        .as("rough position from the spread phase").isLessThan(1.0);
+    // spread phase: the first D+2 = 4 of the spread set; near phase: the 4 nearest to the client not probed yet
+    List<String> calibrationProbed;
+    synchronized (prober.sent) {
+      calibrationProbed = prober.sent.subList(0, CALIB).stream().map(t -> Endpoints.key(t.address())).toList();
+    }
+    List<String> spread = calibrationProbed.subList(0, 4);
+    List<String> nearest = world.calibration.stream().filter(b -> !spread.contains(b.key()))
+        .sorted(Comparator.comparingDouble(world::rttMs)).limit(4).map(FakeWorld.Server::key).toList();
+    assertThat(calibrationProbed.subList(4, CALIB)).containsExactlyElementsOf(nearest);
+    assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
+  }
+
+  @Test
+  void aServerTheCoordinatesPutTooFarIsProbedEarlierThanksToItsLandmarkRtts() {
+    // the truly nearest server, 2 ms from the client, published 75 ms away: the coordinator lists it ~15th
+    FakeWorld.Server misplaced = world.servers.stream().filter(x -> x.info().getPlayers() < 16)
+        .min(Comparator.comparingDouble(x -> Math.abs(world.rttMs(x) - 75))).orElseThrow();
+    world.truePosition.put(misplaced.key(), Coordinate.of(2, 0));
+    service.landmarkRtts = false;
+    client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(30)));
+    int without = listProbeKeys().indexOf(misplaced.key());
+    prober.sent.clear();
+    service.landmarkRtts = true;
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(30)));
+    int with = listProbeKeys().indexOf(misplaced.key());
+    assertThat(without).as("listed by its coordinate").isGreaterThanOrEqualTo(10);
+    assertThat(with).as("probe index with landmark comparison (without: %d)", without).isLessThan(without).isLessThan(10);
+    assertThat(r.closest(1)).extracting(DiscoveredServer::key).containsExactly(misplaced.key());
+  }
+
+  @Test
+  void withoutLandmarkRttsServersAreProbedInAscendingPredictedOrder() {
+    service.landmarkRtts = false;
     client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(50)));
     List<String> probed = listProbeKeys();
     assertThat(probed).hasSize(50).containsExactlyElementsOf(world.closestKeys(50));
@@ -249,8 +297,10 @@ class ReedClientTest {
     DiscoveryResult r = track(builder().positioning(Positioning.LOCATE_RPC).build())
         .discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)));
     assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCATE_RPC);
-    assertThat(service.locateRequests).hasSize(1);
-    assertThat(service.locateRequests.get(0).getMeasurementsCount()).isEqualTo(CALIB);
+    // one for the rough position after the spread phase (D+2 = 4), one from every calibration reply
+    assertThat(service.locateRequests).hasSize(2);
+    assertThat(service.locateRequests.get(0).getMeasurementsCount()).isEqualTo(4);
+    assertThat(service.locateRequests.get(1).getMeasurementsCount()).isEqualTo(CALIB);
     assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
   }
 
@@ -327,9 +377,12 @@ class ReedClientTest {
 
   @Test
   void someInvalidCalibrationServersAreDroppedAndTheRestUsed() {
-    service.wrongDimensionsEvery = 2; // 4 of 8 have 3 components in a 2-D deployment
+    service.wrongDimensionsEvery = 2; // 4 of 8 have 3 components in a 2-D deployment, in each phase's reply
     DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
-    assertThat(r.calibrationProbes()).isEqualTo(4);
+    assertThat(r.calibrationProbes()).isBetween(4, CALIB);
+    synchronized (prober.sent) {
+      assertThat(prober.sent.stream().map(t -> Endpoints.key(t.address())).distinct().count()).isEqualTo(prober.sent.size());
+    }
     assertThat(r.servers()).extracting(DiscoveredServer::key).containsExactlyElementsOf(world.closestKeys(10));
   }
 
