@@ -109,10 +109,16 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     }
     Coordinate near = req.hasNear() ? RequestMapping.coordinate(true, req.getNear(), d, "near") : null;
     if (req.getProtocol() == GameProtocol.UNRECOGNIZED) throw invalid("protocol: unknown value " + req.getProtocolValue());
+    if (req.getKind() == CalibrationKind.UNRECOGNIZED) throw invalid("kind: unknown value " + req.getKindValue());
+    CalibrationKind kind = req.getKind();
     Map<String, Calibrator> byKey = calibrators(s, req.getProtocol());
     List<CalibrationCandidate> candidates = new ArrayList<>(byKey.size());
-    byKey.forEach((k, c) -> candidates.add(new CalibrationCandidate(k, c.coordinate(), c.server().getFit().getRelativeError(),
-        c.server().getFit().getLandmarksUsed())));
+    byKey.forEach((k, c) -> {
+      if (kind == CalibrationKind.CALIBRATION_KIND_UNSPECIFIED || c.server().getKind() == kind) {
+        candidates.add(new CalibrationCandidate(k, c.coordinate(), c.server().getFit().getRelativeError(),
+            c.server().getFit().getLandmarksUsed()));
+      }
+    });
     GetCalibrationServersResponse.Builder b = GetCalibrationServersResponse.newBuilder()
         .setDimensions(d).setHeightModel(config.height());
     if (!candidates.isEmpty()) {

@@ -233,6 +233,25 @@ class ReedServiceTest {
   }
 
   @Test
+  void kindSelectsBeaconsOrGameServersForSpreadAndNearSets() {
+    GetCalibrationServersResponse beacons = reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(5)
+        .setKind(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON).build());
+    assertThat(beacons.getServersList()).hasSize(5)
+        .allMatch(s -> s.getKind() == CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON && !s.getLandmarkId().isEmpty());
+    // fewer beacons than asked: all six, no game server to make up the count
+    assertThat(reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(14)
+        .setKind(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON).build()).getServersList()).hasSize(6);
+    GetCalibrationServersResponse nearBeacons = reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(2)
+        .setNear(coord(290, 290)).setKind(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON).build());
+    assertThat(nearBeacons.getServersList()).extracting(CalibrationServer::getLandmarkId).containsExactly("lm3", "lm5");
+    assertThat(reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(30)
+        .setKind(CalibrationKind.CALIBRATION_KIND_GAME_SERVER).build()).getServersList()).hasSize(30)
+        .allMatch(s -> s.getKind() == CalibrationKind.CALIBRATION_KIND_GAME_SERVER);
+    assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setKindValue(7).build()),
+        "kind: unknown value 7");
+  }
+
+  @Test
   void badNearIsInvalidArgument() {
     assertInvalid(() -> reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setNear(coord(1, Double.NaN))
         .build()), "near component 1 is not finite");
