@@ -13,9 +13,12 @@ import java.util.function.Supplier;
 
 /**
  * Algorithm 3 on the client, in two phases (beyond the paper; eval/README.md "Two-phase
- * calibration"): probe the first D+2 of the coordinator's spread set, position roughly, then
- * probe the calibration servers nearest to that position (GetCalibrationServers with
- * {@code near}) for the rest of the calibration count. Near calibration points fix the client
+ * calibration"): probe the first D+2 of the coordinator's spread set of landmark beacons (of any
+ * calibration servers when it has fewer than D+1 beacons), position roughly, then probe the
+ * calibration servers of any kind nearest to that position (GetCalibrationServers with
+ * {@code near}) for the rest of the calibration count. The beacons give the client its RTTs to
+ * landmarks for the probe order ({@link LandmarkOrder}); in a deployment with thousands of
+ * well-fitted game servers a spread set of any kind would hardly ever contain one. Near calibration points fix the client
  * relative to its neighbourhood, which is what ordering its nearest servers needs; distant ones
  * mostly re-measure the continent. On planetlab490, 5 spread + 5 nearest landmarks ordered the
  * first page as well as all 15 (P@10 0.65 vs 0.66). The client is then positioned from every
@@ -86,7 +89,10 @@ final class Calibration {
   }
 
   static Result run(CoordinatorClient coordinator, int count, Positioning positioning, Supplier<ProbeLoop> loops, Ticker ticker) {
-    CoordinatorClient.CalibrationSet set = coordinator.calibrationServers(count);
+    // spread over the landmark beacons, so the client has landmark RTTs to compare; any kind when
+    // the coordinator has too few beacons
+    CoordinatorClient.CalibrationSet set = coordinator.beaconCalibrationServers(count);
+    if (set.servers().size() < set.dimensions() + 1) set = coordinator.calibrationServers(count);
     int need = set.dimensions() + 1;
     int spread = Math.min(set.servers().size(), need + 1);
     List<CoordinatorClient.CalibrationTarget> probed = new ArrayList<>(set.servers().subList(0, spread));

@@ -5,6 +5,7 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.CalibrationKind;
 import dev.reed.proto.v1.CalibrationMeasurement;
 import dev.reed.proto.v1.CalibrationServer;
 import dev.reed.proto.v1.GameProtocol;
@@ -94,6 +95,16 @@ final class CoordinatorClient implements AutoCloseable {
           + " dimensions needs at least " + (dims + 1));
     }
     return set.set();
+  }
+
+  /**
+   * Algorithm 3 over the landmark beacons only (GetCalibrationServers with {@code kind}): the
+   * client's RTTs to them are what it compares with the landmarks' RTTs to each server. May be
+   * fewer than asked, even none.
+   */
+  CalibrationSet beaconCalibrationServers(int count) {
+    return calibrationSet(GetCalibrationServersRequest.newBuilder().setCount(count)
+        .setKind(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON).build()).set();
   }
 
   /**

@@ -48,6 +48,7 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
   volatile Status failLocate;            // Locate fails with this status
   volatile int badEndpointEvery;         // every n-th ranked server has a host name instead of an IP (0 = never)
   volatile boolean landmarkRtts = true;   // ranked servers carry the beacons' RTTs to them (from their true position)
+  volatile int beacons = Integer.MAX_VALUE; // calibration servers from this index on are game servers, not beacons
   final List<GetCalibrationServersRequest> calibrationRequests = new CopyOnWriteArrayList<>();
 
   FakeReedService(FakeWorld world) {
@@ -68,12 +69,15 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
     }
     for (FakeWorld.Server s : order) {
       if (i >= n) break;
+      boolean beacon = world.calibration.indexOf(s) < beacons;
+      if (req.getKind() == CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON && !beacon) continue;
+      if (req.getKind() == CalibrationKind.CALIBRATION_KIND_GAME_SERVER && beacon) continue;
       dev.reed.proto.v1.Coordinate c = proto(s.coordinate());
       if (nanCoordinates) c = c.toBuilder().setComponents(0, Double.NaN).build();
       if (wrongDimensionsEvery > 0 && i % wrongDimensionsEvery == 0) c = c.toBuilder().addComponents(1).build();
       b.addServers(CalibrationServer.newBuilder().setEndpoint(Endpoints.of(s.address())).setProtocol(s.protocol())
-          .setCoordinate(c).setKind(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON)
-          .setLandmarkId("lm" + world.calibration.indexOf(s))
+          .setCoordinate(c).setKind(beacon ? CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON : CalibrationKind.CALIBRATION_KIND_GAME_SERVER)
+          .setLandmarkId(beacon ? "lm" + world.calibration.indexOf(s) : "")
           .setFit(FitQuality.newBuilder().setRelativeError(0.05).setLandmarksUsed(8)));
       i++;
     }
@@ -162,7 +166,7 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
     RankedServer.Builder b = RankedServer.newBuilder().setEndpoint(Endpoints.of(s.address())).setProtocol(s.protocol())
         .setPredictedRttUs((int) Math.round(predictedMs * 1000)).setServerInfo(s.info());
     if (landmarkRtts) {
-      for (int l = 0; l < world.calibration.size(); l++) {
+      for (int l = 0; l < Math.min(beacons, world.calibration.size()); l++) {
         double ms = world.calibration.get(l).coordinate().distanceTo(world.trueCoordinate(s));
         b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId("lm" + l).setRttUs((int) Math.max(1, Math.round(ms * 1000))));
       }

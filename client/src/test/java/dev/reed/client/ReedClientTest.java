@@ -111,8 +111,10 @@ class ReedClientTest {
     assertThat(service.calibrationRequests).hasSize(2);
     assertThat(service.calibrationRequests.get(0).hasNear()).isFalse();
     assertThat(service.calibrationRequests.get(0).getCount()).isEqualTo(CALIB);
+    assertThat(service.calibrationRequests.get(0).getKind()).isEqualTo(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON);
     var near = service.calibrationRequests.get(1);
     assertThat(near.hasNear()).isTrue();
+    assertThat(near.getKind()).as("near phase: any kind").isEqualTo(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
     assertThat(Coordinate.of(near.getNear().getComponents(0), near.getNear().getComponents(1)).distanceTo(world.client))
         .as("rough position from the spread phase").isLessThan(1.0);
     // spread phase: the first D+2 = 4 of the spread set; near phase: the 4 nearest to the client not probed yet
@@ -125,6 +127,20 @@ class ReedClientTest {
         .sorted(Comparator.comparingDouble(world::rttMs)).limit(4).map(FakeWorld.Server::key).toList();
     assertThat(calibrationProbed.subList(4, CALIB)).containsExactlyElementsOf(nearest);
     assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
+  }
+
+  @Test
+  void withTooFewBeaconsTheSpreadSetIsOfAnyKind() {
+    service.beacons = 2; // fewer than D+1 = 3: the other 6 calibration servers are game servers
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
+    assertThat(service.calibrationRequests).extracting(q -> q.getKind())
+        .containsExactly(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON,
+            dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED, dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
+    assertThat(r.calibrationProbes()).isEqualTo(CALIB);
+    assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
+    // two beacon RTTs still feed the comparison (a little noise in this exact world): nearly the true 10
+    assertThat(r.servers()).hasSize(10).extracting(DiscoveredServer::key).filteredOn(world.closestKeys(10)::contains)
+        .hasSizeGreaterThanOrEqualTo(8);
   }
 
   @Test
