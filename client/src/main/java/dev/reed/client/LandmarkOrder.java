@@ -2,9 +2,10 @@ package dev.reed.client;
 
 import dev.reed.coordinates.LandmarkComparison;
 import dev.reed.coordinates.ranking.AdaptiveOrder;
-import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.probe.ProbeResult;
+import dev.reed.proto.v1.LandmarkRtt;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -31,7 +32,7 @@ final class LandmarkOrder {
 
   private final String[] ids;
   private final double[] clientMs;
-  private final Map<String, Integer> index = new java.util.HashMap<>();
+  private final Map<String, Integer> index = new HashMap<>();
 
   /** A candidate with its refined prediction and the score the probe order sorts by. */
   record Scored(Candidate candidate, double score) {}
@@ -54,7 +55,7 @@ final class LandmarkOrder {
 
   /** The beacon RTTs of a calibration, by landmark id (the lowest RTT when a beacon was measured twice). */
   static LandmarkOrder of(Iterable<CoordinatorClient.CalibrationTarget> calibration, Map<String, ProbeResult> measured) {
-    Map<String, Double> ms = new java.util.HashMap<>();
+    Map<String, Double> ms = new HashMap<>();
     for (CoordinatorClient.CalibrationTarget t : calibration) {
       ProbeResult r = measured.get(t.candidate().key());
       if (t.landmarkId().isEmpty() || r == null || !r.ok()) continue;
@@ -83,7 +84,7 @@ final class LandmarkOrder {
     for (LandmarkRtt r : c.landmarkRtts()) {
       Integer l = index.get(r.getLandmarkId());
       long us = Integer.toUnsignedLong(r.getRttUs());
-      if (l != null && us >= 1 && us <= MAX_RTT_US) serverMs[l] = Math.min(Double.isNaN(serverMs[l]) ? Double.MAX_VALUE : serverMs[l], us / 1000.0);
+      if (l != null && us >= 1 && us <= MAX_RTT_US && !(serverMs[l] <= us / 1000.0)) serverMs[l] = us / 1000.0; // lowest if repeated
     }
     return LandmarkComparison.between(clientMs, serverMs);
   }
