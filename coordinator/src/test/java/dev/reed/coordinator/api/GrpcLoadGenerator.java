@@ -12,6 +12,7 @@ import dev.reed.proto.v1.FitQuality;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import dev.reed.proto.v1.GetOrderedServersResponse;
+import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.ServerInfo;
@@ -52,6 +53,16 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class GrpcLoadGenerator {
   private GrpcLoadGenerator() {}
 
+  /** What a deployment of 15 landmarks publishes per server (RankedServer.landmark_rtts). */
+  static List<LandmarkRtt> landmarkRtts(SplittableRandom r) {
+    List<LandmarkRtt> out = new ArrayList<>(15);
+    for (int l = 0; l < 15; l++) {
+      out.add(LandmarkRtt.newBuilder().setLandmarkId(String.format("landmark-%02d", l))
+          .setRttUs(r.nextInt(5_000, 300_000)).build());
+    }
+    return out;
+  }
+
   static ServingState world(int n, int d) {
     SplittableRandom r = new SplittableRandom(11);
     Map<String, ServerCoordinate> servers = new HashMap<>();
@@ -66,6 +77,7 @@ public final class GrpcLoadGenerator {
           .setServerInfo(ServerInfo.newBuilder().setName("server number " + i).setMap("de_dust2").setGame("cstrike")
               .setPlayers(i % 20).setMaxPlayers(24).setVersion("1.38.7.9"))
           .setStability(Stability.newBuilder().setMedianRttUs(40_000).setJitterUs(800).setLossFraction(0.01).setRounds(8))
+          .addAllLandmarkRtts(landmarkRtts(r))
           .build();
       String key = Endpoints.key(e);
       servers.put(key, sc);
