@@ -80,11 +80,11 @@ public final class TargetPositioning {
       return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch());
     }
     boolean newEpoch = state.landmarkEpoch() != epochSeen;
-    java.util.LinkedHashSet<TargetWindows.Target> todo = new java.util.LinkedHashSet<>(windows.drainDirty());
+    java.util.LinkedHashSet<TargetWindows.Target> pending = new java.util.LinkedHashSet<>(windows.drainDirty());
     long now = clock.millis();
     for (TargetWindows.Target t : windows.all()) {
       Long at = publishedAt.get(t.key());
-      if (newEpoch || at == null || now - at >= refreshEvery.toMillis()) todo.add(t);
+      if (newEpoch || at == null || now - at >= refreshEvery.toMillis()) pending.add(t);
     }
     List<String> ids = anchors.stream().map(ServingState.Anchor::landmarkId).toList();
     List<Coordinate> anchorCoords = anchors.stream().map(ServingState.Anchor::coordinate).toList();
@@ -92,10 +92,10 @@ public final class TargetPositioning {
     int sent = 0;
     int tooFew = 0;
     int failed = 0;
-    double[] errors = new double[todo.size()];
+    double[] errors = new double[pending.size()];
     Instant instant = clock.instant();
     Timestamp ts = Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
-    for (TargetWindows.Target t : todo) {
+    for (TargetWindows.Target t : pending) {
       double[] rtt = windows.minimaMs(t, ids);
       int usable = 0;
       for (double r : rtt) if (!Double.isNaN(r)) usable++;
@@ -154,7 +154,7 @@ public final class TargetPositioning {
       Arrays.sort(e);
       median = e[fitted / 2];
     }
-    return new Result(todo.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch());
+    return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch());
   }
 
   /** Another set of landmarks, or a landmark's RTT that moved by more than the move threshold. */
