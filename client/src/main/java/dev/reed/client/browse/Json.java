@@ -1,130 +1,84 @@
 package dev.reed.client.browse;
 
-/** A minimal JSON writer for the browse report (objects, arrays, strings, numbers; no dependencies). */
+import com.google.gson.stream.JsonWriter;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+
+/**
+ * The browse report's JSON: a fluent face on Gson's streaming {@link JsonWriter}, which does the
+ * structure and the string escaping. Numbers keep three decimals; NaN and infinities become null
+ * (JSON has neither).
+ */
 final class Json {
-  private final StringBuilder sb = new StringBuilder();
-  private boolean needComma;
-  private boolean afterKey;
+  private final StringWriter buffer = new StringWriter();
+  private final JsonWriter w = new JsonWriter(buffer);
 
   /** Starts an object as a value (top level or array element). */
   Json open() {
-    beforeValue();
-    sb.append('{');
-    needComma = false;
-    return this;
+    return write(() -> w.beginObject());
   }
 
   /** Starts an object under a key. */
   Json object(String key) {
-    key(key);
-    return open();
+    return write(() -> w.name(key).beginObject());
   }
 
   Json close() {
-    sb.append('}');
-    needComma = true;
-    return this;
+    return write(() -> w.endObject());
   }
 
   Json array(String key) {
-    key(key);
-    beforeValue();
-    sb.append('[');
-    needComma = false;
-    return this;
+    return write(() -> w.name(key).beginArray());
   }
 
   Json closeArray() {
-    sb.append(']');
-    needComma = true;
-    return this;
+    return write(() -> w.endArray());
   }
 
   Json field(String key, String value) {
-    key(key);
-    beforeValue();
-    string(value);
-    needComma = true;
-    return this;
+    return write(() -> w.name(key).value(value));
   }
 
   Json field(String key, long value) {
-    key(key);
-    beforeValue();
-    sb.append(value);
-    needComma = true;
-    return this;
+    return write(() -> w.name(key).value(value));
   }
 
   Json field(String key, boolean value) {
-    key(key);
-    beforeValue();
-    sb.append(value);
-    needComma = true;
-    return this;
+    return write(() -> w.name(key).value(value));
   }
 
-  /** Non-finite numbers become null (JSON has no NaN); three decimals. */
   Json field(String key, double value) {
-    key(key);
+    write(() -> w.name(key));
     return value(value);
   }
 
   /** A number as an array element (or after a key). */
   Json value(double v) {
-    beforeValue();
-    if (!Double.isFinite(v)) sb.append("null");
-    else sb.append(Math.round(v * 1000) / 1000.0);
-    needComma = true;
-    return this;
-  }
-
-  private void key(String k) {
-    beforeValue();
-    string(k);
-    sb.append(':');
-    afterKey = true;
-  }
-
-  private void beforeValue() {
-    if (afterKey) {
-      afterKey = false;
-      return;
-    }
-    if (needComma) sb.append(',');
-  }
-
-  private void string(String s) {
-    if (s == null) {
-      sb.append("null");
-      return;
-    }
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        default -> {
-          if (c < 0x20 || c == 0x7f || Character.isSurrogate(c) && !validSurrogate(s, i)) sb.append(String.format("\\u%04x", (int) c));
-          else sb.append(c);
-        }
+    return write(() -> {
+      if (Double.isFinite(v)) {
+        w.value(Math.round(v * 1000) / 1000.0);
+      } else {
+        w.nullValue();
       }
-    }
-    sb.append('"');
-  }
-
-  private static boolean validSurrogate(String s, int i) {
-    char c = s.charAt(i);
-    if (Character.isHighSurrogate(c)) return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
-    return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
+    });
   }
 
   @Override
   public String toString() {
-    return sb.toString();
+    return buffer.toString();
+  }
+
+  private interface Step {
+    void run() throws IOException;
+  }
+
+  private Json write(Step step) {
+    try {
+      step.run(); // a StringWriter does not fail; JsonWriter throws only on misuse (IllegalStateException)
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return this;
   }
 }
