@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -27,18 +28,28 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * The leader's landmark embedding (GNP, Ng &amp; Zhang 2002; REED section 5.1.1): the mesh
  * windows' minima are embedded, aligned to the previous embedding (Procrustes, so coordinates do
  * not jump between rounds) and published to {@code reed.landmark-coordinates} under a new epoch,
- * but only when the landmark set changed or a landmark moved by more than {@code moveThresholdMs}:
- * every epoch makes every replica re-fit all its targets. Landmarks with mesh RTTs to fewer than
- * D+1 peers, or that never announced themselves, are left out rather than guessed; their old
- * coordinates are deleted (tombstones).
+ * but only when the landmark set changed, or a landmark moved by more than {@code moveThresholdMs}
+ * and the previous embedding fits the current mesh worse than the new one (some landmark's median
+ * relative error more than {@link #FIT_TOLERANCE} higher): every epoch makes every replica re-fit
+ * all its targets. The solver's random restarts are re-seeded every round, so an unchanged mesh
+ * gives the same solution; without both guards a non-convex fit (4-D, heights, RTTs that are not
+ * Euclidean) lands in another minimum of about the same cost each round. Landmarks with mesh RTTs
+ * to fewer than D+1 peers, or that never announced themselves, are left out rather than guessed;
+ * their old coordinates are deleted (tombstones).
  */
 public final class LandmarkEmbeddingRound {
   /** What one embedding round did. */
   public record Result(int landmarks, int leftOut, boolean published, long epoch, double medianRelativeError,
       String skipReason) {}
 
+  /**
+   * How much worse (median relative error, per landmark) the previous embedding may fit the current
+   * mesh than a fresh solution before a moved solution is published as a new epoch.
+   */
+  static final double FIT_TOLERANCE = 0.01;
+
   private final CoordinateConfig config;
-  private final LandmarkEmbedder embedder;
+  private final long seed;
   private final int minPeers;
   private final Producer<byte[], byte[]> producer;
   private final Clock clock;
@@ -48,7 +59,7 @@ public final class LandmarkEmbeddingRound {
   public LandmarkEmbeddingRound(CoordinateConfig config, int minMeshPeers, Producer<byte[], byte[]> producer, Clock clock,
       double moveThresholdMs, long seed) {
     this.config = config;
-    this.embedder = new LandmarkEmbedder(config, new SplittableRandom(seed));
+    this.seed = seed;
     this.minPeers = Math.max(minMeshPeers, config.dimensions() + 1);
     this.producer = producer;
     this.clock = clock;
@@ -92,7 +103,9 @@ public final class LandmarkEmbeddingRound {
     }
     LandmarkEmbedding e;
     try {
-      e = embedder.embed(d, any ? previous : null);
+      // a fresh generator from the same seed every round: the same mesh gives the same solution (the random
+      // restarts would otherwise land in other minima of about the same cost, a new epoch every round)
+      e = new LandmarkEmbedder(config, new SplittableRandom(seed)).embed(d, any ? previous : null);
     } catch (IllegalArgumentException ex) {
       return new Result(ids.size(), leftOut, false, current, Double.NaN, ex.getMessage());
     }
@@ -105,6 +118,14 @@ public final class LandmarkEmbeddingRound {
       moved = p == null || p.euclideanTo(n) > moveThresholdMs || Math.abs(p.height() - n.height()) > moveThresholdMs;
     }
     if (sameSet && !moved) return new Result(ids.size(), leftOut, false, current, median, null);
+    if (sameSet) {
+      // the solver restarts from scratch and can land in another minimum of about the same cost that no
+      // rigid motion maps onto the previous one: keep the previous embedding while it fits the mesh as well
+      double[] kept = relativeErrors(previous, d);
+      boolean fitsWorse = false;
+      for (int i = 0; i < kept.length && !fitsWorse; i++) fitsWorse = kept[i] > e.relativeErrors()[i] + FIT_TOLERANCE;
+      if (!fitsWorse) return new Result(ids.size(), leftOut, false, current, median(kept), null);
+    }
     epoch = current + 1;
     Instant now = clock.instant();
     Timestamp ts = Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()).build();
@@ -129,6 +150,33 @@ public final class LandmarkEmbeddingRound {
     }
     producer.flush();
     return new Result(ids.size(), leftOut, true, epoch, median, null);
+  }
+
+  /** Per landmark, the median relative error of these coordinates over its measured peers (as the embedder's). */
+  private double[] relativeErrors(List<Coordinate> coords, double[][] d) {
+    int n = d.length;
+    double[] errors = new double[n];
+    double[] row = new double[n];
+    for (int i = 0; i < n; i++) {
+      int k = 0;
+      for (int j = 0; j < n; j++) {
+        if (j == i) continue;
+        double a = d[i][j];
+        double b = d[j][i];
+        double v = Double.isNaN(a) ? b : Double.isNaN(b) ? a : 0.5 * (a + b);
+        if (!Double.isNaN(v)) row[k++] = Math.abs(coords.get(i).distanceTo(coords.get(j)) - v) / Math.max(v, config.minRttMs());
+      }
+      errors[i] = median(Arrays.copyOf(row, k));
+    }
+    return errors;
+  }
+
+  private static double median(double[] values) {
+    if (values.length == 0) return Double.NaN;
+    double[] v = values.clone();
+    Arrays.sort(v);
+    int m = v.length / 2;
+    return v.length % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
   }
 
   private static int peers(double[][] d, int i) {
