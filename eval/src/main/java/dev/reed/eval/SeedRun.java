@@ -3,10 +3,10 @@ package dev.reed.eval;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
+import dev.reed.coordinates.LandmarkComparison;
 import dev.reed.coordinates.LandmarkEmbedder;
 import dev.reed.coordinates.LandmarkEmbedding;
 import dev.reed.coordinates.PositionFit;
-import dev.reed.coordinates.LandmarkComparison;
 import dev.reed.coordinates.autostop.AutoStopPolicy;
 import dev.reed.coordinates.calibration.CalibrationCandidate;
 import dev.reed.coordinates.calibration.CalibrationSelector;
@@ -46,11 +46,14 @@ final class SeedRun {
 
   private final boolean accuracyOnly;
   private final AdaptiveOrder.Settings adaptive;
+  private final AdaptiveOrder.Settings frozen;
 
   SeedRun(RttMatrix m, EvalSettings s, boolean accuracyOnly) {
     this.accuracyOnly = accuracyOnly;
     this.adaptive = new AdaptiveOrder.Settings(s.kernelMs(), AdaptiveOrder.Settings.defaults().prior(),
         s.repositionLimit(), s.serverSigmaMs(), s.lowerBoundBeyondMs(), s.nearDifferenceWeight());
+    this.frozen = new AdaptiveOrder.Settings(adaptive.kernelMs(), adaptive.prior(), 0, adaptive.serverSigmaMs(),
+        adaptive.lowerBoundBeyondMs(), adaptive.nearDifferenceWeight());
     this.m = m;
     this.s = s;
     this.cfg = s.coordinates();
@@ -209,12 +212,10 @@ final class SeedRun {
       }
     }
     double[] actual = new double[ns];
-    double[] pred = new double[ns];
     Coordinate[] sc = new Coordinate[ns];
     for (int j = 0; j < ns; j++) {
       actual[j] = m.rtt(c, srv[j]);
       sc[j] = coords[srv[j]];
-      pred[j] = predict(me, sc[j], comparedCal, j);
     }
     // accuracy of the coordinate system: the client positioned from every landmark
     double[] rel = relativeErrors(meAll, sc, actual, comparedAll);
@@ -237,38 +238,21 @@ final class SeedRun {
     for (int k = 0; k < nClose; k++) {
       optimalMean += finite[k] / nClose;
     }
-    // probe in order; with re-positioning the order learns from every RTT measured (AdaptiveOrder)
+    // probe in order; with re-positioning the order learns from every RTT measured (AdaptiveOrder);
+    // without, the same order with learning off (refit limit 0): the static ranking
     int[] order = new int[ns];
     double[] orderPred = new double[ns];
     double[] orderRtt = new double[ns];
-    Coordinate finalPosition = me;
-    if (s.reposition()) {
-      AdaptiveOrder ao = new AdaptiveOrder(cfg, adaptive, calCoords, calRtt, Arrays.asList(sc), comparedCal);
-      for (int k = 0; k < ns; k++) {
-        int j = ao.next();
-        order[k] = j;
-        orderPred[k] = ao.predictedMs(j);
-        orderRtt[k] = actual[j];
-        ao.measured(j, actual[j]);
-      }
-      finalPosition = ao.position();
-    } else {
-      Integer[] idx = new Integer[ns];
-      for (int j = 0; j < ns; j++) {
-        idx[j] = j;
-      }
-      final double[] p = pred;
-      final int[] sv = srv;
-      Arrays.sort(idx, (a, b) -> {
-        int cmp = Double.compare(p[a], p[b]);
-        return cmp != 0 ? cmp : Integer.compare(sv[a], sv[b]);
-      });
-      for (int k = 0; k < ns; k++) {
-        order[k] = idx[k];
-        orderPred[k] = pred[idx[k]];
-        orderRtt[k] = actual[idx[k]];
-      }
+    AdaptiveOrder ao = new AdaptiveOrder(cfg, s.reposition() ? adaptive : frozen, calCoords, calRtt,
+        Arrays.asList(sc), comparedCal);
+    for (int k = 0; k < ns; k++) {
+      int j = ao.next();
+      order[k] = j;
+      orderPred[k] = ao.predictedMs(j);
+      orderRtt[k] = actual[j];
+      ao.measured(j, actual[j]);
     }
+    Coordinate finalPosition = ao.position();
     double relCal = relativeErrorMedian(me, sc, actual, comparedCal);
     double relFinal = relativeErrorMedian(finalPosition, sc, actual, comparedCal);
     // metrics on the sequence
