@@ -9,7 +9,10 @@ import java.util.List;
  * The measured-RTT matrix format of the evaluation data (NetLatency-Data, Zhu et al., IEEE/ACM
  * ToN): {@code matrix.csv} holds N rows of N comma-separated RTTs in milliseconds from row i to
  * column j, no header, an empty cell for a missing measurement; {@code nodes.csv} beside it holds
- * {@code index,name} lines after a header. The evaluator and the testbed's measured-matrix world
+ * {@code index,name} lines after a header. The dataset's raw time slices ({@code raw/PlanetLabData_t})
+ * separate cells with tabs instead; a matrix whose first row has no comma is read that way (cells
+ * split on any whitespace, so it can have no missing cells), so analysts can evaluate a slice as
+ * published. The evaluator and the testbed's measured-matrix world
  * read the same files through this one parser. Parsing only: the caller opens the files, so this
  * module stays free of I/O.
  */
@@ -27,10 +30,12 @@ public final class RttMatrixCsv {
     List<double[]> rows = new ArrayList<>();
     String line;
     int lineNo = 0;
+    Boolean commas = null; // decided by the first row
     while ((line = in.readLine()) != null) {
       lineNo++;
       if (line.isBlank()) continue;
-      String[] cells = line.split(",", -1);
+      if (commas == null) commas = line.indexOf(',') >= 0;
+      String[] cells = commas ? line.split(",", -1) : line.strip().split("\\s+");
       double[] row = new double[cells.length];
       for (int j = 0; j < cells.length; j++) {
         String c = cells[j].strip();
@@ -42,11 +47,12 @@ public final class RttMatrixCsv {
         try {
           v = Double.parseDouble(c);
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(name + " line " + lineNo + " column " + (j + 1) + ": not a number: '" + c + "'");
+          throw new IllegalArgumentException(name + " line " + lineNo + " column " + (j + 1) + ": not a number: '" + abbreviated(c) + "'"
+              + (commas ? "" : " (cells are separated by whitespace: the first row has no comma)"));
         }
         if (!(v >= 0) || Double.isInfinite(v)) {
           throw new IllegalArgumentException(name + " line " + lineNo + " column " + (j + 1)
-              + ": RTT must be finite and >= 0, got " + c);
+              + ": RTT must be finite and >= 0, got " + abbreviated(c));
         }
         row[j] = v;
       }
@@ -61,6 +67,11 @@ public final class RttMatrixCsv {
       throw new IllegalArgumentException(name + " is not square: " + rows.size() + " rows of " + rows.getFirst().length);
     }
     return rows.toArray(new double[0][]);
+  }
+
+  /** A cell as an error message quotes it: a wrong separator can make one cell a whole line. */
+  private static String abbreviated(String cell) {
+    return cell.length() <= 40 ? cell : cell.substring(0, 40) + "... (" + cell.length() + " characters)";
   }
 
   /**

@@ -34,6 +34,27 @@ class RttMatrixCsvTest {
   }
 
   @Test
+  void readsTheRawSlicesTabSeparatedFormat() throws Exception {
+    double[][] m = parse("0\t12.5\t7\n12.0  0\t30\n\n7\t31\t0\t\n");
+    assertThat(m).hasDimensions(3, 3);
+    assertThat(m[0][1]).isEqualTo(12.5);
+    assertThat(m[1][2]).isEqualTo(30.0);
+    assertThat(m[2][1]).isEqualTo(31.0);
+    assertThatThrownBy(() -> parse("0\t1\n1\t0\t2\n")).hasMessage("m.csv line 2: 3 values, expected 2");
+    assertThatThrownBy(() -> parse("0\tNaN\n1\t0\n")).hasMessageContaining("line 1 column 2: RTT must be finite");
+  }
+
+  @Test
+  void aWrongSeparatorIsReportedWithoutQuotingTheWholeLine() {
+    // tab-separated first row, commas further down: the whole comma line is one "cell"
+    String row = "1,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20";
+    assertThatThrownBy(() -> parse("0\t1\n" + row + "\n"))
+        .hasMessageStartingWith("m.csv line 2 column 1: not a number: '1,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16... (")
+        .hasMessageContaining(row.length() + " characters)")
+        .hasMessageEndingWith("(cells are separated by whitespace: the first row has no comma)");
+  }
+
+  @Test
   void nodesSkipTheHeaderAndCheckIndices() {
     String[] names = RttMatrixCsv.parseNodes(List.of("index,name", "0,alpha", "", "2, gamma "), 3, "n.csv");
     assertThat(names).containsExactly("alpha", null, "gamma");
