@@ -10,7 +10,7 @@ final class StopConditions {
   static StopCondition of(StopRule rule) {
     AutoStopPolicy policy = switch (rule) {
       case StopRule.FirstClose f -> AutoStopPolicy.firstNClose(f.nClose());
-      case StopRule.IntelligentClose i -> AutoStopPolicy.intelligentNClose(i.nClose(), i.window());
+      case StopRule.IntelligentClose i -> AutoStopPolicy.intelligentNClose(i.nClose(), i.window(), i.marginMs());
       case StopRule.RttStop r -> AutoStopPolicy.rttStop(r.rttStopMs(), r.window());
       case StopRule.RttLimit l -> AutoStopPolicy.rttLimit(l.limitMs(), l.deltaMs());
       case StopRule.Exhaustive e -> AutoStopPolicy.exhaustive();

@@ -66,6 +66,11 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--window", defaultValue = "20", description = "W of Intelligent N_close (default ${DEFAULT-VALUE}).")
   int window;
 
+  @Option(names = "--window-margin", defaultValue = "0", paramLabel = "MS",
+      description = "Intelligent N_close: an improvement of the N_close set by no more than MS does not restart the window"
+          + " (default ${DEFAULT-VALUE} = the paper's Algorithm 6).")
+  double windowMargin;
+
   @Option(names = "--rate", defaultValue = "140", description = "Probes per second for the time axis (default ${DEFAULT-VALUE}).")
   double rate;
 
@@ -225,7 +230,7 @@ public final class EvalCommand implements Callable<Integer> {
         .withLandmarks(landmarks.count, landmarks.list)
         .withStrategy(st)
         .withClients(mode)
-        .withProbing(nClose, window, rate, calibration)
+        .withProbing(nClose, window, windowMargin, rate, calibration)
         .withCalibrationSpread(calibrationSpread)
         .withComparison(comparison, lowerBoundBeyond, nearWeight)
         .withKmedoidsCap(kmedoidsCap)

@@ -12,6 +12,8 @@ import dev.reed.coordinates.CoordinateConfig;
  * @param clients ALL (every non-landmark node is a client in turn) or LANDMARKS (paper 5.1.2)
  * @param nClose N_close
  * @param window W of Intelligent N_close
+ * @param windowMarginMs an improvement of the N_close set by no more than this does not restart
+ *     Intelligent N_close's window (0 = the paper's Algorithm 6)
  * @param rate probes per second (time = probes / rate)
  * @param calibration calibration probes per client (0 = every landmark)
  * @param calibrationSpread of those, how many Algorithm 3 spreads over the space; the rest are the
@@ -40,6 +42,7 @@ public record EvalSettings(
     ClientMode clients,
     int nClose,
     int window,
+    double windowMarginMs,
     double rate,
     int calibration,
     int calibrationSpread,
@@ -62,6 +65,9 @@ public record EvalSettings(
   public EvalSettings {
     if (nClose < 1 || window < 1) {
       throw new IllegalArgumentException("--n-close and --window must be >= 1");
+    }
+    if (!(windowMarginMs >= 0) || Double.isInfinite(windowMarginMs)) {
+      throw new IllegalArgumentException("--window-margin must be finite and >= 0");
     }
     if (!(rate > 0) || !Double.isFinite(rate)) {
       throw new IllegalArgumentException("--rate must be > 0");
@@ -89,85 +95,85 @@ public record EvalSettings(
 
   /** The defaults of `./reed eval` (what won on planetlab490; see eval/README.md). */
   public static EvalSettings defaults() {
-    return new EvalSettings(CoordinateConfig.defaults(), 15, null, LandmarkStrategy.KMEDOIDS, ClientMode.ALL, 10, 20,
+    return new EvalSettings(CoordinateConfig.defaults(), 15, null, LandmarkStrategy.KMEDOIDS, ClientMode.ALL, 10, 20, 0.0,
         140, 10, 5, true, 60, 10.0, 5.0, true, 50.0, 0.5, 30.0, 1, 1, 1,
         Math.max(1, Runtime.getRuntime().availableProcessors()));
   }
 
   public EvalSettings withCoordinates(CoordinateConfig c) {
-    return new EvalSettings(c, landmarks, landmarkList, strategy, clients, nClose, window, rate, calibration,
+    return new EvalSettings(c, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate, calibration,
         calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withLandmarks(int count, int[] list) {
-    return new EvalSettings(coordinates, count, list, strategy, clients, nClose, window, rate, calibration,
+    return new EvalSettings(coordinates, count, list, strategy, clients, nClose, window, windowMarginMs, rate, calibration,
         calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withStrategy(LandmarkStrategy s) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, s, clients, nClose, window, rate, calibration,
+    return new EvalSettings(coordinates, landmarks, landmarkList, s, clients, nClose, window, windowMarginMs, rate, calibration,
         calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withClients(ClientMode m) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, m, nClose, window, rate, calibration,
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, m, nClose, window, windowMarginMs, rate, calibration,
         calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
   }
 
-  public EvalSettings withProbing(int n, int w, double r, int calib) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, n, w, r, calib,
+  public EvalSettings withProbing(int n, int w, double marginMs, double r, int calib) {
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, n, w, marginMs, r, calib,
         calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withCalibrationSpread(int spread) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, rate,
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
         calibration, spread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withReposition(boolean on, int limit, double sigmaMs) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, rate,
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
         calibration, calibrationSpread, on, limit, sigmaMs, kernelMs, comparison, lowerBoundBeyondMs,
         nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withComparison(boolean on, double beyondMs, double weight) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, rate,
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
         calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, on, beyondMs,
         weight, kmedoidsCapMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withKmedoidsCap(double capMs) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, rate,
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
         calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, capMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withSeeds(long first, int count) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, rate,
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
         calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, first, count, threads);
   }
 
   public EvalSettings withKernel(double ms) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, rate,
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
         calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, ms, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
   }
 
   public EvalSettings withClientStride(int k) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, rate,
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
         calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, k, seed, seeds, threads);
   }
 
   public EvalSettings withThreads(int t) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, rate,
+    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
         calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
         lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, t);
   }

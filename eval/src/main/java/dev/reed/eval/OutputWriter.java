@@ -96,6 +96,7 @@ final class OutputWriter {
       j.name("clients").value(s.clients().name().toLowerCase(Locale.ROOT));
       j.name("nClose").value(s.nClose());
       j.name("window").value(s.window());
+      number(j.name("windowMarginMs"), s.windowMarginMs());
       number(j.name("rate"), s.rate());
       j.name("calibration").value(s.calibration());
       j.name("calibrationSpread").value(s.calibrationSpread());

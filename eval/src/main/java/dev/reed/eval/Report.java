@@ -43,7 +43,8 @@ final class Report {
     b.append("## Table III: First and Intelligent N_close\n\n| policy | probes (incl. calibration) | time (s) | mean RTT found (ms) | median RTT found (ms) | optimal mean (ms) | precision | reduction vs exhaustive |\n|---|---|---|---|---|---|---|---|\n");
     for (String p : new String[] {"first", "intelligent"}) {
       b.append(f("| %s | %.1f | %.2f | %.1f | %.1f | %.1f | %.3f | %.1f %% |%n",
-          p.equals("first") ? "First N_close (" + s.nClose() + ")" : "Intelligent N_close (" + s.nClose() + ", W " + s.window() + ")",
+          p.equals("first") ? "First N_close (" + s.nClose() + ")" : "Intelligent N_close (" + s.nClose() + ", W " + s.window()
+              + (s.windowMarginMs() > 0 ? f(", margin %.1f ms", s.windowMarginMs()) : "") + ")",
           o.get(p + ".probes"), o.get(p + ".seconds"), o.get(p + ".foundMeanMs"), o.get(p + ".foundMedianMs"),
           o.get("optimalMeanMs"), o.get(p + ".precision"), o.get(p + ".reductionPct")));
     }

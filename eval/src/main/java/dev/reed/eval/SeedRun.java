@@ -300,7 +300,7 @@ final class SeedRun {
     Map<String, PolicyOutcome> policies = new LinkedHashMap<>();
     evaluate(policies, "first", () -> AutoStopPolicy.firstNClose(s.nClose()), orderPred, orderRtt, calib, kth,
         Double.NaN, actual);
-    evaluate(policies, "intelligent", () -> AutoStopPolicy.intelligentNClose(s.nClose(), s.window()), orderPred,
+    evaluate(policies, "intelligent", () -> AutoStopPolicy.intelligentNClose(s.nClose(), s.window(), s.windowMarginMs()), orderPred,
         orderRtt, calib, kth, Double.NaN, actual);
     for (double stop : EvalSettings.RTT_STOPS) {
       evaluate(policies, "rttstop" + (int) stop, () -> AutoStopPolicy.rttStop(stop, EvalSettings.RTT_STOP_WINDOW),

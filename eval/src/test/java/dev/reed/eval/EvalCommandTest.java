@@ -138,6 +138,9 @@ class EvalCommandTest {
     assertThat(run("--matrix", m.toString(), "--near-weight", "-1", "--out", out.toString()).err())
         .contains("--near-weight must be >= 0");
     assertThat(run("--matrix", m.toString(), "--kmedoids-cap", "0", "--out", out.toString()).code()).isEqualTo(2);
+    Run margin = run("--matrix", m.toString(), "--window-margin", "-1", "--out", out.toString());
+    assertThat(margin.code()).isEqualTo(2);
+    assertThat(margin.err()).contains("--window-margin must be finite and >= 0");
     assertThat(run("--help").code()).isZero();
   }
 

@@ -97,6 +97,11 @@ public final class BrowseCommand implements Callable<Integer> {
       description = "Probes without improvement before intelligent stops (default: ${DEFAULT-VALUE}).")
   int window = 20;
 
+  @Option(names = "--window-margin", paramLabel = "MS",
+      description = "Intelligent: an improvement of the N_close set by no more than MS does not restart the window"
+          + " (default: ${DEFAULT-VALUE}, the paper's rule).")
+  double windowMargin = 0;
+
   @Option(names = "--rtt-stop", paramLabel = "MS", description = "RTT_stop for --autostop rtt-stop (default: ${DEFAULT-VALUE}).")
   double rttStop = 150;
 
@@ -304,9 +309,12 @@ public final class BrowseCommand implements Callable<Integer> {
   }
 
   private DiscoveryRequest request() {
+    if (!(windowMargin >= 0) || Double.isInfinite(windowMargin)) {
+      throw new IllegalArgumentException("--window-margin must be finite and >= 0 ms: " + windowMargin);
+    }
     StopRule stop = switch (autostop.toLowerCase(Locale.ROOT)) {
       case "first" -> StopRule.first(nClose);
-      case "intelligent" -> new StopRule.IntelligentClose(nClose, window);
+      case "intelligent" -> new StopRule.IntelligentClose(nClose, window, windowMargin);
       case "rtt-stop" -> new StopRule.RttStop(rttStop, rttWindow);
       case "rtt-limit" -> StopRule.rttLimit(rttLimit, delta);
       case "none", "exhaustive" -> StopRule.exhaustive();

@@ -149,6 +149,9 @@ class BrowseCommandTest {
     assertThat(r.err()).contains("--autostop must be first, intelligent, rtt-stop, rtt-limit or none");
     assertThat(browse("--coordinator", "nowhere").err()).contains("HOST:PORT");
     assertThat(browse("--coordinator", world.coordinator(), "--fallback").err()).contains("--fallback needs --master");
+    Run margin = browse("--coordinator", world.coordinator(), "--autostop", "intelligent", "--window-margin", "-1");
+    assertThat(margin.code()).isEqualTo(2);
+    assertThat(margin.err()).contains("--window-margin must be finite and >= 0 ms");
   }
 
   @Test

@@ -54,7 +54,16 @@ public interface AutoStopPolicy {
    * answered-or-not probes have not changed that set (after it is full).
    */
   static AutoStopPolicy intelligentNClose(int nClose, int window) {
-    return new IntelligentNClose(nClose, window);
+    return new IntelligentNClose(nClose, window, 0);
+  }
+
+  /**
+   * Algorithm 6 with a margin: once the set is full, a probe that improves it by no more than
+   * {@code marginMs} (the RTT it replaces minus its own) enters the set without restarting the
+   * window. 0 is {@link #intelligentNClose(int, int)}.
+   */
+  static AutoStopPolicy intelligentNClose(int nClose, int window, double marginMs) {
+    return new IntelligentNClose(nClose, window, marginMs);
   }
 
   /**

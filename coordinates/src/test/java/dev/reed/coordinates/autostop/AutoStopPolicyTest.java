@@ -48,6 +48,22 @@ class AutoStopPolicyTest {
   }
 
   @Test
+  void intelligentMarginLetsSmallImprovementsInWithoutRestartingTheWindow() {
+    // set {10, 11, 12} full at probe 4; probe 6 improves it by 0.5 ms (12 -> 11.5), probe 8 by 3 ms (11.5 -> 8.5)
+    double[] rtt = {30, 10, 11, 12, 40, 11.5, 50, 8.5, 60, 70, 80, 90, 95, 96, 97};
+    assertThat(run(AutoStopPolicy.intelligentNClose(3, 5), rtt, rtt)).isEqualTo(13); // paper: both restart
+    AutoStopPolicy small = AutoStopPolicy.intelligentNClose(3, 5, 1.0);
+    assertThat(run(small, rtt, rtt)).isEqualTo(13); // the 3 ms one still restarts at probe 8
+    assertThat(small.name()).isEqualTo("intelligent(3,5,1.0ms)");
+    double[] onlySmall = {30, 10, 11, 12, 40, 11.5, 50, 60, 70, 80, 90};
+    assertThat(run(AutoStopPolicy.intelligentNClose(3, 5), onlySmall, onlySmall)).isEqualTo(11);
+    assertThat(run(AutoStopPolicy.intelligentNClose(3, 5, 1.0), onlySmall, onlySmall)).isEqualTo(9); // 4 + 5
+    // the margin applies only once the set is full: filling it always restarts
+    double[] filling = {30, 29.5, 29.2, 90, 91, 92, 93, 94, 95};
+    assertThat(run(AutoStopPolicy.intelligentNClose(3, 5, 1.0), filling, filling)).isEqualTo(8);
+  }
+
+  @Test
   void rttStopUsesTheSecondPercentileOfTheWindow() {
     double[] rtt = new double[300];
     for (int i = 0; i < rtt.length; i++) {
@@ -72,6 +88,8 @@ class AutoStopPolicyTest {
   void rejectsBadParameters() {
     assertThatThrownBy(() -> AutoStopPolicy.firstNClose(0)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> AutoStopPolicy.intelligentNClose(10, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> AutoStopPolicy.intelligentNClose(10, 20, -1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> AutoStopPolicy.intelligentNClose(10, 20, Double.NaN)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> AutoStopPolicy.rttStop(Double.NaN, 100)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> AutoStopPolicy.rttLimit(100, -1)).isInstanceOf(IllegalArgumentException.class);
   }
