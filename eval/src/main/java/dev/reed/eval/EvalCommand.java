@@ -225,20 +225,21 @@ public final class EvalCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--strategy must be random, spread or kmedoids, got " + strategy);
     }
     int t = threads != null ? threads : Math.max(1, Runtime.getRuntime().availableProcessors());
-    return EvalSettings.defaults()
-        .withCoordinates(cfg)
-        .withLandmarks(landmarks.count, landmarks.list)
-        .withStrategy(st)
-        .withClients(mode)
-        .withProbing(nClose, window, windowMargin, rate, calibration)
-        .withCalibrationSpread(calibrationSpread)
-        .withComparison(comparison, lowerBoundBeyond, nearWeight)
-        .withKmedoidsCap(kmedoidsCap)
-        .withReposition(reposition, EvalSettings.defaults().repositionLimit(),
-            serverSigma != null ? serverSigma : EvalSettings.defaults().serverSigmaMs())
-        .withKernel(kernel != null ? kernel : EvalSettings.defaults().kernelMs())
-        .withClientStride(clientStride)
-        .withSeeds(seed, seeds)
-        .withThreads(t);
+    EvalSettings defaults = EvalSettings.defaults();
+    return EvalSettings.builder()
+        .coordinates(cfg)
+        .landmarks(landmarks.count, landmarks.list)
+        .strategy(st)
+        .clients(mode)
+        .probing(nClose, window, windowMargin, rate, calibration)
+        .calibrationSpread(calibrationSpread)
+        .comparison(comparison, lowerBoundBeyond, nearWeight)
+        .kmedoidsCap(kmedoidsCap)
+        .reposition(reposition, defaults.repositionLimit(), serverSigma != null ? serverSigma : defaults.serverSigmaMs())
+        .kernel(kernel != null ? kernel : defaults.kernelMs())
+        .clientStride(clientStride)
+        .seeds(seed, seeds)
+        .threads(t)
+        .build();
   }
 }

@@ -95,87 +95,155 @@ public record EvalSettings(
 
   /** The defaults of `./reed eval` (what won on planetlab490; see eval/README.md). */
   public static EvalSettings defaults() {
-    return new EvalSettings(CoordinateConfig.defaults(), 15, null, LandmarkStrategy.KMEDOIDS, ClientMode.ALL, 10, 20, 0.0,
-        140, 10, 5, true, 60, 10.0, 5.0, true, 50.0, 0.5, 30.0, 1, 1, 1,
-        Math.max(1, Runtime.getRuntime().availableProcessors()));
+    return builder().build();
   }
 
-  public EvalSettings withCoordinates(CoordinateConfig c) {
-    return new EvalSettings(c, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate, calibration,
-        calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
+  /** A builder holding the defaults. */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  public EvalSettings withLandmarks(int count, int[] list) {
-    return new EvalSettings(coordinates, count, list, strategy, clients, nClose, window, windowMarginMs, rate, calibration,
-        calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.coordinates = coordinates;
+    b.landmarks = landmarks;
+    b.landmarkList = landmarkList;
+    b.strategy = strategy;
+    b.clients = clients;
+    b.nClose = nClose;
+    b.window = window;
+    b.windowMarginMs = windowMarginMs;
+    b.rate = rate;
+    b.calibration = calibration;
+    b.calibrationSpread = calibrationSpread;
+    b.reposition = reposition;
+    b.repositionLimit = repositionLimit;
+    b.serverSigmaMs = serverSigmaMs;
+    b.kernelMs = kernelMs;
+    b.comparison = comparison;
+    b.lowerBoundBeyondMs = lowerBoundBeyondMs;
+    b.nearDifferenceWeight = nearDifferenceWeight;
+    b.kmedoidsCapMs = kmedoidsCapMs;
+    b.clientStride = clientStride;
+    b.seed = seed;
+    b.seeds = seeds;
+    b.threads = threads;
+    return b;
   }
 
-  public EvalSettings withStrategy(LandmarkStrategy s) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, s, clients, nClose, window, windowMarginMs, rate, calibration,
-        calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
-  }
+  /** Settings by group, starting from the defaults; {@link #build()} validates them. */
+  public static final class Builder {
+    private CoordinateConfig coordinates = CoordinateConfig.defaults();
+    private int landmarks = 15;
+    private int[] landmarkList;
+    private LandmarkStrategy strategy = LandmarkStrategy.KMEDOIDS;
+    private ClientMode clients = ClientMode.ALL;
+    private int nClose = 10;
+    private int window = 20;
+    private double windowMarginMs = 0;
+    private double rate = 140;
+    private int calibration = 10;
+    private int calibrationSpread = 5;
+    private boolean reposition = true;
+    private int repositionLimit = 60;
+    private double serverSigmaMs = 10.0;
+    private double kernelMs = 5.0;
+    private boolean comparison = true;
+    private double lowerBoundBeyondMs = 50.0;
+    private double nearDifferenceWeight = 0.5;
+    private double kmedoidsCapMs = 30.0;
+    private int clientStride = 1;
+    private long seed = 1;
+    private int seeds = 1;
+    private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
 
-  public EvalSettings withClients(ClientMode m) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, m, nClose, window, windowMarginMs, rate, calibration,
-        calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
-  }
+    private Builder() {}
 
-  public EvalSettings withProbing(int n, int w, double marginMs, double r, int calib) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, n, w, marginMs, r, calib,
-        calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
-  }
+    public Builder coordinates(CoordinateConfig c) {
+      coordinates = c;
+      return this;
+    }
 
-  public EvalSettings withCalibrationSpread(int spread) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
-        calibration, spread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
-  }
+    /** {@code count} landmarks chosen by the strategy, or exactly {@code list} when not null. */
+    public Builder landmarks(int count, int[] list) {
+      landmarks = count;
+      landmarkList = list;
+      return this;
+    }
 
-  public EvalSettings withReposition(boolean on, int limit, double sigmaMs) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
-        calibration, calibrationSpread, on, limit, sigmaMs, kernelMs, comparison, lowerBoundBeyondMs,
-        nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
-  }
+    public Builder strategy(LandmarkStrategy s) {
+      strategy = s;
+      return this;
+    }
 
-  public EvalSettings withComparison(boolean on, double beyondMs, double weight) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
-        calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, on, beyondMs,
-        weight, kmedoidsCapMs, clientStride, seed, seeds, threads);
-  }
+    public Builder clients(ClientMode m) {
+      clients = m;
+      return this;
+    }
 
-  public EvalSettings withKmedoidsCap(double capMs) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
-        calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, capMs, clientStride, seed, seeds, threads);
-  }
+    /** N_close, Intelligent's window and margin, the probe rate and the calibration probes. */
+    public Builder probing(int n, int w, double marginMs, double r, int calib) {
+      nClose = n;
+      window = w;
+      windowMarginMs = marginMs;
+      rate = r;
+      calibration = calib;
+      return this;
+    }
 
-  public EvalSettings withSeeds(long first, int count) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
-        calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, first, count, threads);
-  }
+    public Builder calibrationSpread(int spread) {
+      calibrationSpread = spread;
+      return this;
+    }
 
-  public EvalSettings withKernel(double ms) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
-        calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, ms, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
-  }
+    public Builder reposition(boolean on, int limit, double sigmaMs) {
+      reposition = on;
+      repositionLimit = limit;
+      serverSigmaMs = sigmaMs;
+      return this;
+    }
 
-  public EvalSettings withClientStride(int k) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
-        calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, k, seed, seeds, threads);
-  }
+    public Builder comparison(boolean on, double beyondMs, double weight) {
+      comparison = on;
+      lowerBoundBeyondMs = beyondMs;
+      nearDifferenceWeight = weight;
+      return this;
+    }
 
-  public EvalSettings withThreads(int t) {
-    return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs, rate,
-        calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
-        lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, t);
+    public Builder kmedoidsCap(double capMs) {
+      kmedoidsCapMs = capMs;
+      return this;
+    }
+
+    public Builder kernel(double ms) {
+      kernelMs = ms;
+      return this;
+    }
+
+    public Builder clientStride(int k) {
+      clientStride = k;
+      return this;
+    }
+
+    /** Landmark seeds {@code first}, first+1, ... ({@code count} of them). */
+    public Builder seeds(long first, int count) {
+      seed = first;
+      seeds = count;
+      return this;
+    }
+
+    public Builder threads(int t) {
+      threads = t;
+      return this;
+    }
+
+    /** @throws IllegalArgumentException naming the option of a bad value */
+    public EvalSettings build() {
+      return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs,
+          rate, calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
+          lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
+    }
   }
 
   /** Stop thresholds of Algorithm 5 reported (ms). */

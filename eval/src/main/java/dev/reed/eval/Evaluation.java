@@ -74,7 +74,7 @@ final class Evaluation {
       }
       List<double[]> errs = new ArrayList<>();
       for (int i = 0; i < seeds; i++) {
-        errs.add(new SeedRun(m, s.withCoordinates(c), true).run(s.seed() + i, false, pool).relErrors());
+        errs.add(new SeedRun(m, s.toBuilder().coordinates(c).build(), true).run(s.seed() + i, false, pool).relErrors());
       }
       double[] all = errs.stream().flatMapToDouble(Arrays::stream).toArray();
       byModel.put(name, all);
@@ -88,7 +88,7 @@ final class Evaluation {
       }
       List<double[]> errs = new ArrayList<>();
       for (int i = 0; i < seeds; i++) {
-        errs.add(new SeedRun(m, s.withLandmarks(l, null), true).run(s.seed() + i, false, pool).relErrors());
+        errs.add(new SeedRun(m, s.toBuilder().landmarks(l, null).build(), true).run(s.seed() + i, false, pool).relErrors());
       }
       double[] all = errs.stream().flatMapToDouble(Arrays::stream).toArray();
       byL.put(l, new double[] {Ranks.quantileOf(all, 0.5), Ranks.quantileOf(all, 0.9)});

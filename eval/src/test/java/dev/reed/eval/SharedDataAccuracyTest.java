@@ -44,7 +44,7 @@ class SharedDataAccuracyTest {
   @Test
   void planetlab490BeatsTheStraightforwardGnpBaseline() throws Exception {
     Path matrix = shared("planetlab490_netlatency");
-    EvalSettings s = EvalSettings.defaults().withSeeds(1, 3).withClientStride(3).withThreads(2);
+    EvalSettings s = EvalSettings.builder().seeds(1, 3).clientStride(3).threads(2).build();
     Map<String, Double> o = evaluate(matrix, s);
     // measured on this subset: rel. error 0.061, P@10 0.67, intelligent 49.7 probes at 0.96, all 10
     // nearest seen after 37.9 probes. Straightforward GNP (random landmarks, plain LM, static order,
@@ -66,7 +66,7 @@ class SharedDataAccuracyTest {
     assertThat(r.code()).as(r.err()).isZero();
     String json = Files.readString(out.resolve("results.json"));
     assertThat(json).contains("\"failedClients\":0");
-    Map<String, Double> o = evaluate(matrix, EvalSettings.defaults().withSeeds(1, 2).withThreads(2));
+    Map<String, Double> o = evaluate(matrix, EvalSettings.builder().seeds(1, 2).threads(2).build());
     assertThat(o.get("relErrMedian")).isFinite().isLessThan(0.5);
     assertThat(o.get("intelligent.probes")).isFinite();
     assertThat(o.get("allNearestSeen")).isLessThan(o.get("allNearestSeenRandom"));
