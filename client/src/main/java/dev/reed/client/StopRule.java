@@ -20,13 +20,16 @@ public sealed interface StopRule {
    * {@code window} consecutive probes that did not. With {@code marginMs} > 0, an improvement by
    * no more than that (the RTT pushed out of the set minus the new one) does not restart the
    * window: fewer probes for a set a fraction of a millisecond worse (eval/README.md, "Window
-   * margin": 2 ms saved 3.2 of 51.6 probes for +0.04 ms mean RTT on planetlab490). 0 is the paper's rule.
+   * margin": on planetlab490, 2 ms saved 3.2 of 51.6 probes for +0.04 ms mean RTT). 0 is the
+   * paper's rule.
    */
   record IntelligentClose(int nClose, int window, double marginMs) implements StopRule {
     public IntelligentClose {
       requirePositive(nClose, "nClose");
       requirePositive(window, "window");
-      if (!(marginMs >= 0) || Double.isInfinite(marginMs)) throw new IllegalArgumentException("marginMs must be >= 0: " + marginMs);
+      if (!(marginMs >= 0) || Double.isInfinite(marginMs)) {
+        throw new IllegalArgumentException("marginMs must be finite and >= 0: " + marginMs);
+      }
     }
 
     /** The paper's rule: every improvement restarts the window. */

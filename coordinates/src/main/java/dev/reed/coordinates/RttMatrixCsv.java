@@ -9,12 +9,12 @@ import java.util.List;
  * The measured-RTT matrix format of the evaluation data (NetLatency-Data, Zhu et al., IEEE/ACM
  * ToN): {@code matrix.csv} holds N rows of N comma-separated RTTs in milliseconds from row i to
  * column j, no header, an empty cell for a missing measurement; {@code nodes.csv} beside it holds
- * {@code index,name} lines after a header. The dataset's raw time slices ({@code raw/PlanetLabData_t})
- * separate cells with tabs instead; a matrix whose first row has no comma is read that way (cells
- * split on any whitespace, so it can have no missing cells), so analysts can evaluate a slice as
- * published. The evaluator and the testbed's measured-matrix world
- * read the same files through this one parser. Parsing only: the caller opens the files, so this
- * module stays free of I/O.
+ * {@code index,name} lines after a header. The dataset's raw time slices
+ * ({@code raw/PlanetLabData_t}) separate cells with tabs instead; a matrix whose first row has no
+ * comma is read that way (cells split on any whitespace, so it can have no missing cells), so
+ * analysts can evaluate a slice as published. The evaluator and the testbed's measured-matrix
+ * world read the same files through this one parser. Parsing only: the caller opens the files, so
+ * this module stays free of I/O.
  */
 public final class RttMatrixCsv {
   private RttMatrixCsv() {}
