@@ -32,6 +32,6 @@ class StopConditionsTest {
     double[] rtt = {30, 10, 11, 12, 40, 11.5, 50, 60, 70, 80, 90, 95};
     assertThat(run(new StopRule.IntelligentClose(3, 5), rtt)).isEqualTo(11);
     assertThat(run(new StopRule.IntelligentClose(3, 5, 1.0), rtt)).isEqualTo(9);
-    assertThatThrownBy(() -> new StopRule.IntelligentClose(3, 5, -0.5)).hasMessageContaining("marginMs must be >= 0");
+    assertThatThrownBy(() -> new StopRule.IntelligentClose(3, 5, -0.5)).hasMessageContaining("marginMs must be finite and >= 0");
   }
 }
