@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -219,18 +218,10 @@ public final class IndexFeed implements AutoCloseable {
   }
 
   private void rebuild() {
-    long epoch = landmarkCoordinates.values().stream().mapToLong(LandmarkCoordinate::getEpoch).max().orElse(0);
-    Map<String, LandmarkCoordinate> current = new HashMap<>();
-    landmarkCoordinates.forEach((id, c) -> {
-      if (c.getEpoch() == epoch) current.put(id, c);
-    });
-    List<ServingState.Anchor> anchors = current.values().stream()
-        .sorted(Comparator.comparing(LandmarkCoordinate::getLandmarkId))
-        .map(c -> new ServingState.Anchor(c.getLandmarkId(), CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "landmark")))
-        .toList();
+    ServingState.EpochLandmarks lm = ServingState.EpochLandmarks.newest(landmarkCoordinates, dimensions);
     RankingIndex index = RankingIndex.of(new ArrayList<>(entries.values()));
-    state.set(new ServingState(index, Map.copyOf(servers), Map.copyOf(ranked), Map.copyOf(current), anchors, Map.copyOf(announcements),
-        Map.copyOf(targets), epoch, clock.instant(), dimensions, heightModel));
+    state.set(new ServingState(index, Map.copyOf(servers), Map.copyOf(ranked), lm.coordinates(), lm.anchors(),
+        Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(), dimensions, heightModel));
     rebuilds.incrementAndGet();
     onRebuild.run();
   }

@@ -7,6 +7,8 @@ import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.Target;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -42,6 +44,25 @@ public record ServingState(
 
   /** A landmark as a positioning anchor. */
   public record Anchor(String landmarkId, Coordinate coordinate) {}
+
+  /**
+   * The landmarks a state serves: of every landmark coordinate read, those of the newest embedding
+   * epoch (an older epoch's coordinates live in a different frame), with their anchors sorted by id.
+   */
+  public record EpochLandmarks(long epoch, Map<String, LandmarkCoordinate> coordinates, List<Anchor> anchors) {
+    public static EpochLandmarks newest(Map<String, LandmarkCoordinate> all, int dimensions) {
+      long epoch = all.values().stream().mapToLong(LandmarkCoordinate::getEpoch).max().orElse(0);
+      Map<String, LandmarkCoordinate> current = new HashMap<>();
+      all.forEach((id, c) -> {
+        if (c.getEpoch() == epoch) current.put(id, c);
+      });
+      List<Anchor> anchors = current.values().stream()
+          .sorted(Comparator.comparing(LandmarkCoordinate::getLandmarkId))
+          .map(c -> new Anchor(c.getLandmarkId(), CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "landmark")))
+          .toList();
+      return new EpochLandmarks(epoch, Map.copyOf(current), anchors);
+    }
+  }
 
   public static ServingState empty(int dimensions, boolean heightModel, Instant now) {
     return new ServingState(RankingIndex.of(List.of()), Map.of(), Map.of(), Map.of(), List.of(), Map.of(), Map.of(), 0,

@@ -3,7 +3,6 @@ package dev.reed.coordinator.position;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.coordinator.ingest.TargetWindows;
@@ -20,7 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,18 +87,9 @@ class LandmarkEpochTest {
 
   /** What the index serves after reading back what the leader published (IndexFeed: newest epoch only). */
   ServingState state() {
-    long epoch = landmarkCoordinates.values().stream().mapToLong(LandmarkCoordinate::getEpoch).max().orElse(0);
-    Map<String, LandmarkCoordinate> current = new HashMap<>();
-    landmarkCoordinates.forEach((id, c) -> {
-      if (c.getEpoch() == epoch) current.put(id, c);
-    });
-    List<ServingState.Anchor> anchors = current.values().stream()
-        .sorted(Comparator.comparing(LandmarkCoordinate::getLandmarkId))
-        .map(c -> new ServingState.Anchor(c.getLandmarkId(),
-            CoordinateCodec.fromProto(c.getCoordinate(), CONFIG.dimensions(), "landmark")))
-        .toList();
-    return new ServingState(dev.reed.coordinates.ranking.RankingIndex.of(List.of()), Map.of(), Map.of(), Map.copyOf(current),
-        anchors, Map.copyOf(announced), Map.of(), epoch, clock.instant(), CONFIG.dimensions(), CONFIG.height());
+    ServingState.EpochLandmarks lm = ServingState.EpochLandmarks.newest(landmarkCoordinates, CONFIG.dimensions());
+    return new ServingState(dev.reed.coordinates.ranking.RankingIndex.of(List.of()), Map.of(), Map.of(), lm.coordinates(),
+        lm.anchors(), Map.copyOf(announced), Map.of(), lm.epoch(), clock.instant(), CONFIG.dimensions(), CONFIG.height());
   }
 
   /** Collects the landmark coordinates the leader sent; returns how many. */
