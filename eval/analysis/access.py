@@ -5,12 +5,7 @@ M,S=load()
 n=len(M)
 res={}
 for seed in [1,2]:
-    rng=np.random.default_rng(seed)
-    lm=kmedoids(S,15,rng)
-    nonl=np.setdiff1d(np.arange(n),lm)
-    X=embed(S[np.ix_(lm,lm)],4,rng)
-    V=M[lm,:].T
-    P=np.array([position(X,V[s]) for s in range(n)])
+    rng,lm,nonl,X,V,P=landmark_setup(M,S,seed)
     D=np.linalg.norm(P[:,None,:]-P[None,:,:],axis=2)
     Rz=M-D  # residual (true - pred), rows client
     # oracle per-server additive: median residual in column t over rows with true<60

@@ -52,3 +52,19 @@ def allseen(order,true,k=10):
     idx=np.argsort(true,kind='stable')[:k]
     pos=np.empty(len(order),int); pos[order]=np.arange(len(order))
     return pos[idx].max()+1
+def landmark_setup(M,S,seed,strategy='km',k=15,dims=4,positions=True):
+    """One landmark seed, set up the way every script here does: the seed's generator (for later
+    draws), the landmarks (k-medoids, or random with strategy 'random'), the other nodes, the
+    landmarks' embedding X, every node's landmark vector V (V[s,i] = RTT from landmark i to s) and
+    every node's position P fitted from V (None with positions=False)."""
+    n=len(M); rng=np.random.default_rng(seed)
+    lm=kmedoids(S,k,rng) if strategy=='km' else np.sort(rng.choice(n,k,replace=False))
+    nonl=np.setdiff1d(np.arange(n),lm)
+    X=embed(S[np.ix_(lm,lm)],dims,rng)
+    V=M[lm,:].T
+    P=np.array([position(X,V[s]) for s in range(n)]) if positions else None
+    return rng,lm,nonl,X,V,P
+def servers_of(M,nonl,c):
+    """Client c's servers (every other non-landmark it has an RTT to) and its true RTTs to them."""
+    srv=nonl[nonl!=c]; true=M[c,srv]; ok=~np.isnan(true)
+    return srv[ok],true[ok]

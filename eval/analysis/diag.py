@@ -4,16 +4,10 @@ from common import *
 M,S=load()
 n=len(M)
 ratios=[];thr=[];ranks=[]
-rng=np.random.default_rng(1)
-lm=kmedoids(S,15,rng)
-nonl=np.setdiff1d(np.arange(n),lm)
-X=embed(S[np.ix_(lm,lm)],4,rng)
-V=M[lm,:].T
-P=np.array([position(X,V[s]) for s in range(n)])
+rng,lm,nonl,X,V,P=landmark_setup(M,S,1)
 gaps=[]
 for c in nonl[::2]:
-    srv=nonl[nonl!=c]; true=M[c,srv]
-    ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+    srv,true=servers_of(M,nonl,c)
     xc=position(X,M[c,lm]); coord=np.linalg.norm(P[srv]-xc,axis=1)
     o=np.argsort(coord); t=np.sort(true); th=t[9]; thr.append(th); gaps.append(t[10]-t[9])
     fp=[true[i]/th for i in o[:10] if true[i]>th]; ratios+=fp

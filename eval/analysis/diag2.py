@@ -3,18 +3,12 @@ import numpy as np,sys
 from common import *
 M,S=load()
 n=len(M)
-rng=np.random.default_rng(1)
-lm=kmedoids(S,15,rng)
-nonl=np.setdiff1d(np.arange(n),lm)
-X=embed(S[np.ix_(lm,lm)],4,rng)
-V=M[lm,:].T
-P=np.array([position(X,V[s]) for s in range(n)])
+rng,lm,nonl,X,V,P=landmark_setup(M,S,1)
 Dl=np.linalg.norm(P[:,None,:]-X[None,:,:],axis=2)
 fe=np.nanmedian(np.abs(Dl-V)/V,1)
 bad=[];good=[]; lbr=[]; rows=[]
 for c in nonl[::2]:
-    srv=nonl[nonl!=c]; true=M[c,srv]
-    ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+    srv,true=servers_of(M,nonl,c)
     xc=position(X,M[c,lm]); coord=np.linalg.norm(P[srv]-xc,axis=1)
     lb=np.nanmax(np.abs(V[srv]-M[c,lm]),1)
     o=np.argsort(coord); pos=np.empty(len(o),int); pos[o]=np.arange(len(o))

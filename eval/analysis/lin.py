@@ -6,15 +6,10 @@ M,S=load()
 n=len(M)
 res={}
 for seed in [1,2]:
-    rng=np.random.default_rng(seed)
-    lm=kmedoids(S,15,rng)
-    nonl=np.setdiff1d(np.arange(n),lm)
-    X=embed(S[np.ix_(lm,lm)],4,rng)
-    V=np.nan_to_num(M[lm,:].T,nan=200)
-    P=np.array([position(X,V[s]) for s in range(n)])
+    rng,lm,nonl,X,V,P=landmark_setup(M,S,seed)
+    V=np.nan_to_num(V,nan=200)
     for c in nonl[::4]:
-        srv=nonl[nonl!=c]; true=M[c,srv]
-        ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+        srv,true=servers_of(M,nonl,c)
         xc=position(X,M[c,lm]); coord=np.linalg.norm(P[srv]-xc,axis=1)
         preds={'coord':coord}
         o=np.argsort(true)

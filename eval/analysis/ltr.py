@@ -3,16 +3,10 @@ import numpy as np,sys
 from common import *
 M,S=load()
 n=len(M)
-rng=np.random.default_rng(1)
-lm=kmedoids(S,15,rng)
-nonl=np.setdiff1d(np.arange(n),lm)
-X=embed(S[np.ix_(lm,lm)],4,rng)
-V=M[lm,:].T
-P=np.array([position(X,V[s]) for s in range(n)])
+rng,lm,nonl,X,V,P=landmark_setup(M,S,1)
 data=[]
 for c in nonl:
-    srv=nonl[nonl!=c]; true=M[c,srv]
-    ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+    srv,true=servers_of(M,nonl,c)
     vc=M[c,lm]; xc=P[c]; coord=np.linalg.norm(P[srv]-xc,axis=1)
     D=np.abs(V[srv]-vc)
     w=1/np.maximum(np.minimum(V[srv],vc),1)

@@ -9,15 +9,9 @@ def posw(Xs,r,w,x0):
     f=lambda x:w[ok]*(np.linalg.norm(Xs[ok]-x,axis=1)-r[ok])/r[ok]
     return least_squares(f,x0,method='lm').x
 for seed in [1,2]:
-    rng=np.random.default_rng(seed)
-    lm=kmedoids(S,15,rng)
-    nonl=np.setdiff1d(np.arange(n),lm)
-    X=embed(S[np.ix_(lm,lm)],4,rng)
-    V=M[lm,:].T
-    P=np.array([position(X,V[s]) for s in range(n)])
+    rng,lm,nonl,X,V,P=landmark_setup(M,S,seed)
     for c in nonl[::4]:
-        srv=nonl[nonl!=c]; true=M[c,srv]
-        ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+        srv,true=servers_of(M,nonl,c)
         vc=M[c,lm]; xc=position(X,vc)
         variants={'landmarks':xc}
         variants['all']=posw(P[srv],true,np.ones(len(srv)),xc)

@@ -10,16 +10,11 @@ def posr(X,r,loss,fs,x0=None):
     return least_squares(f,x0,loss=loss,f_scale=fs).x
 res={};errs={}
 for seed in [1,2]:
-    rng=np.random.default_rng(seed)
-    lm=kmedoids(S,15,rng)
-    nonl=np.setdiff1d(np.arange(n),lm)
-    X=embed(S[np.ix_(lm,lm)],4,rng)
-    V=M[lm,:].T
+    rng,lm,nonl,X,V,_=landmark_setup(M,S,seed,positions=False)
     for name,loss,fs in [('lin','linear',1),('huber.3','huber',0.3),('huber.1','huber',0.1),('cauchy.1','cauchy',0.1),('cauchy.05','cauchy',0.05),('cauchy.02','cauchy',0.02)]:
         P=np.array([posr(X,V[s],loss,fs) for s in range(n)])
         for c in nonl[::4]:
-            srv=nonl[nonl!=c]; true=M[c,srv]
-            ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+            srv,true=servers_of(M,nonl,c)
             xc=P[c]; coord=np.linalg.norm(P[srv]-xc,axis=1)
             errs.setdefault(name,[]).append(np.abs(coord-true)/true)
             o=np.argsort(coord); res.setdefault(name,[]).append((patk(o,true),allseen(o,true)))

@@ -5,17 +5,9 @@ M,S=load()
 n=len(M)
 res={}
 for seed in [1,2,3]:
-    rng=np.random.default_rng(seed)
-    lm=kmedoids(S,15,rng) if sys.argv[1]=='km' else np.sort(rng.choice(n,15,replace=False))
-    nonl=np.setdiff1d(np.arange(n),lm)
-    X=embed(S[np.ix_(lm,lm)],4,rng)
-    # server vectors: landmark rows (landmark measured), client vectors: client row
-    V=M[lm,:].T  # V[s,i]=RTT landmark i -> s
-    P={s:position(X,V[s]) for s in nonl}
+    rng,lm,nonl,X,V,P=landmark_setup(M,S,seed,'km' if sys.argv[1]=='km' else 'random')
     for c in nonl[::3]:
-        srv=nonl[nonl!=c]; true=M[c,srv]
-        if np.isnan(true).sum()>0: 
-            ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+        srv,true=servers_of(M,nonl,c)
         vc=M[c,lm]; xc=position(X,vc)
         coord=np.array([np.linalg.norm(P[s]-xc) for s in srv])
         Vs=V[srv]

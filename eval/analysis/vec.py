@@ -6,15 +6,9 @@ n=len(M)
 res={}
 strat=sys.argv[1] if len(sys.argv)>1 else 'km'
 for seed in [1,2,3]:
-    rng=np.random.default_rng(seed)
-    lm=kmedoids(S,15,rng) if strat=='km' else np.sort(rng.choice(n,15,replace=False))
-    nonl=np.setdiff1d(np.arange(n),lm)
-    X=embed(S[np.ix_(lm,lm)],4,rng)
-    V=M[lm,:].T
-    P=np.array([position(X,V[s]) for s in range(n)])
+    rng,lm,nonl,X,V,P=landmark_setup(M,S,seed,'km' if strat=='km' else 'random')
     for c in nonl[::3]:
-        srv=nonl[nonl!=c]; true=M[c,srv]
-        ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+        srv,true=servers_of(M,nonl,c)
         vc=M[c,lm]; xc=position(X,vc); coord=np.linalg.norm(P[srv]-xc,axis=1)
         D=np.abs(V[srv]-vc)
         preds={'coord':coord}

@@ -9,16 +9,11 @@ def posp(X,r,p):
     return least_squares(f,x0,method='lm').x
 res={};errs={}
 for seed in [1,2,3]:
-    rng=np.random.default_rng(seed)
-    lm=kmedoids(S,15,rng)
-    nonl=np.setdiff1d(np.arange(n),lm)
-    X=embed(S[np.ix_(lm,lm)],4,rng)
-    V=M[lm,:].T
+    rng,lm,nonl,X,V,_=landmark_setup(M,S,seed,positions=False)
     for p in [1,1.5,2]:
         P=np.array([posp(X,V[s],p) for s in range(n)])
         for c in nonl[::3]:
-            srv=nonl[nonl!=c]; true=M[c,srv]
-            ok=~np.isnan(true); srv=srv[ok]; true=true[ok]
+            srv,true=servers_of(M,nonl,c)
             coord=np.linalg.norm(P[srv]-P[c],axis=1)
             o=np.argsort(coord); res.setdefault(p,[]).append((patk(o,true),allseen(o,true)))
             errs.setdefault(p,[]).append(np.abs(coord-true)/true)
