@@ -44,13 +44,9 @@ public final class TargetsFile {
   public static List<Target> parse(String name, List<String> lines) {
     Map<String, Target> out = new LinkedHashMap<>();
     List<String> errors = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      int hash = line.indexOf('#');
-      if (hash >= 0) line = line.substring(0, hash);
-      line = line.strip();
-      if (line.isEmpty()) continue;
-      String where = name + ":" + (i + 1) + ": ";
+    for (ConfigLine l : ConfigLine.of(lines)) {
+      String line = l.text();
+      String where = name + ":" + l.number() + ": ";
       String[] f = line.split("\\s+");
       if (f.length != 2) {
         errors.add(where + "expected 'q3 HOST:PORT' or 'a2s HOST:PORT', got '" + line + "'");

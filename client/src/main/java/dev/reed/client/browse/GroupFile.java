@@ -1,6 +1,7 @@
 package dev.reed.client.browse;
 
 import dev.reed.coordinates.Coordinate;
+import dev.reed.proto.ConfigLine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,16 +33,12 @@ final class GroupFile {
   /** @throws IllegalArgumentException naming the file, line and problem */
   static List<Entry> parse(List<String> lines, String source) {
     List<Entry> out = new ArrayList<>();
-    for (int n = 0; n < lines.size(); n++) {
-      String line = lines.get(n);
-      int hash = line.indexOf('#');
-      if (hash >= 0) line = line.substring(0, hash);
-      line = line.strip();
-      if (line.isEmpty()) continue;
+    for (ConfigLine l : ConfigLine.of(lines)) {
       try {
-        out.add(entry(line, out.size() + 1));
+        out.add(entry(l.text(), out.size() + 1));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(source + ":" + (n + 1) + ": " + e.getMessage() + " in '" + lines.get(n).strip() + "'");
+        throw new IllegalArgumentException(source + ":" + l.number() + ": " + e.getMessage() + " in '"
+            + lines.get(l.number() - 1).strip() + "'");
       }
     }
     if (out.isEmpty()) throw new IllegalArgumentException(source + ": no group members");

@@ -1,5 +1,6 @@
 package dev.reed.coordinator.api;
 
+import dev.reed.proto.ConfigLine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,14 +26,9 @@ public record ApiKeys(Map<String, Double> ratePerKey) {
   public static ApiKeys read(Path file) throws IOException {
     List<String> lines = Files.readAllLines(file);
     Map<String, Double> out = new HashMap<>();
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      int hash = line.indexOf('#');
-      if (hash >= 0) line = line.substring(0, hash);
-      line = line.strip();
-      if (line.isEmpty()) continue;
-      String[] parts = line.split("\\s+");
-      String where = file + ":" + (i + 1) + ": ";
+    for (ConfigLine l : ConfigLine.of(lines)) {
+      String[] parts = l.text().split("\\s+");
+      String where = file + ":" + l.number() + ": ";
       if (parts.length > 2) throw new IllegalArgumentException(where + "expected 'KEY [requests-per-second]'");
       if (parts[0].length() < 16) throw new IllegalArgumentException(where + "key shorter than 16 characters");
       double rate = DEFAULT_RATE;
