@@ -83,6 +83,11 @@ public final class EvalCommand implements Callable<Integer> {
           + " position from those (default ${DEFAULT-VALUE}; S >= K = Algorithm 3 only).")
   int calibrationSpread;
 
+  @Option(names = "--calibration-near", defaultValue = "landmarks", paramLabel = "landmarks|any",
+      description = "The near calibration points: landmarks, one at a time; or any well-fitted landmark or server in one"
+          + " batch, as the client SDK asks the coordinator, a server's reply counting as found (default ${DEFAULT-VALUE}).")
+  String calibrationNear;
+
   @Option(names = "--strategy", defaultValue = "kmedoids", paramLabel = "random|spread|kmedoids",
       description = "Landmark placement when not listed (default ${DEFAULT-VALUE}).")
   String strategy;
@@ -224,6 +229,12 @@ public final class EvalCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--strategy must be random, spread or kmedoids, got " + strategy);
     }
+    EvalSettings.CalibrationNear near;
+    try {
+      near = EvalSettings.CalibrationNear.valueOf(calibrationNear.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--calibration-near must be landmarks or any, got " + calibrationNear);
+    }
     int t = threads != null ? threads : Math.max(1, Runtime.getRuntime().availableProcessors());
     EvalSettings defaults = EvalSettings.defaults();
     return EvalSettings.builder()
@@ -232,7 +243,7 @@ public final class EvalCommand implements Callable<Integer> {
         .strategy(st)
         .clients(mode)
         .probing(nClose, window, windowMargin, rate, calibration)
-        .calibrationSpread(calibrationSpread)
+        .calibrationPhases(calibrationSpread, near)
         .comparison(comparison, lowerBoundBeyond, nearWeight)
         .kmedoidsCap(kmedoidsCap)
         .reposition(reposition, defaults.repositionLimit(), serverSigma != null ? serverSigma : defaults.serverSigmaMs())

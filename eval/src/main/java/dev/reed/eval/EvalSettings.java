@@ -17,7 +17,11 @@ import dev.reed.coordinates.CoordinateConfig;
  * @param rate probes per second (time = probes / rate)
  * @param calibration calibration probes per client (0 = every landmark)
  * @param calibrationSpread of those, how many Algorithm 3 spreads over the space; the rest are the
- *     landmarks nearest to the client's position from the spread ones (CalibrationSelector#nearest)
+ *     calibration points nearest to the client's position from the spread ones
+ *     (CalibrationSelector#nearest)
+ * @param calibrationNear what the near calibration points are: LANDMARKS, one at a time (the
+ *     evaluator's default), or ANY well-fitted landmark or server in one batch, as the client SDK
+ *     asks the coordinator for them (a server's reply is its first probe and counts as found)
  * @param reposition re-fit the client after each answered probe, from every RTT it has measured
  * @param repositionLimit stop re-fitting after this many probes (the rest of the order is fixed)
  * @param serverSigmaMs expected coordinate error of a server, ms: a probed server's RTT d weighs
@@ -46,6 +50,7 @@ public record EvalSettings(
     double rate,
     int calibration,
     int calibrationSpread,
+    CalibrationNear calibrationNear,
     boolean reposition,
     int repositionLimit,
     double serverSigmaMs,
@@ -62,6 +67,9 @@ public record EvalSettings(
   /** Who plays the clients. */
   public enum ClientMode { ALL, LANDMARKS }
 
+  /** What a client probes in the second calibration phase. */
+  public enum CalibrationNear { LANDMARKS, ANY }
+
   public EvalSettings {
     if (nClose < 1 || window < 1) {
       throw new IllegalArgumentException("--n-close and --window must be >= 1");
@@ -74,6 +82,9 @@ public record EvalSettings(
     }
     if (seeds < 1 || threads < 1) {
       throw new IllegalArgumentException("--seeds and --threads must be >= 1");
+    }
+    if (calibrationNear == null) {
+      throw new IllegalArgumentException("--calibration-near must be landmarks or any");
     }
     if (calibration < 0 || calibrationSpread < 1) {
       throw new IllegalArgumentException("--calibration must be >= 0 (0 = all landmarks), --calibration-spread >= 1");
@@ -117,6 +128,7 @@ public record EvalSettings(
     b.rate = rate;
     b.calibration = calibration;
     b.calibrationSpread = calibrationSpread;
+    b.calibrationNear = calibrationNear;
     b.reposition = reposition;
     b.repositionLimit = repositionLimit;
     b.serverSigmaMs = serverSigmaMs;
@@ -145,6 +157,7 @@ public record EvalSettings(
     private double rate = 140;
     private int calibration = 10;
     private int calibrationSpread = 5;
+    private CalibrationNear calibrationNear = CalibrationNear.LANDMARKS;
     private boolean reposition = true;
     private int repositionLimit = 60;
     private double serverSigmaMs = 10.0;
@@ -192,8 +205,10 @@ public record EvalSettings(
       return this;
     }
 
-    public Builder calibrationSpread(int spread) {
+    /** Of the calibration probes, how many Algorithm 3 spreads, and what the rest are. */
+    public Builder calibrationPhases(int spread, CalibrationNear near) {
       calibrationSpread = spread;
+      calibrationNear = near;
       return this;
     }
 
@@ -241,7 +256,7 @@ public record EvalSettings(
     /** @throws IllegalArgumentException naming the option of a bad value */
     public EvalSettings build() {
       return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs,
-          rate, calibration, calibrationSpread, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
+          rate, calibration, calibrationSpread, calibrationNear, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
           lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
     }
   }

@@ -100,6 +100,7 @@ final class OutputWriter {
       number(j.name("rate"), s.rate());
       j.name("calibration").value(s.calibration());
       j.name("calibrationSpread").value(s.calibrationSpread());
+      j.name("calibrationNear").value(s.calibrationNear().name().toLowerCase(Locale.ROOT));
       j.name("reposition").value(s.reposition());
       j.name("comparison").value(s.comparison());
       number(j.name("lowerBoundBeyondMs"), s.lowerBoundBeyondMs());

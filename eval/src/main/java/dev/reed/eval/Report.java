@@ -26,8 +26,9 @@ final class Report {
         s.coordinates().dimensions(), s.coordinates().height() ? "+height" : "", s.coordinates().robustThreshold(),
         s.clients().name().toLowerCase(Locale.ROOT), s.nClose(), s.window(), s.rate(),
         s.calibration() == 0 ? "all landmarks"
-            : s.calibration() + " landmarks (" + Math.min(s.calibrationSpread(), s.calibration())
-                + " by Algorithm 3, then the nearest)",
+            : s.calibration() + " (" + Math.min(s.calibrationSpread(), s.calibration())
+                + " landmarks by Algorithm 3, then the nearest "
+                + (s.calibrationNear() == EvalSettings.CalibrationNear.ANY ? "landmarks or servers)" : "landmarks)"),
         s.reposition() ? "on" : "off", s.comparison() ? "on" : "off", s.seeds(), s.seed()));
 
     b.append("## Table I: setup\n\n| clients | servers per client | calibration probes | landmark embedding error (median) | unpositioned servers | failed clients |\n|---|---|---|---|---|---|\n");

@@ -115,9 +115,20 @@ final class SeedRun {
       candidates.add(new CalibrationCandidate(Integer.toString(lm[k]), lmCoords.get(k), Double.isFinite(e) ? e : 1.0,
           lm.length - 1));
     }
+    // the servers the coordinator would hand out as calibration servers: fitted from >= D+1
+    // landmarks within calibrationMaxError (ReedServiceImpl's calibrators)
+    List<CalibrationCandidate> serverCandidates = new ArrayList<>();
+    if (s.calibrationNear() == EvalSettings.CalibrationNear.ANY) {
+      for (int v : servers) {
+        if (fitError[v] <= cfg.calibrationMaxError()) {
+          serverCandidates.add(new CalibrationCandidate(Integer.toString(v), coords[v], fitError[v], lm.length));
+        }
+      }
+    }
     List<Future<ClientRun>> futures = new ArrayList<>();
     for (int c : clientNodes) {
-      futures.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, candidates, servers, coords, landmarkRtt, keepSequences)));
+      futures.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, candidates, serverCandidates, servers, coords,
+          landmarkRtt, keepSequences)));
     }
     List<ClientResult> results = new ArrayList<>();
     Map<Integer, Sequence> sequences = new LinkedHashMap<>();
@@ -141,8 +152,8 @@ final class SeedRun {
 
   /** One client's run, or null when the client cannot calibrate (too few answered calibration probes). */
   private ClientRun simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords,
-      List<CalibrationCandidate> candidates, int[] allServers, Coordinate[] coords, double[][] landmarkRtt,
-      boolean keepSequence) {
+      List<CalibrationCandidate> candidates, List<CalibrationCandidate> serverCandidates, int[] allServers,
+      Coordinate[] coords, double[][] landmarkRtt, boolean keepSequence) {
     // calibration set
     List<Coordinate> calCoords = new ArrayList<>();
     List<Integer> calNodes = new ArrayList<>();
@@ -152,8 +163,26 @@ final class SeedRun {
         pool.add(cc);
       }
     }
-    List<CalibrationCandidate> chosen = s.calibration() > 0 && s.calibration() < pool.size()
-        ? calibrationSet(c, seed, pool) : pool;
+    List<CalibrationCandidate> nearServers = List.of();
+    List<CalibrationCandidate> chosen = pool;
+    if (s.calibration() > 0 && s.calibration() < pool.size()) {
+      chosen = calibrationSet(c, seed, pool);
+    } else if (s.calibrationNear() == EvalSettings.CalibrationNear.ANY && s.calibration() > 0) {
+      chosen = spreadSet(c, seed, pool);
+    }
+    if (s.calibrationNear() == EvalSettings.CalibrationNear.ANY) {
+      // the near phase over landmarks and servers: the servers among it are probed first, below
+      List<CalibrationCandidate> near = nearBatch(c, chosen, pool, serverCandidates);
+      List<CalibrationCandidate> landmarksToo = new ArrayList<>(chosen);
+      List<CalibrationCandidate> serversFirst = new ArrayList<>();
+      java.util.Set<String> landmarkKeys = new java.util.HashSet<>();
+      pool.forEach(cc -> landmarkKeys.add(cc.key()));
+      for (CalibrationCandidate cc : near) {
+        (landmarkKeys.contains(cc.key()) ? landmarksToo : serversFirst).add(cc);
+      }
+      chosen = landmarksToo;
+      nearServers = serversFirst;
+    }
     for (CalibrationCandidate cc : chosen) {
       calCoords.add(cc.coordinate());
       calNodes.add(Integer.parseInt(cc.key()));
@@ -190,6 +219,10 @@ final class SeedRun {
       }
     }
     srv = Arrays.copyOf(srv, ns);
+    int[] firstProbes = new int[nearServers.size()];
+    for (int k = 0; k < firstProbes.length; k++) {
+      firstProbes[k] = Arrays.binarySearch(srv, Integer.parseInt(nearServers.get(k).key()));
+    }
     // what the landmark RTTs say beside the coordinates: with every landmark (the accuracy of the
     // system) and with the landmarks this client calibrated against (what it can use itself)
     double[] clientAll = new double[lm.length];
@@ -246,7 +279,7 @@ final class SeedRun {
     AdaptiveOrder ao = new AdaptiveOrder(cfg, s.reposition() ? adaptive : frozen, calCoords, calRtt,
         Arrays.asList(sc), comparedCal);
     for (int k = 0; k < ns; k++) {
-      int j = ao.next();
+      int j = k < firstProbes.length ? firstProbes[k] : ao.next();
       order[k] = j;
       orderPred[k] = ao.predictedMs(j);
       orderRtt[k] = actual[j];
@@ -321,15 +354,24 @@ final class SeedRun {
     return new ClientRun(cr, rel, seq);
   }
 
+  /** The first calibration phase: the {@code calibrationSpread} landmarks Algorithm 3 spreads. */
+  private List<CalibrationCandidate> spreadSet(int c, long seed, List<CalibrationCandidate> pool) {
+    int spread = Math.max(Math.min(s.calibrationSpread(), s.calibration()), cfg.minAnchors());
+    return new ArrayList<>(new CalibrationSelector(cfg).select(pool, spread, c + 7919L * seed));
+  }
+
   /**
    * The client's calibration landmarks, probed in two phases: Algorithm 3 spreads the first
    * {@code calibrationSpread}; then, one at a time, the landmark nearest to the position the client
-   * has so far (CalibrationSelector#nearest), until {@code calibration} are probed.
+   * has so far (CalibrationSelector#nearest), until {@code calibration} are probed. With
+   * CalibrationNear.ANY only the first phase: {@link #nearBatch} is the second.
    */
   private List<CalibrationCandidate> calibrationSet(int c, long seed, List<CalibrationCandidate> pool) {
     CalibrationSelector selector = new CalibrationSelector(cfg);
-    int spread = Math.max(Math.min(s.calibrationSpread(), s.calibration()), cfg.minAnchors());
-    List<CalibrationCandidate> chosen = new ArrayList<>(selector.select(pool, spread, c + 7919L * seed));
+    List<CalibrationCandidate> chosen = spreadSet(c, seed, pool);
+    if (s.calibrationNear() == EvalSettings.CalibrationNear.ANY) {
+      return chosen;
+    }
     java.util.Set<String> keys = new java.util.HashSet<>();
     chosen.forEach(cc -> keys.add(cc.key()));
     while (chosen.size() < s.calibration()) {
@@ -352,6 +394,37 @@ final class SeedRun {
       keys.add(next.get(0).key());
     }
     return chosen;
+  }
+
+  /**
+   * The second calibration phase as the client SDK runs it (client's Calibration): one batch of the
+   * calibration points nearest to the position from the spread phase, landmarks and well-fitted
+   * servers alike, never the client itself; empty when the spread phase cannot position it.
+   */
+  private List<CalibrationCandidate> nearBatch(int c, List<CalibrationCandidate> spread,
+      List<CalibrationCandidate> landmarks, List<CalibrationCandidate> servers) {
+    int count = s.calibration() - spread.size();
+    if (count <= 0) {
+      return List.of();
+    }
+    List<Coordinate> at = new ArrayList<>();
+    double[] rtt = new double[spread.size()];
+    java.util.Set<String> exclude = new java.util.HashSet<>();
+    for (int k = 0; k < spread.size(); k++) {
+      at.add(spread.get(k).coordinate());
+      rtt[k] = m.rtt(c, Integer.parseInt(spread.get(k).key()));
+      exclude.add(spread.get(k).key());
+    }
+    exclude.add(Integer.toString(c));
+    Coordinate rough;
+    try {
+      rough = positioner.position(at, rtt, null).coordinate();
+    } catch (IllegalArgumentException tooFewAnswers) {
+      return List.of(); // the caller's positioning reports it
+    }
+    List<CalibrationCandidate> all = new ArrayList<>(landmarks);
+    all.addAll(servers);
+    return new CalibrationSelector(cfg).nearest(all, rough, count, exclude);
   }
 
   private static double nearest(double[] rttMs) {

@@ -159,8 +159,32 @@ class EvalCommandTest {
     List<String> orders = Files.readAllLines(on.resolve("orders.csv"));
     assertThat(orders.subList(1, orders.size())).allSatisfy(line -> assertThat(line).endsWith(",7"));
     assertThat(Files.readString(on.resolve("results.json"))).contains("\"calibrationSpread\":4", "\"comparison\":true");
-    assertThat(Files.readString(on.resolve("report.md"))).contains("7 landmarks (4 by Algorithm 3, then the nearest)");
+    assertThat(Files.readString(on.resolve("report.md"))).contains("7 (4 landmarks by Algorithm 3, then the nearest landmarks)");
     assertThat(orders).isNotEqualTo(Files.readAllLines(off.resolve("orders.csv")));
+  }
+
+  /**
+   * With near calibration points of any kind (the client SDK's old second phase), some clients
+   * calibrate against servers: those count as probes of the order, not as calibration, so such a
+   * client lists fewer than K calibration probes and never fewer than the spread phase.
+   */
+  @Test
+  void nearCalibrationOverServersProbesThemFirst() throws IOException {
+    Path m = smallMatrix(dir, 60);
+    Path any = dir.resolve("any");
+    Run a = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--calibration", "7",
+        "--calibration-spread", "4", "--calibration-near", "any", "--seeds", "1", "--out", any.toString());
+    assertThat(a.code()).as(a.err()).isZero();
+    List<String> orders = Files.readAllLines(any.resolve("orders.csv"));
+    List<Integer> calib = orders.subList(1, orders.size()).stream()
+        .map(line -> Integer.parseInt(line.substring(line.lastIndexOf(',') + 1))).toList();
+    assertThat(calib).allSatisfy(k -> assertThat(k).isBetween(4, 7));
+    assertThat(calib).as("some near calibration points are servers").anySatisfy(k -> assertThat(k).isLessThan(7));
+    assertThat(Files.readString(any.resolve("results.json"))).contains("\"calibrationNear\":\"any\"");
+    assertThat(Files.readString(any.resolve("report.md"))).contains("then the nearest landmarks or servers");
+    Run bad = run("--matrix", m.toString(), "--calibration-near", "nearby", "--out", dir.resolve("bad").toString());
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("--calibration-near must be landmarks or any, got nearby");
   }
 
   /** The coordinates.csv header the issue specifies. */

@@ -183,16 +183,23 @@ public final class AdaptiveOrder {
     return best;
   }
 
-  /** Reports the RTT measured to server j (NaN = no answer) and updates the order. */
+  /**
+   * Reports the RTT measured to server j (NaN = no answer) and updates the order. j need not come
+   * from {@link #next}: a server probed otherwise (e.g. as a calibration server) leaves the order.
+   */
   public void measured(int j, double rttMs) {
     if (j < 0 || j >= n) {
       throw new IllegalArgumentException("server index " + j + " outside 0.." + (n - 1));
     }
-    if (Double.isNaN(rttMs) || answers >= settings.refitLimit()) {
-      return;
-    }
     if (Double.isInfinite(rttMs) || rttMs < 0) {
       throw new IllegalArgumentException("rttMs must be finite and >= 0 (NaN = no answer), got " + rttMs);
+    }
+    if (!probed[j]) {
+      probed[j] = true;
+      remaining--;
+    }
+    if (Double.isNaN(rttMs) || answers >= settings.refitLimit()) {
+      return;
     }
     answers++;
     anchors.add(servers[j]);

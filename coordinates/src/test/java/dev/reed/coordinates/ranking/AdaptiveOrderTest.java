@@ -91,6 +91,23 @@ class AdaptiveOrderTest {
     assertThatThrownBy(() -> new AdaptiveOrder.Settings(0, 0.3, 60, 10)).isInstanceOf(IllegalArgumentException.class);
   }
 
+  /** A server measured without being handed out (a calibration server that is also listed) leaves the order. */
+  @Test
+  void aServerMeasuredOutOfOrderIsNotHandedOutAgain() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    List<Coordinate> calib = List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100));
+    double[] rtt = {14, 86, 86}; // the client near (10, 10)
+    List<Coordinate> servers = List.of(Coordinate.of(10, 10), Coordinate.of(50, 50), Coordinate.of(90, 90));
+    AdaptiveOrder o = new AdaptiveOrder(cfg, AdaptiveOrder.Settings.defaults(), calib, rtt, servers);
+    AdaptiveOrder rejected = new AdaptiveOrder(cfg, AdaptiveOrder.Settings.defaults(), calib, rtt, servers);
+    assertThatThrownBy(() -> rejected.measured(0, -1)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(rejected.next()).as("a rejected RTT leaves the server in the order").isEqualTo(0);
+    o.measured(0, 1); // the nearest, probed during calibration
+    assertThat(o.next()).isEqualTo(1);
+    assertThat(o.next()).isEqualTo(2);
+    assertThat(o.next()).isEqualTo(-1);
+  }
+
   /**
    * Server 0's coordinate is nearer, but its landmark RTTs differ from the client's at the landmark
    * next to the client (it is misplaced): with the near-landmark difference weighed in, server 1
