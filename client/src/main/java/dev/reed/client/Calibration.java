@@ -5,6 +5,7 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.PositionFit;
 import dev.reed.probe.ProbeResult;
+import dev.reed.proto.v1.CalibrationKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,16 +16,23 @@ import java.util.function.Supplier;
  * Algorithm 3 on the client, in two phases (beyond the paper; eval/README.md "Two-phase
  * calibration"): probe the first D+2 of the coordinator's spread set of landmark beacons (of any
  * calibration servers when it has fewer than D+1 beacons), position roughly, then probe the
- * calibration servers of any kind nearest to that position (GetCalibrationServers with
- * {@code near}) for the rest of the calibration count. The beacons give the client its RTTs to
- * landmarks for the probe order ({@link LandmarkOrder}); in a deployment with thousands of
- * well-fitted game servers a spread set of any kind would hardly ever contain one. Near calibration points fix the client
- * relative to its neighbourhood, which is what ordering its nearest servers needs; distant ones
- * mostly re-measure the continent. On planetlab490, 5 spread + 5 nearest landmarks ordered the
- * first page as well as all 15 (P@10 0.65 vs 0.66). The client is then positioned from every
- * reply of both phases, locally with the same GNP host positioning the coordinator uses for
- * servers (Ng &amp; Zhang 2002), or, when that is not wanted or fails, with the coordinator's
- * Locate RPC.
+ * beacons nearest to that position (GetCalibrationServers with {@code near}) for the rest of the
+ * calibration count, topped up with the nearest calibration servers of any kind when the
+ * deployment has too few beacons. The beacon RTTs feed the probe order ({@link LandmarkOrder}); in a
+ * deployment with thousands of well-fitted game servers a spread set of any kind would hardly ever
+ * contain a beacon. Near calibration points fix the client relative to its neighbourhood, which is
+ * what ordering its nearest servers needs; distant ones mostly re-measure the continent.
+ *
+ * <p>Near beacons rather than near servers of any kind, measured with {@code ./reed eval
+ * --calibration-near} on planetlab490 (15 landmarks, 4-D, 10 seeds): 6 spread + 4 near beacons
+ * order the first page with P@10 0.65, Intelligent N_close stops after 51.6 probes and the true 10
+ * nearest are seen after 44.6; 6 spread + 8 near of any kind (the previous default, N_calib 14) give
+ * 0.37, 54.5 and 48.5, and 6 + 4 of any kind 0.46, 52.8 and 47.3. A beacon is a landmark, and the
+ * landmark measured its RTT to every server, so the client's RTT to a near one bounds each server's
+ * RTT tightly (triangle inequality); a near game server is only a coordinate with a few ms of error.
+ * The client is then positioned from every reply of both phases, locally with the same GNP host
+ * positioning the coordinator uses for servers (Ng &amp; Zhang 2002), or, when that is not wanted
+ * or fails, with the coordinator's Locate RPC.
  *
  * <p>D+2 rather than D+1 spread servers: the rough fit needs D+1 replies, and with one spare a
  * silent spread server costs the quorum's grace period instead of a whole probe timeout. When the
@@ -156,8 +164,13 @@ final class Calibration {
       java.util.Set<String> done = new java.util.HashSet<>();
       for (CoordinatorClient.CalibrationTarget t : probed) done.add(t.candidate().key());
       List<CoordinatorClient.CalibrationTarget> out = new ArrayList<>();
-      for (CoordinatorClient.CalibrationTarget t : coordinator.nearestCalibrationServers(ask, rough).servers()) {
-        if (out.size() < nearCount && done.add(t.candidate().key())) out.add(t);
+      // near beacons first: their RTTs also tighten the landmark comparison's bounds; game servers
+      // only when the deployment has too few beacons (see the class comment for the numbers)
+      for (CalibrationKind kind : List.of(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON, CalibrationKind.CALIBRATION_KIND_UNSPECIFIED)) {
+        if (out.size() >= nearCount) break;
+        for (CoordinatorClient.CalibrationTarget t : coordinator.nearestCalibrationServers(ask, rough, kind).servers()) {
+          if (out.size() < nearCount && done.add(t.candidate().key())) out.add(t);
+        }
       }
       return out;
     } catch (ReedClientException e) {

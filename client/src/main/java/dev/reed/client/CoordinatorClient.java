@@ -108,11 +108,13 @@ final class CoordinatorClient implements AutoCloseable {
   }
 
   /**
-   * The second calibration phase: the calibration servers nearest to a rough position, nearest
-   * first (GetCalibrationServers with {@code near}); may be fewer than asked, even none.
+   * The second calibration phase: the calibration servers of this kind (UNSPECIFIED = any) nearest
+   * to a rough position, nearest first (GetCalibrationServers with {@code near}); may be fewer than
+   * asked, even none.
    */
-  CalibrationSet nearestCalibrationServers(int count, Coordinate near) {
-    return calibrationSet(GetCalibrationServersRequest.newBuilder().setCount(count).setNear(proto(near)).build()).set();
+  CalibrationSet nearestCalibrationServers(int count, Coordinate near, CalibrationKind kind) {
+    return calibrationSet(GetCalibrationServersRequest.newBuilder().setCount(count).setNear(proto(near)).setKind(kind)
+        .build()).set();
   }
 
   private record CheckedSet(CalibrationSet set, String firstProblem) {

@@ -114,7 +114,7 @@ class ReedClientTest {
     assertThat(service.calibrationRequests.get(0).getKind()).isEqualTo(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON);
     var near = service.calibrationRequests.get(1);
     assertThat(near.hasNear()).isTrue();
-    assertThat(near.getKind()).as("near phase: any kind").isEqualTo(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
+    assertThat(near.getKind()).as("near phase: beacons").isEqualTo(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON);
     assertThat(Coordinate.of(near.getNear().getComponents(0), near.getNear().getComponents(1)).distanceTo(world.client))
         .as("rough position from the spread phase").isLessThan(1.0);
     // spread phase: the first D+2 = 4 of the spread set; near phase: the 4 nearest to the client not probed yet
@@ -130,12 +130,31 @@ class ReedClientTest {
   }
 
   @Test
-  void withTooFewBeaconsTheSpreadSetIsOfAnyKind() {
-    service.beacons = 2; // fewer than D+1 = 3: the other 6 calibration servers are game servers
+  void whenTheNearBeaconsRunOutTheNearPhaseIsToppedUpWithGameServers() {
+    service.beacons = 5; // D+2 = 4 spread, then 1 beacon left for the 4 near calibration probes
     DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
     assertThat(service.calibrationRequests).extracting(q -> q.getKind())
         .containsExactly(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON,
-            dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED, dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
+            dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON, dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
+    assertThat(r.calibrationProbes()).isEqualTo(CALIB);
+    List<String> calibrationProbed;
+    synchronized (prober.sent) {
+      calibrationProbed = prober.sent.subList(0, CALIB).stream().map(t -> Endpoints.key(t.address())).toList();
+    }
+    assertThat(calibrationProbed).doesNotHaveDuplicates();
+    List<String> beaconKeys = world.calibration.subList(0, 5).stream().map(FakeWorld.Server::key).toList();
+    assertThat(calibrationProbed).as("every beacon, then game servers").containsAll(beaconKeys);
+  }
+
+  @Test
+  void withTooFewBeaconsTheSpreadSetIsOfAnyKind() {
+    service.beacons = 2; // fewer than D+1 = 3: the other 6 calibration servers are game servers
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
+    // spread: beacons, too few, so any kind; near: beacons (none left), topped up with any kind
+    assertThat(service.calibrationRequests).extracting(q -> q.getKind())
+        .containsExactly(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON,
+            dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED, dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON,
+            dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
     assertThat(r.calibrationProbes()).isEqualTo(CALIB);
     assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
     // two beacon RTTs still feed the comparison (a little noise in this exact world): nearly the true 10

@@ -73,8 +73,8 @@ public final class DemoCommand implements Callable<Integer> {
   int nClose = 40;
 
   @Option(names = "--calibration", paramLabel = "N",
-      description = "N_calib: calibration servers each REED discovery probes (default: ${DEFAULT-VALUE}, the paper's).")
-  int calibration = 14;
+      description = "N_calib: calibration servers each REED discovery probes (default: ${DEFAULT-VALUE}, the client SDK's; the paper used 14).")
+  int calibration = 10;
 
   @Option(names = "--rate", paramLabel = "PROBES/S", description = "Probe rate of REED discovery (default: ${DEFAULT-VALUE}, the paper's DSL setting).")
   double rate = 140;

@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param maxRounds measurement rounds at most (with targets)
  * @param convergence relative improvement of the median fit error below which rounds stop
  * @param nClose N_close of the REED stop rules (the paper's example: 40)
- * @param calibration N_calib: calibration servers each REED discovery probes (the paper's: 14)
+ * @param calibration N_calib: calibration servers each REED discovery probes (the client SDK's default: 10)
  * @param clientRate probes per second of REED discovery (140: the paper's DSL setting)
  * @param traditionalRate probes per second of traditional discovery; above 140 the time at 140
  *     probes/s is computed from the probe count

@@ -118,7 +118,7 @@ public final class BrowseCommand implements Callable<Integer> {
   double rate = 140;
 
   @Option(names = "--calib", paramLabel = "N", description = "Calibration servers to probe (default: ${DEFAULT-VALUE}).")
-  int calib = 14;
+  int calib = 10;
 
   @Option(names = "--bind", paramLabel = "ADDR", description = "Local address to probe from: IP or IP:PORT (default: any).")
   String bind;
