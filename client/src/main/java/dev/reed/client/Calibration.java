@@ -16,21 +16,26 @@ import java.util.function.Supplier;
  * Algorithm 3 on the client, in two phases (beyond the paper; eval/README.md "Two-phase
  * calibration"): probe the first D+2 of the coordinator's spread set of landmark beacons (of any
  * calibration servers when it has fewer than D+1 beacons), position roughly, then probe the
- * beacons nearest to that position (GetCalibrationServers with {@code near}) for the rest of the
- * calibration count, topped up with the nearest calibration servers of any kind when the
- * deployment has too few beacons. The beacon RTTs feed the probe order ({@link LandmarkOrder}); in a
- * deployment with thousands of well-fitted game servers a spread set of any kind would hardly ever
- * contain a beacon. Near calibration points fix the client relative to its neighbourhood, which is
- * what ordering its nearest servers needs; distant ones mostly re-measure the continent.
+ * calibration points nearest to that position (GetCalibrationServers with {@code near}) for the
+ * rest of the calibration count: by default ({@link NearCalibration#BEACONS}) beacons, topped up
+ * with calibration servers of any kind when the deployment has too few beacons. The beacon RTTs
+ * feed the probe order ({@link LandmarkOrder}); in a deployment with thousands of well-fitted game
+ * servers a spread set of any kind would hardly ever contain a beacon. Near calibration points fix
+ * the client relative to its neighbourhood, which is what ordering its nearest servers needs;
+ * distant ones mostly re-measure the continent.
  *
  * <p>Near beacons rather than near servers of any kind, measured with {@code ./reed eval
  * --calibration-near} on planetlab490 (15 landmarks, 4-D, 10 seeds): 6 spread + 4 near beacons
  * order the first page with P@10 0.65, Intelligent N_close stops after 51.6 probes and the true 10
- * nearest are seen after 44.6; 6 spread + 8 near of any kind (the previous default, N_calib 14) give
- * 0.37, 54.5 and 48.5, and 6 + 4 of any kind 0.46, 52.8 and 47.3. A beacon is a landmark, and the
- * landmark measured its RTT to every server, so the client's RTT to a near one bounds each server's
- * RTT tightly (triangle inequality); a near game server is only a coordinate with a few ms of error.
- * The client is then positioned from every reply of both phases, locally with the same GNP host
+ * nearest are seen after 44.6; 6 spread + 8 near of any kind (the previous default, N_calib 14)
+ * give 0.37, 54.5 and 48.5, and 6 + 4 of any kind 0.46, 52.8 and 47.3. A beacon is a landmark, and
+ * the landmark measured its RTT to every server, so the client's RTT to a near one bounds each
+ * server's RTT tightly (triangle inequality); a near game server is only a coordinate with a few ms
+ * of error. Where the nearest beacons are far away (8 landmarks worldwide in EndToEndTest), waiting
+ * for them makes calibration about 0.25 s slower, and {@link NearCalibration#ANY} is the faster
+ * choice.
+ *
+ * <p>The client is then positioned from every reply of both phases, locally with the same GNP host
  * positioning the coordinator uses for servers (Ng &amp; Zhang 2002), or, when that is not wanted
  * or fails, with the coordinator's Locate RPC.
  *
@@ -43,6 +48,12 @@ final class Calibration {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Calibration.class);
   /** GetCalibrationServers' largest count. */
   private static final int MAX_CALIBRATION = 64;
+  /**
+   * A beacon predicted farther than this from the rough position is not a near calibration point:
+   * its RTT bounds no near server tightly, and the phase would wait for it. On planetlab490 a cap of
+   * 100 ms cost 0.02 of P@10 and 0.4 probes of "all 10 nearest seen" (eval --near-beacon-max).
+   */
+  static final double NEAR_BEACON_MAX_MS = 100;
 
   /**
    * The client's position and what it took.
@@ -96,7 +107,8 @@ final class Calibration {
     }
   }
 
-  static Result run(CoordinatorClient coordinator, int count, Positioning positioning, Supplier<ProbeLoop> loops, Ticker ticker) {
+  static Result run(CoordinatorClient coordinator, int count, NearCalibration nearKind, Positioning positioning,
+      Supplier<ProbeLoop> loops, Ticker ticker) {
     // spread over the landmark beacons, so the client has landmark RTTs to compare; any kind when
     // the coordinator has too few beacons
     CoordinatorClient.CalibrationSet set = coordinator.beaconCalibrationServers(count);
@@ -112,7 +124,7 @@ final class Calibration {
     List<CoordinatorClient.CalibrationTarget> rest = set.servers().subList(spread, set.servers().size());
     int nearCount = count - spread;
     if (nearCount > 0 && replies(probed, byKey) >= need) {
-      List<CoordinatorClient.CalibrationTarget> near = nearest(coordinator, set, probed, byKey, positioning, nearCount);
+      List<CoordinatorClient.CalibrationTarget> near = nearest(coordinator, set, probed, byKey, positioning, nearCount, nearKind);
       if (near != null) rest = near;
     }
     if (!rest.isEmpty()) {
@@ -156,7 +168,7 @@ final class Calibration {
    */
   private static List<CoordinatorClient.CalibrationTarget> nearest(CoordinatorClient coordinator,
       CoordinatorClient.CalibrationSet set, List<CoordinatorClient.CalibrationTarget> probed, Map<String, ProbeResult> byKey,
-      Positioning positioning, int nearCount) {
+      Positioning positioning, int nearCount, NearCalibration nearKind) {
     try {
       Coordinate rough = position(coordinator, set, positioning, Anchors.of(probed, byKey)).coordinate();
       // ask for enough that the ones already probed can be skipped
@@ -164,12 +176,16 @@ final class Calibration {
       java.util.Set<String> done = new java.util.HashSet<>();
       for (CoordinatorClient.CalibrationTarget t : probed) done.add(t.candidate().key());
       List<CoordinatorClient.CalibrationTarget> out = new ArrayList<>();
-      // near beacons first: their RTTs also tighten the landmark comparison's bounds; game servers
-      // only when the deployment has too few beacons (see the class comment for the numbers)
-      for (CalibrationKind kind : List.of(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON, CalibrationKind.CALIBRATION_KIND_UNSPECIFIED)) {
+      // BEACONS: near beacons first, their RTTs also tighten the landmark comparison's bounds; game
+      // servers only when the deployment has too few beacons (see the class comment for the numbers)
+      List<CalibrationKind> kinds = nearKind == NearCalibration.BEACONS
+          ? List.of(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON, CalibrationKind.CALIBRATION_KIND_UNSPECIFIED)
+          : List.of(CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
+      for (CalibrationKind kind : kinds) {
         if (out.size() >= nearCount) break;
+        double maxMs = kind == CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON ? NEAR_BEACON_MAX_MS : Double.POSITIVE_INFINITY;
         for (CoordinatorClient.CalibrationTarget t : coordinator.nearestCalibrationServers(ask, rough, kind).servers()) {
-          if (out.size() < nearCount && done.add(t.candidate().key())) out.add(t);
+          if (out.size() < nearCount && rough.distanceTo(t.coordinate()) <= maxMs && done.add(t.candidate().key())) out.add(t);
         }
       }
       return out;

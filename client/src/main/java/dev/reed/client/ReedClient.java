@@ -44,7 +44,7 @@ public final class ReedClient implements AutoCloseable {
     this.prober = b.prober;
     this.ownsProber = b.prober == null;
     this.fallbackToTraditional = b.fallbackToTraditional;
-    this.discovery = new ReedDiscovery(coordinator, this::prober, b.rate, b.calibrationCount, b.positioning,
+    this.discovery = new ReedDiscovery(coordinator, this::prober, b.rate, b.calibrationCount, b.nearCalibration, b.positioning,
         b.traditionalList, b.listDeadline, b.listSeed, b.ticker, b.positionMaxAge);
   }
 
@@ -147,6 +147,7 @@ public final class ReedClient implements AutoCloseable {
     private Duration rpcDeadline = Duration.ofSeconds(3);
     private Duration listDeadline = Duration.ofSeconds(15);
     private int calibrationCount = 10;
+    private NearCalibration nearCalibration = NearCalibration.BEACONS;
     private Positioning positioning = Positioning.LOCAL;
     private Prober prober;
     private ServerListSource traditionalList;
@@ -217,6 +218,12 @@ public final class ReedClient implements AutoCloseable {
     public Builder calibrationCount(int n) {
       if (n < 2 || n > 64) throw new IllegalArgumentException("calibrationCount must be 2-64: " + n);
       this.calibrationCount = n;
+      return this;
+    }
+
+    /** What the second calibration phase probes (default BEACONS). */
+    public Builder nearCalibration(NearCalibration near) {
+      this.nearCalibration = Objects.requireNonNull(near, "nearCalibration");
       return this;
     }
 

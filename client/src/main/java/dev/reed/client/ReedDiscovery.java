@@ -23,6 +23,7 @@ final class ReedDiscovery {
   private final Supplier<Prober> prober;
   private final double rate;
   private final int calibrationCount;
+  private final NearCalibration nearCalibration;
   private final Positioning positioning;
   private final ServerListSource traditionalList;
   private final Duration listDeadline;
@@ -33,12 +34,13 @@ final class ReedDiscovery {
   private long lastCalibrationNanos;
 
   ReedDiscovery(CoordinatorClient coordinator, Supplier<Prober> prober, double rate, int calibrationCount,
-      Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, Ticker ticker,
+      NearCalibration nearCalibration, Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, Ticker ticker,
       Duration positionMaxAge) {
     this.coordinator = coordinator;
     this.prober = prober;
     this.rate = rate;
     this.calibrationCount = calibrationCount;
+    this.nearCalibration = nearCalibration;
     this.positioning = positioning;
     this.traditionalList = traditionalList;
     this.listDeadline = listDeadline;
@@ -61,7 +63,7 @@ final class ReedDiscovery {
       Calibration.Result c = lastCalibration;
       return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start, c.landmarks());
     }
-    Calibration.Result cal = Calibration.run(coordinator, calibrationCount, positioning,
+    Calibration.Result cal = Calibration.run(coordinator, calibrationCount, nearCalibration, positioning,
         () -> new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0,
             ReplyFilter.NONE), ticker);
     lastCalibration = cal;

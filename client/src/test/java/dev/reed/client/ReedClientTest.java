@@ -130,6 +130,41 @@ class ReedClientTest {
   }
 
   @Test
+  void aBeaconFartherThanTheNearCapIsNotANearCalibrationPoint() {
+    world.calibration.clear();
+    for (int i = 0; i < 6; i++) { // beacons 250 ms away all around; the spread phase probes 4 of them
+      double a = 2 * Math.PI * i / 6;
+      world.calibration.add(new FakeWorld.Server(FakeWorld.address(21, i), dev.reed.proto.v1.GameProtocol.GAME_PROTOCOL_A2S,
+          Coordinate.of(250 * Math.cos(a), 250 * Math.sin(a)), dev.reed.proto.v1.ServerInfo.newBuilder().setName("b" + i).build(), true));
+    }
+    for (int i = 0; i < 4; i++) { // well-fitted game servers 20 ms away
+      double a = 2 * Math.PI * i / 4 + 0.3;
+      world.calibration.add(new FakeWorld.Server(FakeWorld.address(22, i), dev.reed.proto.v1.GameProtocol.GAME_PROTOCOL_A2S,
+          Coordinate.of(20 * Math.cos(a), 20 * Math.sin(a)), dev.reed.proto.v1.ServerInfo.newBuilder().setName("g" + i).build(), true));
+    }
+    service.beacons = 6;
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)));
+    assertThat(r.calibrationProbes()).isEqualTo(CALIB);
+    List<String> calibrationProbed;
+    synchronized (prober.sent) {
+      calibrationProbed = prober.sent.subList(0, CALIB).stream().map(t -> Endpoints.key(t.address())).toList();
+    }
+    List<String> nearGameServers = world.calibration.subList(6, 10).stream().map(FakeWorld.Server::key).toList();
+    assertThat(calibrationProbed.subList(4, CALIB)).as("the 2 unprobed beacons are %s ms away", 250)
+        .containsExactlyInAnyOrderElementsOf(nearGameServers);
+  }
+
+  @Test
+  void nearCalibrationOfAnyKindAsksOnceForTheNearestOfAnyKind() {
+    service.beacons = 5;
+    DiscoveryResult r = track(builder().nearCalibration(NearCalibration.ANY).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
+    assertThat(service.calibrationRequests).extracting(q -> q.getKind())
+        .containsExactly(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON,
+            dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
+    assertThat(r.calibrationProbes()).isEqualTo(CALIB);
+  }
+
+  @Test
   void whenTheNearBeaconsRunOutTheNearPhaseIsToppedUpWithGameServers() {
     service.beacons = 5; // D+2 = 4 spread, then 1 beacon left for the 4 near calibration probes
     DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));

@@ -83,10 +83,16 @@ public final class EvalCommand implements Callable<Integer> {
           + " position from those (default ${DEFAULT-VALUE}; S >= K = Algorithm 3 only).")
   int calibrationSpread;
 
-  @Option(names = "--calibration-near", defaultValue = "landmarks", paramLabel = "landmarks|any",
-      description = "The near calibration points: landmarks, one at a time; or any well-fitted landmark or server in one"
-          + " batch, as the client SDK asks the coordinator, a server's reply counting as found (default ${DEFAULT-VALUE}).")
+  @Option(names = "--calibration-near", defaultValue = "landmarks", paramLabel = "landmarks|beacons|any",
+      description = "The near calibration points: landmarks, one at a time; or in one batch as the client SDK asks the"
+          + " coordinator, beacons (landmarks within --near-beacon-max, topped up with any) or any well-fitted landmark or"
+          + " server, a server's reply counting as found (default ${DEFAULT-VALUE}).")
   String calibrationNear;
+
+  @Option(names = "--near-beacon-max", defaultValue = "100", paramLabel = "MS",
+      description = "With --calibration-near beacons: the farthest a near landmark may be from the client's rough position"
+          + " (default ${DEFAULT-VALUE}, the client SDK's).")
+  double nearBeaconMax;
 
   @Option(names = "--strategy", defaultValue = "kmedoids", paramLabel = "random|spread|kmedoids",
       description = "Landmark placement when not listed (default ${DEFAULT-VALUE}).")
@@ -233,7 +239,7 @@ public final class EvalCommand implements Callable<Integer> {
     try {
       near = EvalSettings.CalibrationNear.valueOf(calibrationNear.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--calibration-near must be landmarks or any, got " + calibrationNear);
+      throw new IllegalArgumentException("--calibration-near must be landmarks, beacons or any, got " + calibrationNear);
     }
     int t = threads != null ? threads : Math.max(1, Runtime.getRuntime().availableProcessors());
     EvalSettings defaults = EvalSettings.defaults();
@@ -243,7 +249,7 @@ public final class EvalCommand implements Callable<Integer> {
         .strategy(st)
         .clients(mode)
         .probing(nClose, window, windowMargin, rate, calibration)
-        .calibrationPhases(calibrationSpread, near)
+        .calibrationPhases(calibrationSpread, near, nearBeaconMax)
         .comparison(comparison, lowerBoundBeyond, nearWeight)
         .kmedoidsCap(kmedoidsCap)
         .reposition(reposition, defaults.repositionLimit(), serverSigma != null ? serverSigma : defaults.serverSigmaMs())

@@ -20,8 +20,11 @@ import dev.reed.coordinates.CoordinateConfig;
  *     calibration points nearest to the client's position from the spread ones
  *     (CalibrationSelector#nearest)
  * @param calibrationNear what the near calibration points are: LANDMARKS, one at a time (the
- *     evaluator's default), or ANY well-fitted landmark or server in one batch, as the client SDK
- *     asks the coordinator for them (a server's reply is its first probe and counts as found)
+ *     evaluator's default); or in one batch as the client SDK asks the coordinator for them,
+ *     BEACONS (landmarks within nearBeaconMaxMs, topped up with the nearest of any kind) or ANY
+ *     well-fitted landmark or server. A server's reply is its first probe and counts as found.
+ * @param nearBeaconMaxMs with BEACONS, the farthest a near landmark may be from the client's rough
+ *     position, in coordinate ms
  * @param reposition re-fit the client after each answered probe, from every RTT it has measured
  * @param repositionLimit stop re-fitting after this many probes (the rest of the order is fixed)
  * @param serverSigmaMs expected coordinate error of a server, ms: a probed server's RTT d weighs
@@ -51,6 +54,7 @@ public record EvalSettings(
     int calibration,
     int calibrationSpread,
     CalibrationNear calibrationNear,
+    double nearBeaconMaxMs,
     boolean reposition,
     int repositionLimit,
     double serverSigmaMs,
@@ -68,7 +72,7 @@ public record EvalSettings(
   public enum ClientMode { ALL, LANDMARKS }
 
   /** What a client probes in the second calibration phase. */
-  public enum CalibrationNear { LANDMARKS, ANY }
+  public enum CalibrationNear { LANDMARKS, BEACONS, ANY }
 
   public EvalSettings {
     if (nClose < 1 || window < 1) {
@@ -84,7 +88,10 @@ public record EvalSettings(
       throw new IllegalArgumentException("--seeds and --threads must be >= 1");
     }
     if (calibrationNear == null) {
-      throw new IllegalArgumentException("--calibration-near must be landmarks or any");
+      throw new IllegalArgumentException("--calibration-near must be landmarks, beacons or any");
+    }
+    if (!(nearBeaconMaxMs >= 0)) {
+      throw new IllegalArgumentException("--near-beacon-max must be >= 0");
     }
     if (calibration < 0 || calibrationSpread < 1) {
       throw new IllegalArgumentException("--calibration must be >= 0 (0 = all landmarks), --calibration-spread >= 1");
@@ -129,6 +136,7 @@ public record EvalSettings(
     b.calibration = calibration;
     b.calibrationSpread = calibrationSpread;
     b.calibrationNear = calibrationNear;
+    b.nearBeaconMaxMs = nearBeaconMaxMs;
     b.reposition = reposition;
     b.repositionLimit = repositionLimit;
     b.serverSigmaMs = serverSigmaMs;
@@ -158,6 +166,7 @@ public record EvalSettings(
     private int calibration = 10;
     private int calibrationSpread = 5;
     private CalibrationNear calibrationNear = CalibrationNear.LANDMARKS;
+    private double nearBeaconMaxMs = 100;
     private boolean reposition = true;
     private int repositionLimit = 60;
     private double serverSigmaMs = 10.0;
@@ -205,10 +214,11 @@ public record EvalSettings(
       return this;
     }
 
-    /** Of the calibration probes, how many Algorithm 3 spreads, and what the rest are. */
-    public Builder calibrationPhases(int spread, CalibrationNear near) {
+    /** Of the calibration probes, how many Algorithm 3 spreads, what the rest are, and how far a near beacon may be. */
+    public Builder calibrationPhases(int spread, CalibrationNear near, double beaconMaxMs) {
       calibrationSpread = spread;
       calibrationNear = near;
+      nearBeaconMaxMs = beaconMaxMs;
       return this;
     }
 
@@ -256,7 +266,7 @@ public record EvalSettings(
     /** @throws IllegalArgumentException naming the option of a bad value */
     public EvalSettings build() {
       return new EvalSettings(coordinates, landmarks, landmarkList, strategy, clients, nClose, window, windowMarginMs,
-          rate, calibration, calibrationSpread, calibrationNear, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
+          rate, calibration, calibrationSpread, calibrationNear, nearBeaconMaxMs, reposition, repositionLimit, serverSigmaMs, kernelMs, comparison,
           lowerBoundBeyondMs, nearDifferenceWeight, kmedoidsCapMs, clientStride, seed, seeds, threads);
     }
   }

@@ -101,6 +101,7 @@ final class OutputWriter {
       j.name("calibration").value(s.calibration());
       j.name("calibrationSpread").value(s.calibrationSpread());
       j.name("calibrationNear").value(s.calibrationNear().name().toLowerCase(Locale.ROOT));
+      number(j.name("nearBeaconMaxMs"), s.nearBeaconMaxMs());
       j.name("reposition").value(s.reposition());
       j.name("comparison").value(s.comparison());
       number(j.name("lowerBoundBeyondMs"), s.lowerBoundBeyondMs());

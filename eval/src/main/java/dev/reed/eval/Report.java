@@ -28,7 +28,11 @@ final class Report {
         s.calibration() == 0 ? "all landmarks"
             : s.calibration() + " (" + Math.min(s.calibrationSpread(), s.calibration())
                 + " landmarks by Algorithm 3, then the nearest "
-                + (s.calibrationNear() == EvalSettings.CalibrationNear.ANY ? "landmarks or servers)" : "landmarks)"),
+                + switch (s.calibrationNear()) {
+                  case LANDMARKS -> "landmarks)";
+                  case BEACONS -> "landmarks within " + Math.round(s.nearBeaconMaxMs()) + " ms, then landmarks or servers)";
+                  case ANY -> "landmarks or servers)";
+                },
         s.reposition() ? "on" : "off", s.comparison() ? "on" : "off", s.seeds(), s.seed()));
 
     b.append("## Table I: setup\n\n| clients | servers per client | calibration probes | landmark embedding error (median) | unpositioned servers | failed clients |\n|---|---|---|---|---|---|\n");

@@ -118,7 +118,7 @@ final class SeedRun {
     // the servers the coordinator would hand out as calibration servers: fitted from >= D+1
     // landmarks within calibrationMaxError (ReedServiceImpl's calibrators)
     List<CalibrationCandidate> serverCandidates = new ArrayList<>();
-    if (s.calibrationNear() == EvalSettings.CalibrationNear.ANY) {
+    if (s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS) {
       for (int v : servers) {
         if (fitError[v] <= cfg.calibrationMaxError()) {
           serverCandidates.add(new CalibrationCandidate(Integer.toString(v), coords[v], fitError[v], lm.length));
@@ -167,10 +167,10 @@ final class SeedRun {
     List<CalibrationCandidate> chosen = pool;
     if (s.calibration() > 0 && s.calibration() < pool.size()) {
       chosen = calibrationSet(c, seed, pool);
-    } else if (s.calibrationNear() == EvalSettings.CalibrationNear.ANY && s.calibration() > 0) {
+    } else if (s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS && s.calibration() > 0) {
       chosen = spreadSet(c, seed, pool);
     }
-    if (s.calibrationNear() == EvalSettings.CalibrationNear.ANY) {
+    if (s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS) {
       // the near phase over landmarks and servers: the servers among it are probed first, below
       List<CalibrationCandidate> near = nearBatch(c, chosen, pool, serverCandidates);
       List<CalibrationCandidate> landmarksToo = new ArrayList<>(chosen);
@@ -364,12 +364,12 @@ final class SeedRun {
    * The client's calibration landmarks, probed in two phases: Algorithm 3 spreads the first
    * {@code calibrationSpread}; then, one at a time, the landmark nearest to the position the client
    * has so far (CalibrationSelector#nearest), until {@code calibration} are probed. With
-   * CalibrationNear.ANY only the first phase: {@link #nearBatch} is the second.
+   * BEACONS or ANY only the first phase: {@link #nearBatch} is the second.
    */
   private List<CalibrationCandidate> calibrationSet(int c, long seed, List<CalibrationCandidate> pool) {
     CalibrationSelector selector = new CalibrationSelector(cfg);
     List<CalibrationCandidate> chosen = spreadSet(c, seed, pool);
-    if (s.calibrationNear() == EvalSettings.CalibrationNear.ANY) {
+    if (s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS) {
       return chosen;
     }
     java.util.Set<String> keys = new java.util.HashSet<>();
@@ -398,8 +398,9 @@ final class SeedRun {
 
   /**
    * The second calibration phase as the client SDK runs it (client's Calibration): one batch of the
-   * calibration points nearest to the position from the spread phase, landmarks and well-fitted
-   * servers alike, never the client itself; empty when the spread phase cannot position it.
+   * calibration points nearest to the position from the spread phase, never the client itself;
+   * with BEACONS the landmarks within nearBeaconMaxMs first, then landmarks and well-fitted
+   * servers alike; empty when the spread phase cannot position it.
    */
   private List<CalibrationCandidate> nearBatch(int c, List<CalibrationCandidate> spread,
       List<CalibrationCandidate> landmarks, List<CalibrationCandidate> servers) {
@@ -422,9 +423,20 @@ final class SeedRun {
     } catch (IllegalArgumentException tooFewAnswers) {
       return List.of(); // the caller's positioning reports it
     }
+    CalibrationSelector selector = new CalibrationSelector(cfg);
+    List<CalibrationCandidate> near = new ArrayList<>();
+    if (s.calibrationNear() == EvalSettings.CalibrationNear.BEACONS) {
+      for (CalibrationCandidate l : selector.nearest(landmarks, rough, count, exclude)) {
+        if (rough.distanceTo(l.coordinate()) <= s.nearBeaconMaxMs()) {
+          near.add(l);
+          exclude.add(l.key());
+        }
+      }
+    }
     List<CalibrationCandidate> all = new ArrayList<>(landmarks);
     all.addAll(servers);
-    return new CalibrationSelector(cfg).nearest(all, rough, count, exclude);
+    near.addAll(selector.nearest(all, rough, count - near.size(), exclude));
+    return near;
   }
 
   private static double nearest(double[] rttMs) {

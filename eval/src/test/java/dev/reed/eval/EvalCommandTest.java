@@ -182,9 +182,26 @@ class EvalCommandTest {
     assertThat(calib).as("some near calibration points are servers").anySatisfy(k -> assertThat(k).isLessThan(7));
     assertThat(Files.readString(any.resolve("results.json"))).contains("\"calibrationNear\":\"any\"");
     assertThat(Files.readString(any.resolve("report.md"))).contains("then the nearest landmarks or servers");
+    // beacons: landmarks within the cap first; with no cap every near point is a landmark, with a
+    // cap of 0 none is, which is the same batch as any
+    Path beacons = dir.resolve("beacons");
+    Path none = dir.resolve("none");
+    for (Object[] c : new Object[][] {{beacons, "1000000"}, {none, "0"}}) {
+      Run b = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--calibration", "7",
+          "--calibration-spread", "4", "--calibration-near", "beacons", "--near-beacon-max", (String) c[1], "--seeds", "1",
+          "--out", c[0].toString());
+      assertThat(b.code()).as(b.err()).isZero();
+    }
+    List<String> uncapped = Files.readAllLines(beacons.resolve("orders.csv"));
+    assertThat(uncapped.subList(1, uncapped.size())).allSatisfy(line -> assertThat(line).endsWith(",7"));
+    assertThat(Files.readAllLines(none.resolve("orders.csv"))).isEqualTo(orders);
+    assertThat(Files.readString(beacons.resolve("report.md"))).contains("landmarks within 1000000 ms, then landmarks or servers");
     Run bad = run("--matrix", m.toString(), "--calibration-near", "nearby", "--out", dir.resolve("bad").toString());
     assertThat(bad.code()).isEqualTo(2);
-    assertThat(bad.err()).contains("--calibration-near must be landmarks or any, got nearby");
+    assertThat(bad.err()).contains("--calibration-near must be landmarks, beacons or any, got nearby");
+    Run negative = run("--matrix", m.toString(), "--near-beacon-max", "-1", "--out", dir.resolve("bad").toString());
+    assertThat(negative.code()).isEqualTo(2);
+    assertThat(negative.err()).contains("--near-beacon-max must be >= 0");
   }
 
   /** The coordinates.csv header the issue specifies. */

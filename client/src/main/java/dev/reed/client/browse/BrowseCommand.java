@@ -10,6 +10,7 @@ import dev.reed.client.GroupMember;
 import dev.reed.client.GroupObjective;
 import dev.reed.client.GroupRanking;
 import dev.reed.client.GroupServer;
+import dev.reed.client.NearCalibration;
 import dev.reed.client.ReedClient;
 import dev.reed.client.ReedClientException;
 import dev.reed.client.ServerListSource;
@@ -119,6 +120,11 @@ public final class BrowseCommand implements Callable<Integer> {
 
   @Option(names = "--calib", paramLabel = "N", description = "Calibration servers to probe (default: ${DEFAULT-VALUE}).")
   int calib = 10;
+
+  @Option(names = "--near-calibration", paramLabel = "beacons|any",
+      description = "What the second calibration phase probes: the nearest landmark beacons, or the nearest calibration servers"
+          + " of any kind, faster where beacons are few and far (default: ${DEFAULT-VALUE}).")
+  String nearCalibration = "beacons";
 
   @Option(names = "--bind", paramLabel = "ADDR", description = "Local address to probe from: IP or IP:PORT (default: any).")
   String bind;
@@ -337,7 +343,13 @@ public final class BrowseCommand implements Callable<Integer> {
   }
 
   private ReedClient.Builder clientBuilder(String target) {
-    ReedClient.Builder b = ReedClient.builder().coordinator(target).rate(rate).calibrationCount(calib)
+    NearCalibration near = switch (nearCalibration.toLowerCase(java.util.Locale.ROOT)) {
+      case "beacons" -> NearCalibration.BEACONS;
+      case "any" -> NearCalibration.ANY;
+      default -> throw new CommandLine.ParameterException(spec.commandLine(),
+          "--near-calibration must be beacons or any: " + nearCalibration);
+    };
+    ReedClient.Builder b = ReedClient.builder().coordinator(target).rate(rate).calibrationCount(calib).nearCalibration(near)
         .probeTimeout(Duration.ofMillis(positive(timeoutMs, "--timeout"))).rpcDeadline(Duration.ofMillis(positive(deadlineMs, "--deadline")));
     if (bind != null) b.bind(bindAddress(bind));
     if (master != null) b.traditionalList(ServerListSource.quake3Master(socketAddress(master, "--master"), masterProtocol));

@@ -152,6 +152,9 @@ class BrowseCommandTest {
     Run margin = browse("--coordinator", world.coordinator(), "--autostop", "intelligent", "--window-margin", "-1");
     assertThat(margin.code()).isEqualTo(2);
     assertThat(margin.err()).contains("--window-margin must be finite and >= 0 ms");
+    Run near = browse("--coordinator", world.coordinator(), "--near-calibration", "closest");
+    assertThat(near.code()).isEqualTo(2);
+    assertThat(near.err()).contains("--near-calibration must be beacons or any: closest");
   }
 
   @Test
