@@ -17,23 +17,21 @@ import java.util.function.Supplier;
  * calibration"): probe the first D+2 of the coordinator's spread set of landmark beacons (of any
  * calibration servers when it has fewer than D+1 beacons), position roughly, then probe the
  * calibration points nearest to that position (GetCalibrationServers with {@code near}) for the
- * rest of the calibration count: by default ({@link NearCalibration#BEACONS}) beacons, topped up
- * with calibration servers of any kind when the deployment has too few beacons. The beacon RTTs
- * feed the probe order ({@link LandmarkOrder}); in a deployment with thousands of well-fitted game
- * servers a spread set of any kind would hardly ever contain a beacon. Near calibration points fix
- * the client relative to its neighbourhood, which is what ordering its nearest servers needs;
- * distant ones mostly re-measure the continent.
+ * rest of the calibration count: by default ({@link NearCalibration#BEACONS}) the beacons predicted
+ * within {@link #NEAR_BEACON_MAX_MS}, topped up with the nearest calibration servers of any kind.
+ * The beacon RTTs feed the probe order ({@link LandmarkOrder}); in a deployment with thousands of
+ * well-fitted game servers a spread set of any kind would hardly ever contain a beacon. Near
+ * calibration points fix the client relative to its neighbourhood, which is what ordering its
+ * nearest servers needs; distant ones mostly re-measure the continent.
  *
  * <p>Near beacons rather than near servers of any kind, measured with {@code ./reed eval
  * --calibration-near} on planetlab490 (15 landmarks, 4-D, 10 seeds): 6 spread + 4 near beacons
- * order the first page with P@10 0.65, Intelligent N_close stops after 51.6 probes and the true 10
- * nearest are seen after 44.6; 6 spread + 8 near of any kind (the previous default, N_calib 14)
- * give 0.37, 54.5 and 48.5, and 6 + 4 of any kind 0.46, 52.8 and 47.3. A beacon is a landmark, and
- * the landmark measured its RTT to every server, so the client's RTT to a near one bounds each
- * server's RTT tightly (triangle inequality); a near game server is only a coordinate with a few ms
- * of error. Where the nearest beacons are far away (8 landmarks worldwide in EndToEndTest), waiting
- * for them makes calibration about 0.25 s slower, and {@link NearCalibration#ANY} is the faster
- * choice.
+ * within {@link #NEAR_BEACON_MAX_MS} order the first page with P@10 0.63, Intelligent N_close
+ * stops after 51.5 probes and the true 10 nearest are seen after 45.0; 6 spread + 8 near of any
+ * kind (the previous default, N_calib 14) give 0.37, 54.5 and 48.5, and 6 + 4 of any kind 0.46,
+ * 52.8 and 47.3. A beacon is a landmark, and the landmark measured its RTT to every server, so the
+ * client's RTT to a near one bounds each server's RTT tightly (triangle inequality); a near game
+ * server is only a coordinate with a few ms of error.
  *
  * <p>The client is then positioned from every reply of both phases, locally with the same GNP host
  * positioning the coordinator uses for servers (Ng &amp; Zhang 2002), or, when that is not wanted
@@ -50,8 +48,10 @@ final class Calibration {
   private static final int MAX_CALIBRATION = 64;
   /**
    * A beacon predicted farther than this from the rough position is not a near calibration point:
-   * its RTT bounds no near server tightly, and the phase would wait for it. On planetlab490 a cap of
-   * 100 ms cost 0.02 of P@10 and 0.4 probes of "all 10 nearest seen" (eval --near-beacon-max).
+   * its RTT bounds no near server tightly, and the phase would wait for it. In EndToEndTest, where
+   * every beacon is at least 130 ms from the client, waiting made a discovery 0.25 s slower; on
+   * planetlab490 the cap cost 0.02 of P@10 and 0.4 probes of "all 10 nearest seen" (eval
+   * --near-beacon-max).
    */
   static final double NEAR_BEACON_MAX_MS = 100;
 
