@@ -14,7 +14,7 @@ public enum NearCalibration {
   /**
    * The nearest calibration servers of any kind, in a deployment almost all game servers. Their
    * replies count as servers found, so First N_close needs fewer probes, but the first page is
-   * worse. On seattle99 this saved 2-3 probes on Intelligent N_close.
+   * worse. On seattle99 this saved about 2 probes on Intelligent N_close.
    */
   ANY
 }
