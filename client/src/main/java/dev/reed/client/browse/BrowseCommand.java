@@ -122,8 +122,8 @@ public final class BrowseCommand implements Callable<Integer> {
   int calib = 10;
 
   @Option(names = "--near-calibration", paramLabel = "beacons|any",
-      description = "What the second calibration phase probes: the nearest landmark beacons, or the nearest calibration servers"
-          + " of any kind, faster where beacons are few and far (default: ${DEFAULT-VALUE}).")
+      description = "What the second calibration phase probes: the nearest landmark beacons within 100 ms, topped up with"
+          + " game servers; or the nearest calibration servers of any kind (default: ${DEFAULT-VALUE}).")
   String nearCalibration = "beacons";
 
   @Option(names = "--bind", paramLabel = "ADDR", description = "Local address to probe from: IP or IP:PORT (default: any).")
