@@ -177,7 +177,7 @@ final class Calibration {
       for (CoordinatorClient.CalibrationTarget t : probed) done.add(t.candidate().key());
       List<CoordinatorClient.CalibrationTarget> out = new ArrayList<>();
       // BEACONS: near beacons first, their RTTs also tighten the landmark comparison's bounds; game
-      // servers only when the deployment has too few beacons (see the class comment for the numbers)
+      // servers for the slots no beacon within NEAR_BEACON_MAX_MS fills (class comment: the numbers)
       List<CalibrationKind> kinds = nearKind == NearCalibration.BEACONS
           ? List.of(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON, CalibrationKind.CALIBRATION_KIND_UNSPECIFIED)
           : List.of(CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);

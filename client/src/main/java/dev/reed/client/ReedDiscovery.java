@@ -34,8 +34,8 @@ final class ReedDiscovery {
   private long lastCalibrationNanos;
 
   ReedDiscovery(CoordinatorClient coordinator, Supplier<Prober> prober, double rate, int calibrationCount,
-      NearCalibration nearCalibration, Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, Ticker ticker,
-      Duration positionMaxAge) {
+      NearCalibration nearCalibration, Positioning positioning, ServerListSource traditionalList, Duration listDeadline,
+      long listSeed, Ticker ticker, Duration positionMaxAge) {
     this.coordinator = coordinator;
     this.prober = prober;
     this.rate = rate;

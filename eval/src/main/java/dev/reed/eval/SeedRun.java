@@ -163,25 +163,17 @@ final class SeedRun {
         pool.add(cc);
       }
     }
-    List<CalibrationCandidate> nearServers = List.of();
     List<CalibrationCandidate> chosen = pool;
-    if (s.calibration() > 0 && s.calibration() < pool.size()) {
-      chosen = calibrationSet(c, seed, pool);
-    } else if (s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS && s.calibration() > 0) {
+    List<CalibrationCandidate> nearServers = new ArrayList<>(); // probed first in the order, below
+    if (s.calibration() > 0 && s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS) {
       chosen = spreadSet(c, seed, pool);
-    }
-    if (s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS) {
-      // the near phase over landmarks and servers: the servers among it are probed first, below
-      List<CalibrationCandidate> near = nearBatch(c, chosen, pool, serverCandidates);
-      List<CalibrationCandidate> landmarksToo = new ArrayList<>(chosen);
-      List<CalibrationCandidate> serversFirst = new ArrayList<>();
       java.util.Set<String> landmarkKeys = new java.util.HashSet<>();
       pool.forEach(cc -> landmarkKeys.add(cc.key()));
-      for (CalibrationCandidate cc : near) {
-        (landmarkKeys.contains(cc.key()) ? landmarksToo : serversFirst).add(cc);
+      for (CalibrationCandidate cc : nearBatch(c, chosen, pool, serverCandidates)) {
+        (landmarkKeys.contains(cc.key()) ? chosen : nearServers).add(cc);
       }
-      chosen = landmarksToo;
-      nearServers = serversFirst;
+    } else if (s.calibration() > 0 && s.calibration() < pool.size()) {
+      chosen = calibrationSet(c, seed, pool);
     }
     for (CalibrationCandidate cc : chosen) {
       calCoords.add(cc.coordinate());
@@ -363,15 +355,11 @@ final class SeedRun {
   /**
    * The client's calibration landmarks, probed in two phases: Algorithm 3 spreads the first
    * {@code calibrationSpread}; then, one at a time, the landmark nearest to the position the client
-   * has so far (CalibrationSelector#nearest), until {@code calibration} are probed. With
-   * BEACONS or ANY only the first phase: {@link #nearBatch} is the second.
+   * has so far (CalibrationSelector#nearest), until {@code calibration} are probed.
    */
   private List<CalibrationCandidate> calibrationSet(int c, long seed, List<CalibrationCandidate> pool) {
     CalibrationSelector selector = new CalibrationSelector(cfg);
     List<CalibrationCandidate> chosen = spreadSet(c, seed, pool);
-    if (s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS) {
-      return chosen;
-    }
     java.util.Set<String> keys = new java.util.HashSet<>();
     chosen.forEach(cc -> keys.add(cc.key()));
     while (chosen.size() < s.calibration()) {
