@@ -54,6 +54,18 @@ final class Repositioner implements StopCondition {
     return inner.stopBefore(next);
   }
 
+  // the wrapped rule decides how it sees outcomes and when it gives up waiting: First N_close
+  // must not wait in probe order for a silent server just because it re-positions
+  @Override
+  public boolean inProbeOrder() {
+    return inner.inProbeOrder();
+  }
+
+  @Override
+  public long stopAtNanos() {
+    return inner.stopAtNanos();
+  }
+
   @Override
   public boolean observe(Candidate c, ProbeResult r) {
     if (inner.observe(c, r)) return true;

@@ -348,7 +348,8 @@ class ReedClientTest {
   @Test
   void aSilentServerDoesNotHoldUpFirstNCloseForAProbeTimeout() {
     // the nearest listed server never answers: First N_close counts the answers as they arrive
-    // instead of waiting 1 s for the silent one while probing goes on at the full rate
+    // instead of waiting 1 s for the silent one while probing goes on at the full rate; the
+    // default request re-positions, so this also holds with the Repositioner wrapping the rule
     String nearest = world.closestKeys(1).getFirst();
     world.servers.replaceAll(s -> s.key().equals(nearest)
         ? new FakeWorld.Server(s.address(), s.protocol(), s.coordinate(), s.info(), false) : s);
@@ -488,8 +489,9 @@ class ReedClientTest {
 
   @Test
   void aCoordinatorThatDiesMidListEndsWithWhatWasFound() {
-    service.failPagesAfter = 1;
-    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()).withPageSize(20));
+    service.failPagesAfter = 1; // counts page calls: re-positioning would restart the list and fetch more
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()).withPageSize(20)
+        .withReposition(false, 10));
     assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.COORDINATOR_FAILED);
     assertThat(r.probes()).isEqualTo(CALIB + 20);
     assertThat(r.servers()).hasSize(20);

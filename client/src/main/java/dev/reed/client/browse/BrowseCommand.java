@@ -138,7 +138,8 @@ public final class BrowseCommand implements Callable<Integer> {
   @Option(names = "--max-time", paramLabel = "S", description = "Give up probing after this many seconds (default: ${DEFAULT-VALUE}).")
   long maxTimeSeconds = 600;
 
-  @Option(names = "--reposition", description = "Re-position from measured RTTs as replies arrive and ask again.")
+  @Option(names = "--reposition", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Re-position from measured RTTs every 10 replies and ask again from there (default: ${DEFAULT-VALUE}).")
   boolean reposition;
 
   @Option(names = "--compare-traditional", description = "Also run traditional discovery and show the reduction.")
