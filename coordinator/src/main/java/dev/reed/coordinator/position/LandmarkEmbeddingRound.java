@@ -17,8 +17,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.kafka.clients.producer.Producer;
@@ -36,6 +38,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * Euclidean) lands in another minimum of about the same cost each round. Landmarks with mesh RTTs
  * to fewer than D+1 peers, or that never announced themselves, are left out rather than guessed;
  * their old coordinates are deleted (tombstones).
+ *
+ * <p>The previous embedding is the serving state's, unless this leader published a newer epoch that
+ * the state has not read back yet (rounds shorter than the feed's lag): then it is what this leader
+ * published. Comparing against the older epoch would find the landmarks moved again and publish the
+ * same solution under one more epoch, and every replica would re-fit every target once more.
  */
 public final class LandmarkEmbeddingRound {
   /** What one embedding round did. */
@@ -55,6 +62,7 @@ public final class LandmarkEmbeddingRound {
   private final Clock clock;
   private final double moveThresholdMs;
   private long epoch;
+  private Map<String, LandmarkCoordinate> lastPublished = Map.of();
 
   public LandmarkEmbeddingRound(CoordinateConfig config, int minMeshPeers, Producer<byte[], byte[]> producer, Clock clock,
       double moveThresholdMs, long seed) {
@@ -78,6 +86,7 @@ public final class LandmarkEmbeddingRound {
     }
     int leftOut = state.announcements().size() - ids.size();
     long current = Math.max(epoch, state.landmarkEpoch());
+    Map<String, LandmarkCoordinate> known = state.landmarkEpoch() >= epoch ? state.landmarks() : lastPublished;
     if (ids.size() < config.dimensions() + 2) {
       return new Result(ids.size(), leftOut, false, current, Double.NaN,
           "need " + (config.dimensions() + 2) + " landmarks with mesh RTTs to >= " + minPeers + " peers, have " + ids.size());
@@ -89,7 +98,7 @@ public final class LandmarkEmbeddingRound {
     List<Coordinate> previous = new ArrayList<>();
     boolean any = false;
     for (String id : ids) {
-      LandmarkCoordinate lc = state.landmarks().get(id);
+      LandmarkCoordinate lc = known.get(id);
       Coordinate c = null;
       if (lc != null) {
         try {
@@ -110,7 +119,7 @@ public final class LandmarkEmbeddingRound {
       return new Result(ids.size(), leftOut, false, current, Double.NaN, ex.getMessage());
     }
     double median = e.medianRelativeError();
-    boolean sameSet = new HashSet<>(ids).equals(state.landmarks().keySet());
+    boolean sameSet = new HashSet<>(ids).equals(known.keySet());
     boolean moved = false;
     for (int i = 0; i < ids.size() && !moved; i++) {
       Coordinate p = previous.get(i);
@@ -129,6 +138,7 @@ public final class LandmarkEmbeddingRound {
     epoch = current + 1;
     Instant now = clock.instant();
     Timestamp ts = Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()).build();
+    Map<String, LandmarkCoordinate> sent = new HashMap<>();
     for (int i = 0; i < ids.size(); i++) {
       Landmark a = state.announcements().get(ids.get(i));
       LandmarkCoordinate lc = LandmarkCoordinate.newBuilder()
@@ -140,15 +150,17 @@ public final class LandmarkEmbeddingRound {
           .setUpdateTime(ts)
           .setEpoch(epoch)
           .build();
+      sent.put(ids.get(i), lc);
       producer.send(new ProducerRecord<>(Topic.LANDMARK_COORDINATES.name(), ids.get(i).getBytes(StandardCharsets.UTF_8),
           lc.toByteArray()));
     }
-    Set<String> stale = new HashSet<>(state.landmarks().keySet());
+    Set<String> stale = new HashSet<>(known.keySet());
     ids.forEach(stale::remove);
     for (String id : stale) {
       producer.send(new ProducerRecord<>(Topic.LANDMARK_COORDINATES.name(), id.getBytes(StandardCharsets.UTF_8), null));
     }
     producer.flush();
+    lastPublished = Map.copyOf(sent);
     return new Result(ids.size(), leftOut, true, epoch, median, null);
   }
 

@@ -71,6 +71,11 @@ class LandmarkEmbeddingRoundTest {
     assertThat(l0.getEpoch()).isEqualTo(1);
 
     producer.clear();
+    LandmarkEmbeddingRound.Result lagging = round.run(mesh, state(Map.of(), 0));
+    assertThat(lagging.published()).as("the feed has not read epoch 1 back yet: compare against what was published").isFalse();
+    assertThat(lagging.epoch()).isEqualTo(1);
+    assertThat(producer.history()).isEmpty();
+
     LandmarkEmbeddingRound.Result again = round.run(mesh, state(published, 1));
     assertThat(again.published()).as("same mesh, aligned to the previous: no new epoch").isFalse();
     assertThat(producer.history()).isEmpty();
@@ -80,5 +85,11 @@ class LandmarkEmbeddingRoundTest {
     assertThat(third.published()).isTrue();
     assertThat(third.landmarks()).isEqualTo(5);
     assertThat(third.epoch()).isEqualTo(2);
+
+    producer.clear();
+    LandmarkEmbeddingRound.Result lagged = round.run(mesh, state(published, 1));
+    assertThat(lagged.published()).as("epoch 2 not read back yet, l4 already in it").isFalse();
+    assertThat(lagged.landmarks()).isEqualTo(5);
+    assertThat(producer.history()).isEmpty();
   }
 }
