@@ -124,6 +124,10 @@ public final class Coordinator implements AutoCloseable {
       int n = dev.reed.proto.TargetsFile.read(config.targetsFile()).size(); // fail fast on a bad file
       log.info("target file {}: {} targets", config.targetsFile(), n);
     }
+    if (config.denyFile() != null) {
+      int n = dev.reed.proto.DenyList.read(config.denyFile()).size(); // fail fast on a bad file
+      log.info("deny file {}: {} entries", config.denyFile(), n);
+    }
     ensureTopics();
     Properties pp = new Properties();
     pp.putAll(config.kafkaProperties());
@@ -165,7 +169,7 @@ public final class Coordinator implements AutoCloseable {
     resources.add(leader);
 
     List<MasterCrawler.Master> masters = config.crawlMasters().stream().map(MasterCrawler.Master::parse).toList();
-    TargetCatalog catalog = new TargetCatalog(producer, config.clock(), config.targetsFile(), masters,
+    TargetCatalog catalog = new TargetCatalog(producer, config.clock(), config.targetsFile(), config.denyFile(), masters,
         new MasterCrawler(Duration.ofSeconds(3), Duration.ofSeconds(1), 200), config.crawlEvery(),
         config.heartbeatExpiry());
     if (config.quake3MasterPort() >= 0) {

@@ -70,6 +70,10 @@ public final class CoordinatorCommand implements Callable<Integer> {
       description = "static target list: 'q3 HOST:PORT' / 'a2s HOST:PORT' lines (default: none)")
   Path targets;
 
+  @Option(names = "--deny", paramLabel = "FILE", defaultValue = "${REED_COORDINATOR_DENY}",
+      description = "never probe these: address, CIDR block or HOST:PORT lines; re-read when it changes (default: none)")
+  Path deny;
+
   @Option(names = "--q3-master-port", defaultValue = "${REED_COORDINATOR_Q3_MASTER_PORT:-27950}",
       description = "Quake3 master front end UDP port, -1 = off (default: ${DEFAULT-VALUE})")
   int q3MasterPort;
@@ -159,7 +163,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
             : KafkaClientProperties.read(kafkaConfig, CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator"))
         .bindAddress(bind).grpcPort(grpcPort).metricsPort(metricsPort).dimensions(dims).height(height)
         .snapshotDir(snapshotDir).snapshotEvery(duration("--snapshot-every", snapshotEvery)).snapshotKeep(snapshotKeep)
-        .targetsFile(targets).quake3MasterPort(q3MasterPort).valveMasterPort(valveMasterPort)
+        .targetsFile(targets).denyFile(deny).quake3MasterPort(q3MasterPort).valveMasterPort(valveMasterPort)
         .crawlMasters(crawl == null ? List.of() : crawl).crawlEvery(duration("--crawl-every", crawlEvery))
         .tls(tlsCert, tlsKey).apiKeysFile(apiKeys)
         .roundInterval(duration("--round-interval", roundInterval)).window(window)

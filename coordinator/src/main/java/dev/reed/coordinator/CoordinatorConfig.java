@@ -24,6 +24,7 @@ import java.util.Set;
  * @param snapshotEvery how often snapshot files are written
  * @param snapshotKeep snapshot generations kept
  * @param targetsFile static target list ({@code q3 HOST:PORT} / {@code a2s HOST:PORT}); null = none
+ * @param denyFile addresses, blocks and endpoints never probed ({@link dev.reed.proto.DenyList}); null = none
  * @param quake3MasterPort Quake3 master front end UDP port; -1 = off
  * @param valveMasterPort Valve master-query front end UDP port; -1 = off
  * @param crawlMasters external masters to crawl: {@code q3 HOST:PORT} or {@code valve HOST:PORT}
@@ -58,6 +59,7 @@ public record CoordinatorConfig(
     Duration snapshotEvery,
     int snapshotKeep,
     Path targetsFile,
+    Path denyFile,
     int quake3MasterPort,
     int valveMasterPort,
     List<String> crawlMasters,
@@ -145,7 +147,7 @@ public record CoordinatorConfig(
     Builder b = new Builder(kafkaBootstrap);
     b.kafkaProperties = kafkaProperties; b.bindAddress = bindAddress; b.grpcPort = grpcPort; b.metricsPort = metricsPort;
     b.dimensions = dimensions; b.height = height; b.snapshotDir = snapshotDir; b.snapshotEvery = snapshotEvery; b.snapshotKeep = snapshotKeep;
-    b.targetsFile = targetsFile; b.quake3MasterPort = quake3MasterPort; b.valveMasterPort = valveMasterPort;
+    b.targetsFile = targetsFile; b.denyFile = denyFile; b.quake3MasterPort = quake3MasterPort; b.valveMasterPort = valveMasterPort;
     b.crawlMasters = crawlMasters; b.crawlEvery = crawlEvery; b.tlsCert = tlsCert; b.tlsKey = tlsKey;
     b.apiKeysFile = apiKeysFile; b.roundInterval = roundInterval; b.window = window; b.replay = replay;
     b.expireAfter = expireAfter; b.heartbeatExpiry = heartbeatExpiry; b.minMeshPeers = minMeshPeers;
@@ -168,6 +170,7 @@ public record CoordinatorConfig(
     private Duration snapshotEvery = Duration.ofMinutes(5);
     private int snapshotKeep = 12;
     private Path targetsFile;
+    private Path denyFile;
     private int quake3MasterPort = 27950;
     private int valveMasterPort = 27011;
     private List<String> crawlMasters = List.of();
@@ -211,6 +214,7 @@ public record CoordinatorConfig(
     public Builder snapshotEvery(Duration v) { snapshotEvery = v; return this; }
     public Builder snapshotKeep(int v) { snapshotKeep = v; return this; }
     public Builder targetsFile(Path v) { targetsFile = v; return this; }
+    public Builder denyFile(Path v) { denyFile = v; return this; }
     public Builder quake3MasterPort(int v) { quake3MasterPort = v; return this; }
     public Builder valveMasterPort(int v) { valveMasterPort = v; return this; }
     public Builder crawlMasters(List<String> v) { crawlMasters = v; return this; }
@@ -243,7 +247,7 @@ public record CoordinatorConfig(
 
     public CoordinatorConfig build() {
       return new CoordinatorConfig(kafkaBootstrap, kafkaProperties, bindAddress, grpcPort, metricsPort, dimensions, height,
-          snapshotDir, snapshotEvery, snapshotKeep, targetsFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery,
+          snapshotDir, snapshotEvery, snapshotKeep, targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery,
           tlsCert, tlsKey, apiKeysFile, roundInterval, window, replay, expireAfter, heartbeatExpiry, minMeshPeers,
           calibrationMaxError, calibrationRotation, groupId, leaderElection, leaseNamespace, leaseName, identity, clock);
     }

@@ -65,6 +65,11 @@ public final class AgentCommand implements Callable<Integer> {
       description = "Static targets added to those of the reed.targets topic. Env: REED_AGENT_TARGETS.")
   Path targets;
 
+  @Option(names = "--deny", paramLabel = "FILE",
+      description = "Never probe these, whatever reed.targets says: address, CIDR block or HOST:PORT lines; "
+          + "re-read before every round. Env: REED_AGENT_DENY.")
+  Path deny;
+
   @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "5m",
       description = "Time between rounds, e.g. 5m, 30s, 1h (default ${DEFAULT-VALUE}, +-10%% jitter). Env: REED_AGENT_INTERVAL.")
   String interval;
@@ -121,7 +126,8 @@ public final class AgentCommand implements Callable<Integer> {
           .spoolDir(spoolDir)
           .spoolMaxBytes(spoolMaxMb << 20)
           .metrics(metricsHost, metricsPort)
-          .targetsFile(targets);
+          .targetsFile(targets)
+          .denyFile(deny);
       if (beaconAdvertise != null && !beaconAdvertise.isBlank()) {
         b.beaconAdvertise(option("--beacon-advertise", () -> SocketAddresses.parse(beaconAdvertise, -1)));
       }

@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
  * @param beaconAdvertise the beacon address announced to peers and clients; null = {@code beacon}
  *     if it is a specific address, else the local address that routes to the Kafka broker
  * @param targetsFile static target list, or null
+ * @param denyFile addresses, blocks and endpoints this agent never probes ({@link dev.reed.proto.DenyList}), or null
  * @param interval nominal time between round starts; zero = no schedule, rounds only through
  *     {@link LandmarkAgent#runRound()}
  * @param jitter each wait is {@code interval} times a random factor in {@code [1 - jitter, 1 + jitter]},
@@ -54,6 +55,7 @@ public record AgentConfig(
     InetSocketAddress beacon,
     InetSocketAddress beaconAdvertise,
     Path targetsFile,
+    Path denyFile,
     Duration interval,
     double jitter,
     double rate,
@@ -133,6 +135,7 @@ public record AgentConfig(
     private InetSocketAddress beacon = new InetSocketAddress(DEFAULT_BEACON_PORT);
     private InetSocketAddress beaconAdvertise;
     private Path targetsFile;
+    private Path denyFile;
     private Duration interval = Duration.ofMinutes(5);
     private double jitter = 0.1;
     private double rate = 140;
@@ -160,6 +163,7 @@ public record AgentConfig(
     public Builder beacon(InetSocketAddress v) { beacon = v; return this; }
     public Builder beaconAdvertise(InetSocketAddress v) { beaconAdvertise = v; return this; }
     public Builder targetsFile(Path v) { targetsFile = v; return this; }
+    public Builder denyFile(Path v) { denyFile = v; return this; }
     public Builder interval(Duration v) { interval = v; return this; }
     public Builder jitter(double v) { jitter = v; return this; }
     public Builder rate(double v) { rate = v; return this; }
@@ -185,7 +189,7 @@ public record AgentConfig(
     }
 
     public AgentConfig build() {
-      return new AgentConfig(id, region, kafka, kafkaProperties, bind, beacon, beaconAdvertise, targetsFile, interval, jitter, rate,
+      return new AgentConfig(id, region, kafka, kafkaProperties, bind, beacon, beaconAdvertise, targetsFile, denyFile, interval, jitter, rate,
           probeTimeout, meshProbes, spoolDir, spoolMaxBytes, metricsHost, metricsPort, beaconDelay, clock,
           deliveryTimeout, flushTimeout, batchSize, seed);
     }

@@ -11,7 +11,9 @@ import dev.reed.agent.targets.LandmarkDirectory;
 import dev.reed.agent.targets.TargetCatalog;
 import dev.reed.probe.ProbeEngine;
 import dev.reed.probe.Prober;
+import dev.reed.proto.DenyList;
 import dev.reed.proto.TargetsFile;
+import dev.reed.proto.WatchedFile;
 import dev.reed.proto.v1.Target;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -103,13 +105,18 @@ public final class LandmarkAgent implements AutoCloseable {
    * the beacon and the metrics endpoint, and, when {@code interval} is not zero, the round schedule.
    *
    * @throws IOException a socket or the spool directory cannot be opened
-   * @throws IllegalArgumentException a bad targets file (the message names file and line)
+   * @throws IllegalArgumentException a bad targets or deny file (the message names file and line)
    */
   public static LandmarkAgent start(AgentConfig config) throws IOException {
     Deque<AutoCloseable> opened = new ArrayDeque<>();
     try {
       String version = version();
       List<Target> staticTargets = config.targetsFile() == null ? List.of() : TargetsFile.read(config.targetsFile());
+      WatchedFile<DenyList> deny = null;
+      if (config.denyFile() != null) {
+        DenyList.read(config.denyFile()); // fail fast on a bad file
+        deny = new WatchedFile<>("deny file", config.denyFile(), DenyList::read, DenyList.NONE, d -> d.size() + " entries");
+      }
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       registry.config().commonTags("landmark", config.id());
       Spool spool = Spool.open(config.spoolDir(), config.spoolMaxBytes(), Math.min(16L << 20, config.spoolMaxBytes() / 4), true);
@@ -136,7 +143,7 @@ public final class LandmarkAgent implements AutoCloseable {
       opened.push(retryTimer::shutdownNow);
       SplittableRandom random = config.seed() == 0 ? new SplittableRandom() : new SplittableRandom(config.seed());
       RecordBatcher batcher = new RecordBatcher(spool, config.batchSize(), config.clock());
-      TargetCatalog catalog = new TargetCatalog(staticTargets, reader);
+      TargetCatalog catalog = new TargetCatalog(staticTargets, reader, deny);
       RoundRunner runner = new RoundRunner(
           new RoundRunner.Settings(config.id(), config.region(), version, config.interval(), config.rate(),
               config.meshProbes(), config.probeTimeout(), RETRY_SPACING, config.flushTimeout()),

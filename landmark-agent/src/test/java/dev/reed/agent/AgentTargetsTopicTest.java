@@ -34,7 +34,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Targets from the compacted reed.targets topic, merged with the static file; tombstones remove. */
+/**
+ * Targets from the compacted reed.targets topic, merged with the static file; tombstones remove;
+ * the deny file drops targets from both, re-read before each round.
+ */
 @Timeout(120)
 class AgentTargetsTopicTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
@@ -43,6 +46,12 @@ class AgentTargetsTopicTest {
   static Target target(InetSocketAddress a, GameProtocol p) {
     return Target.newBuilder().setEndpoint(Endpoints.of(a)).setProtocol(p).setSource(TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT)
         .build();
+  }
+
+  /** Every datagram a responder received. */
+  static long heard(GameQueryResponder r) {
+    var c = r.counters();
+    return c.answered() + c.challengesIssued() + c.malformed() + c.dropped();
   }
 
   @Test
@@ -71,8 +80,10 @@ class AgentTargetsTopicTest {
       String staticKey = Endpoints.key(servers.get(3).localAddress());
       String topicKey = Endpoints.key(servers.get(0).localAddress());
       Files.writeString(file, "a2s " + staticKey + "\nq3 " + topicKey + "   # also in the topic: probed once\n");
+      Path deny = dir.resolve("deny.txt");
+      Files.writeString(deny, "# nobody yet\n");
       try (LandmarkAgent agent = LandmarkAgent.start(AgentConfig.builder("lm-topic", kafka).loopback().targetsFile(file)
-          .spoolDir(dir.resolve("spool")).deliveryTimeout(Duration.ofSeconds(10)).build())) {
+          .denyFile(deny).spoolDir(dir.resolve("spool")).deliveryTimeout(Duration.ofSeconds(10)).build())) {
         RoundReport r = agent.runRound();
         assertThat(r.targets()).isEqualTo(3);
         assertThat(r.replies()).isEqualTo(3);
@@ -93,6 +104,22 @@ class AgentTargetsTopicTest {
               .get(10, TimeUnit.SECONDS);
         }
         assertThat(agent.runRound().targets()).isEqualTo(2);
+
+        // the operator denies the static target and the topic's: neither is probed from the next round on
+        long staticRequests = heard(servers.get(3));
+        long topicRequests = heard(servers.get(0));
+        Files.writeString(deny, servers.get(3).localAddress().getAddress().getHostAddress() + "/32\n" + topicKey + "\n");
+        Files.setLastModifiedTime(deny, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+        RoundReport denied = agent.runRound();
+        assertThat(denied.targets()).isZero();
+        assertThat(heard(servers.get(3))).isEqualTo(staticRequests);
+        assertThat(heard(servers.get(0))).isEqualTo(topicRequests);
+
+        // a bad edit keeps the list: still nothing probed
+        Files.writeString(deny, "127.0.0.40/33\n");
+        Files.setLastModifiedTime(deny, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 10_000));
+        assertThat(agent.runRound().targets()).isZero();
+        assertThat(heard(servers.get(0))).isEqualTo(topicRequests);
       }
     } finally {
       servers.forEach(GameQueryResponder::close);

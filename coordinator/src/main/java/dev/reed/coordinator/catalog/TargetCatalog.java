@@ -1,9 +1,11 @@
 package dev.reed.coordinator.catalog;
 
 import com.google.protobuf.Timestamp;
+import dev.reed.proto.DenyList;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.TargetsFile;
 import dev.reed.proto.Topic;
+import dev.reed.proto.WatchedFile;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.Target;
@@ -32,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * target file, verified Quake3 heartbeats and crawls of external masters. Heartbeat
  * registrations are published by whichever replica verified them (an upsert is idempotent); the
  * leader reloads the file, crawls, and deletes targets whose source stopped vouching for them
- * (removed from the file, heartbeat or crawl older than {@code expiry}).
+ * (removed from the file, heartbeat or crawl older than {@code expiry}). A target on the deny list
+ * ({@link DenyList}) is never published, whoever vouches for it, and is deleted if it was: the
+ * agents stop probing it within a round. Both files are re-read when they change.
  */
 public final class TargetCatalog {
   private static final Logger log = LoggerFactory.getLogger(TargetCatalog.class);
@@ -42,21 +46,28 @@ public final class TargetCatalog {
 
   private final Producer<byte[], byte[]> producer;
   private final Clock clock;
-  private final Path targetsFile;
+  private final WatchedFile<List<Target>> targetsFile;
+  private final WatchedFile<DenyList> denyFile;
+  private volatile DenyList deny = DenyList.NONE;
   private final List<MasterCrawler.Master> masters;
   private final MasterCrawler crawler;
   private final Duration crawlEvery;
   private final Duration expiry;
   private final Duration refresh;
   private final Map<MasterCrawler.Master, Long> lastCrawl = new HashMap<>();
-  private long fileModified = Long.MIN_VALUE;
-  private List<Target> fileEntries = List.of();
 
-  public TargetCatalog(Producer<byte[], byte[]> producer, Clock clock, Path targetsFile, List<MasterCrawler.Master> masters,
-      MasterCrawler crawler, Duration crawlEvery, Duration expiry) {
+  /**
+   * @param targetsFile static targets; null = none
+   * @param denyFile never published; null = none
+   */
+  public TargetCatalog(Producer<byte[], byte[]> producer, Clock clock, Path targetsFile, Path denyFile,
+      List<MasterCrawler.Master> masters, MasterCrawler crawler, Duration crawlEvery, Duration expiry) {
     this.producer = producer;
     this.clock = clock;
-    this.targetsFile = targetsFile;
+    this.targetsFile = targetsFile == null ? null
+        : new WatchedFile<>("target file", targetsFile, TargetsFile::read, List.of(), l -> l.size() + " targets");
+    this.denyFile = denyFile == null ? null
+        : new WatchedFile<>("deny file", denyFile, DenyList::read, DenyList.NONE, d -> d.size() + " entries");
     this.masters = List.copyOf(masters);
     this.crawler = crawler;
     this.crawlEvery = crawlEvery;
@@ -64,8 +75,9 @@ public final class TargetCatalog {
     this.refresh = expiry.dividedBy(3);
   }
 
-  /** Publishes a server whose heartbeat was verified. */
+  /** Publishes a server whose heartbeat was verified, unless it is denied. */
   public void registerHeartbeat(InetSocketAddress server, Map<String, Target> known) {
+    if (deny.denies(Endpoints.of(server))) return;
     publish(Endpoints.of(server), GameProtocol.GAME_PROTOCOL_QUAKE3, TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT, known);
   }
 
@@ -96,21 +108,18 @@ public final class TargetCatalog {
     int deleted = 0;
     int crawled = 0;
     long now = clock.millis();
+    if (denyFile != null) {
+      logRefresh(denyFile.refresh());
+      deny = denyFile.current();
+    }
+    DenyList denied = deny;
     Set<String> inFile = new HashSet<>();
     if (targetsFile != null) {
-      try {
-        long modified = Files.getLastModifiedTime(targetsFile).toMillis();
-        if (modified != fileModified) {
-          fileEntries = TargetsFile.read(targetsFile);
-          fileModified = modified;
-          log.info("target file {}: {} targets", targetsFile, fileEntries.size());
-        }
-      } catch (IOException | IllegalArgumentException e) {
-        log.warn("target file {} not reloaded (keeping {} targets): {}", targetsFile, fileEntries.size(), e.getMessage());
-      }
-      for (Target f : fileEntries) {
+      logRefresh(targetsFile.refresh());
+      for (Target f : targetsFile.current()) {
         String key = Endpoints.key(f.getEndpoint());
         inFile.add(key);
+        if (denied.denies(f.getEndpoint())) continue;
         Target t = current.get(key);
         if (t == null || t.getProtocol() != f.getProtocol() || t.getSource() != TargetSource.TARGET_SOURCE_STATIC
             || now - millis(t.getLastSeenTime()) >= refresh.toMillis()) {
@@ -127,9 +136,13 @@ public final class TargetCatalog {
         Set<InetSocketAddress> found = crawler.crawl(m);
         TargetSource source = m.protocol() == GameProtocol.GAME_PROTOCOL_QUAKE3
             ? TargetSource.TARGET_SOURCE_QUAKE3_MASTER_CRAWL : TargetSource.TARGET_SOURCE_VALVE_MASTER_CRAWL;
-        for (InetSocketAddress a : found) publish(Endpoints.of(a), m.protocol(), source, current);
+        for (InetSocketAddress a : found) {
+          Endpoint e = Endpoints.of(a);
+          if (denied.denies(e)) continue;
+          publish(e, m.protocol(), source, current);
+          published++;
+        }
         crawled += found.size();
-        published += found.size();
         log.info("crawled {} master {}: {} servers", m.protocol(), m.address(), found.size());
       } catch (IOException e) {
         log.warn("crawl of {} failed: {}", m.address(), e.toString());
@@ -137,9 +150,9 @@ public final class TargetCatalog {
     }
     for (Map.Entry<String, Target> e : current.entrySet()) {
       Target t = e.getValue();
-      boolean gone = t.getSource() == TargetSource.TARGET_SOURCE_STATIC
-          ? targetsFile != null && fileModified != Long.MIN_VALUE && !inFile.contains(e.getKey())
-          : now - millis(t.getLastSeenTime()) > expiry.toMillis();
+      boolean gone = denied.denies(t.getEndpoint()) || (t.getSource() == TargetSource.TARGET_SOURCE_STATIC
+          ? targetsFile != null && targetsFile.loaded() && !inFile.contains(e.getKey())
+          : now - millis(t.getLastSeenTime()) > expiry.toMillis());
       if (gone) {
         producer.send(new ProducerRecord<>(Topic.TARGETS.name(), e.getKey().getBytes(StandardCharsets.UTF_8), null));
         deleted++;
@@ -147,6 +160,12 @@ public final class TargetCatalog {
     }
     if (published + deleted > 0) producer.flush();
     return new Result(published, deleted, crawled);
+  }
+
+  private static void logRefresh(WatchedFile.Refresh r) {
+    if (r.message() == null) return;
+    if (r.failed()) log.warn(r.message());
+    else log.info(r.message());
   }
 
   private static long millis(Timestamp t) {

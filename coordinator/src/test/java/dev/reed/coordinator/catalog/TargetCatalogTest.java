@@ -40,7 +40,7 @@ class TargetCatalogTest {
     MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     Path file = dir.resolve("targets");
     Files.writeString(file, "q3 127.0.0.1:27960\na2s 127.0.0.2:27015\n");
-    TargetCatalog catalog = new TargetCatalog(producer, Clock.fixed(now, ZoneOffset.UTC), file, List.of(),
+    TargetCatalog catalog = new TargetCatalog(producer, Clock.fixed(now, ZoneOffset.UTC), file, null, List.of(),
         new MasterCrawler(Duration.ofSeconds(1), Duration.ZERO, 1), Duration.ofMinutes(10), Duration.ofMinutes(15));
     Map<String, Target> known = new HashMap<>();
     known.put("127.0.0.3:27960", target("127.0.0.3:27960", TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT, now.minusSeconds(3600)));
@@ -66,5 +66,50 @@ class TargetCatalogTest {
     assertThat(hb.getFirstSeenTime().getSeconds()).isEqualTo(now.minusSeconds(60).getEpochSecond());
     assertThat(hb.getLastSeenTime().getSeconds()).isEqualTo(now.getEpochSecond());
     assertThat(hb.getSource()).isEqualTo(TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT);
+  }
+
+  @Test
+  void deniedTargetsAreNeverPublishedAndDeletedIfTheyWereAndABadEditKeepsTheList() throws Exception {
+    Instant now = Instant.parse("2026-11-21T07:00:00Z");
+    MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    Path targets = dir.resolve("targets");
+    Files.writeString(targets, "q3 127.0.0.1:27960\nq3 127.0.1.9:27960\na2s 127.0.0.2:27015\n");
+    Path deny = dir.resolve("deny");
+    Files.writeString(deny, "127.0.1.0/24   # a whole block\n127.0.0.2:27015\n");
+    TargetCatalog catalog = new TargetCatalog(producer, Clock.fixed(now, ZoneOffset.UTC), targets, deny, List.of(),
+        new MasterCrawler(Duration.ofSeconds(1), Duration.ZERO, 1), Duration.ofMinutes(10), Duration.ofMinutes(15));
+    Map<String, Target> known = new HashMap<>();
+    known.put("127.0.1.7:27960", target("127.0.1.7:27960", TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT, now.minusSeconds(60)));
+
+    TargetCatalog.Result r = catalog.run(() -> known);
+    Map<String, byte[]> out = new HashMap<>();
+    for (ProducerRecord<byte[], byte[]> rec : producer.history()) out.put(new String(rec.key(), StandardCharsets.UTF_8), rec.value());
+    assertThat(out).containsOnlyKeys("127.0.0.1:27960", "127.0.1.7:27960");
+    assertThat(out.get("127.0.0.1:27960")).isNotNull();
+    assertThat(out.get("127.0.1.7:27960")).as("a denied heartbeat target already in the catalog is deleted").isNull();
+    assertThat(r.published()).isEqualTo(1);
+    assertThat(r.deleted()).isEqualTo(1);
+
+    producer.clear();
+    catalog.registerHeartbeat(new InetSocketAddress("127.0.1.8", 27960), Map.of());
+    assertThat(producer.history()).as("a denied server's heartbeat is not registered").isEmpty();
+    catalog.registerHeartbeat(new InetSocketAddress("127.0.2.8", 27960), Map.of());
+    assertThat(producer.history()).hasSize(1);
+
+    // a typo keeps the last good list; a good edit takes effect in the next round
+    producer.clear();
+    Files.writeString(deny, "127.0.1.0/99\n");
+    Files.setLastModifiedTime(deny, java.nio.file.attribute.FileTime.from(now.plusSeconds(1)));
+    catalog.registerHeartbeat(new InetSocketAddress("127.0.1.8", 27960), Map.of());
+    catalog.run(() -> Map.of());
+    catalog.registerHeartbeat(new InetSocketAddress("127.0.1.8", 27960), Map.of());
+    assertThat(producer.history()).extracting(rec -> new String(rec.key(), StandardCharsets.UTF_8))
+        .doesNotContain("127.0.1.8:27960", "127.0.1.9:27960");
+    Files.writeString(deny, "127.0.0.2:27015\n");
+    Files.setLastModifiedTime(deny, java.nio.file.attribute.FileTime.from(now.plusSeconds(2)));
+    producer.clear();
+    catalog.run(() -> Map.of());
+    assertThat(producer.history()).extracting(rec -> new String(rec.key(), StandardCharsets.UTF_8))
+        .contains("127.0.1.9:27960").doesNotContain("127.0.0.2:27015");
   }
 }

@@ -54,7 +54,8 @@ import org.junit.jupiter.api.io.TempDir;
  * on its own loopback address) probing emulated game servers and real OpenArena servers whose
  * replies are delayed by a planar latency model; one OpenArena server registers itself with the
  * coordinator's Quake3 master front end by heartbeat. After a few rounds a client positioned by
- * Locate gets servers in ascending true RTT; a restarted coordinator serves the same coordinates.
+ * Locate gets servers in ascending true RTT; a server put on the deny list leaves the catalog; a
+ * restarted coordinator serves the same coordinates.
  */
 class CoordinatorWithAgentsTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
@@ -111,8 +112,10 @@ class CoordinatorWithAgentsTest {
       Path targetsFile = dir.resolve("targets.txt");
       Files.writeString(targetsFile, targets);
 
+      Path denyFile = dir.resolve("deny.txt");
+      Files.writeString(denyFile, "# nobody asked yet\n");
       CoordinatorConfig config = CoordinatorConfig.builder(bootstrap).loopbackEphemeral().dimensions(2)
-          .targetsFile(targetsFile).roundInterval(Duration.ofMillis(400)).build();
+          .targetsFile(targetsFile).denyFile(denyFile).roundInterval(Duration.ofMillis(400)).build();
       Coordinator coordinator = Coordinator.start(config);
       open.add(coordinator);
       await().atMost(Duration.ofSeconds(30)).until(() -> coordinator.servingState().targets().size() == 11);
@@ -189,6 +192,12 @@ class CoordinatorWithAgentsTest {
       }
       double best = trueRtt.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
       assertThat(trueRtt.getFirst()).isLessThan(best + 12);
+
+      // the heartbeat server's operator asks not to be probed: the catalog (on Kafka) drops it
+      Files.writeString(denyFile, heartbeating.address().getAddress().getHostAddress() + "   # asked 2026-11-21\n");
+      Files.setLastModifiedTime(denyFile, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+      await().atMost(Duration.ofSeconds(30)).until(() -> !coordinator.servingState().targets().containsKey(heartbeatKey));
+      assertThat(coordinator.servingState().targets()).hasSize(11);
 
       // kill and restart: serving again within seconds, with the same coordinates
       Map<String, ServerCoordinate> before = new HashMap<>(coordinator.servingState().servers());

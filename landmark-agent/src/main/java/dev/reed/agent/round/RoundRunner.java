@@ -151,10 +151,10 @@ public final class RoundRunner {
     RoundReport report = new RoundReport(round, started, snapshot.targets().size(), tally.ok, tally.timeouts,
         tally.errors, tally.retried, mesh[0], mesh[1], published, records - published, took, abandoned);
     Counter.builder("reed.agent.rounds").description("rounds completed").register(registry).increment();
-    log.info("round {} done in {} s: {} targets ({} from {}), {} replies, {} timeouts ({} retried, {} answered on retry), "
+    log.info("round {} done in {} s: {} targets ({} from {}, {} denied), {} replies, {} timeouts ({} retried, {} answered on retry), "
             + "{} errors, mesh {}/{} peers, median RTT {} ms, {} records published, {} spooled{}",
         round, String.format("%.1f", took.toMillis() / 1000.0), report.targets(), snapshot.fromTopic(),
-        Topic.TARGETS.name(), tally.ok, tally.timeouts, tally.retried, tally.retriedOk, tally.errors, mesh[0], mesh[1],
+        Topic.TARGETS.name(), snapshot.denied(), tally.ok, tally.timeouts, tally.retried, tally.retriedOk, tally.errors, mesh[0], mesh[1],
         tally.medianMs(), published, records - published, abandoned ? " (abandoned at shutdown)" : "");
     return report;
   }

@@ -1,8 +1,10 @@
 package dev.reed.agent.targets;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.reed.proto.DenyList;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
+import dev.reed.proto.WatchedFile;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.Target;
 import java.util.ArrayList;
@@ -17,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * The targets of one round: the operator's static list plus the {@code reed.targets} topic
  * (written by the coordinator's catalog), deduplicated by endpoint. When the broker cannot be read
  * the round probes the last list it did read, so an outage never stops measuring. Records that do
- * not decode or name no usable endpoint/protocol are skipped, counted and reported.
+ * not decode or name no usable endpoint/protocol are skipped, counted and reported. Targets on the
+ * operator's deny list ({@code --deny}, re-read before every round) are dropped from both, so an
+ * agent stops probing a server at once, without waiting for the coordinator's catalog.
  *
  * <p>Not thread-safe: the round thread owns it.
  */
@@ -25,17 +29,22 @@ public final class TargetCatalog {
   private static final Logger log = LoggerFactory.getLogger(TargetCatalog.class);
 
   /** A round's targets and where they came from. */
-  public record Snapshot(List<Target> targets, int fromTopic, int invalid, boolean topicRead) {}
+  public record Snapshot(List<Target> targets, int fromTopic, int invalid, int denied, boolean topicRead) {}
 
   private final List<Target> staticTargets;
   private final CompactedTopicReader reader;
+  private final WatchedFile<DenyList> deny;
   private List<Target> lastFromTopic = List.of();
   private long invalidTotal;
 
-  /** @param reader null to use only the static list */
-  public TargetCatalog(List<Target> staticTargets, CompactedTopicReader reader) {
+  /**
+   * @param reader null to use only the static list
+   * @param deny null to deny nothing
+   */
+  public TargetCatalog(List<Target> staticTargets, CompactedTopicReader reader, WatchedFile<DenyList> deny) {
     this.staticTargets = List.copyOf(staticTargets);
     this.reader = reader;
+    this.deny = deny;
   }
 
   public Snapshot current() {
@@ -71,10 +80,20 @@ public final class TargetCatalog {
             lastFromTopic.size());
       }
     }
+    DenyList denied = DenyList.NONE;
+    if (deny != null) {
+      WatchedFile.Refresh r = deny.refresh();
+      if (r.message() != null && r.failed()) log.warn(r.message());
+      else if (r.message() != null) log.info(r.message());
+      denied = deny.current();
+    }
     Map<String, Target> merged = new LinkedHashMap<>();
     for (Target t : staticTargets) merged.putIfAbsent(Endpoints.key(t.getEndpoint()), t);
     for (Target t : lastFromTopic) merged.putIfAbsent(Endpoints.key(t.getEndpoint()), t);
-    return new Snapshot(List.copyOf(merged.values()), lastFromTopic.size(), invalid, read);
+    int before = merged.size();
+    final DenyList d = denied;
+    merged.values().removeIf(t -> d.denies(t.getEndpoint()));
+    return new Snapshot(List.copyOf(merged.values()), lastFromTopic.size(), invalid, before - merged.size(), read);
   }
 
   /** Unusable target records seen since start. */
