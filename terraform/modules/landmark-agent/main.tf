@@ -45,6 +45,7 @@ locals {
       probe_interval            = var.probe_interval
       probe_rate                = var.probe_rate
       do_not_probe              = join(" ", var.do_not_probe_cidrs)
+      deny_file_b64             = base64encode(join("", concat(["# do_not_probe_cidrs: game servers that asked not to be probed\n"], [for c in var.do_not_probe_cidrs : "${c}\n"])))
     })
   }
 }

@@ -61,7 +61,13 @@ class CloudInitTest {
         .containsEntry("REED_AGENT_BEACON_ADVERTISE", "203.0.113.7:27960")
         .containsEntry("REED_AGENT_METRICS_PORT", "9465")
         .containsEntry("REED_AGENT_INTERVAL", "5m")
-        .containsEntry("REED_AGENT_SPOOL_DIR", "/var/lib/reed/spool");
+        .containsEntry("REED_AGENT_SPOOL_DIR", "/var/lib/reed/spool")
+        .containsEntry("REED_AGENT_DENY", "/etc/reed/deny.txt");
+    // the agent's own parser reads the deny file the VM gets
+    dev.reed.proto.DenyList deny = dev.reed.proto.DenyList.parse("deny.txt", files.get("/etc/reed/deny.txt").lines().toList());
+    assertThat(deny.size()).isEqualTo(2);
+    assertThat(deny.denies(dev.reed.proto.Endpoints.parse("198.51.100.70:27960"))).isTrue();
+    assertThat(deny.denies(dev.reed.proto.Endpoints.parse("198.51.100.8:27960"))).isFalse();
     assertThat(files.get("/etc/reed/kafka-ca.crt")).startsWith("-----BEGIN CERTIFICATE-----");
     assertThat(files.get("/opt/reed/bin/reed-kafka-credentials"))
         .isEqualTo(Files.readString(MODULE.resolve("templates/reed-kafka-credentials.sh")));
@@ -230,6 +236,7 @@ class CloudInitTest {
     v.put("probe_interval", "5m");
     v.put("probe_rate", "140");
     v.put("do_not_probe", "198.51.100.7/32 198.51.100.64/26");
+    v.put("deny_file_b64", b64("# do_not_probe_cidrs: game servers that asked not to be probed\n198.51.100.7/32\n198.51.100.64/26\n"));
     return v;
   }
 
