@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
         "Run a REED landmark agent: probe game servers and peer landmarks in rounds, publish RTT samples to Kafka.",
         "Every option can also be set with an environment variable REED_AGENT_<OPTION>, e.g. REED_AGENT_KAFKA.",
         "Exit codes: 0 ok; 2 bad options; 3 (--once) the round's records are still spooled (replayed by the next run)."},
-    footer = {"", "Targets file lines: 'q3 HOST:PORT' or 'a2s HOST:PORT'; '#' starts a comment."})
+    footer = {"", "Targets file lines: 'q3 HOST:PORT' or 'a2s HOST:PORT'; '#' starts a comment.",
+        "Deny file lines: an address, a CIDR block or an IP:PORT endpoint; '#' starts a comment."})
 public final class AgentCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -157,7 +158,7 @@ public final class AgentCommand implements Callable<Integer> {
     LandmarkAgent agent;
     try {
       agent = LandmarkAgent.start(config);
-    } catch (IllegalArgumentException e) { // bad targets file: the message names file and line
+    } catch (IllegalArgumentException e) { // bad targets or deny file: the message names file and line
       throw usage(e.getMessage());
     }
     if (once) {
