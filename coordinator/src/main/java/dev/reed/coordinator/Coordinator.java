@@ -124,10 +124,7 @@ public final class Coordinator implements AutoCloseable {
       int n = dev.reed.proto.TargetsFile.read(config.targetsFile()).size(); // fail fast on a bad file
       log.info("target file {}: {} targets", config.targetsFile(), n);
     }
-    if (config.denyFile() != null) {
-      int n = dev.reed.proto.DenyList.read(config.denyFile()).size(); // fail fast on a bad file
-      log.info("deny file {}: {} entries", config.denyFile(), n);
-    }
+    if (config.denyFile() != null) dev.reed.proto.DenyList.read(config.denyFile()); // fail fast; the catalog logs it
     ensureTopics();
     Properties pp = new Properties();
     pp.putAll(config.kafkaProperties());

@@ -125,6 +125,7 @@ final class RoundLoop implements AutoCloseable {
     String embed = "-";
     String cat = "-";
     int swept = 0;
+    catalog.refreshDenyList();
     if (leading) {
       LandmarkEmbeddingRound.Result e = embedding.run(mesh, state);
       embed = e.skipReason() != null ? "skipped (" + e.skipReason() + ")"

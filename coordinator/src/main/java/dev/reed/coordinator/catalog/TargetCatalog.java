@@ -68,11 +68,23 @@ public final class TargetCatalog {
         : new WatchedFile<>("target file", targetsFile, TargetsFile::read, List.of(), l -> l.size() + " targets");
     this.denyFile = denyFile == null ? null
         : new WatchedFile<>("deny file", denyFile, DenyList::read, DenyList.NONE, d -> d.size() + " entries");
+    refreshDenyList();
     this.masters = List.copyOf(masters);
     this.crawler = crawler;
     this.crawlEvery = crawlEvery;
     this.expiry = expiry;
     this.refresh = expiry.dividedBy(3);
+  }
+
+  /**
+   * Re-reads the deny file if it changed. Every replica calls this every round, leader or not:
+   * any replica may verify a heartbeat, and a denied one must not be published by a follower that
+   * never runs the catalog round.
+   */
+  public void refreshDenyList() {
+    if (denyFile == null) return;
+    logRefresh(denyFile.refresh());
+    deny = denyFile.current();
   }
 
   /** Publishes a server whose heartbeat was verified, unless it is denied. */
@@ -98,7 +110,7 @@ public final class TargetCatalog {
   }
 
   /**
-   * One leader round: reload the file if it changed, crawl masters that are due, refresh and expire.
+   * One leader round: reload the files if they changed, crawl masters that are due, refresh and expire.
    *
    * @param known the catalog as this replica read it from reed.targets
    */
@@ -108,10 +120,7 @@ public final class TargetCatalog {
     int deleted = 0;
     int crawled = 0;
     long now = clock.millis();
-    if (denyFile != null) {
-      logRefresh(denyFile.refresh());
-      deny = denyFile.current();
-    }
+    refreshDenyList();
     DenyList denied = deny;
     Set<String> inFile = new HashSet<>();
     if (targetsFile != null) {

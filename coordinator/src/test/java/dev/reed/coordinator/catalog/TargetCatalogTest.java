@@ -93,6 +93,11 @@ class TargetCatalogTest {
     producer.clear();
     catalog.registerHeartbeat(new InetSocketAddress("127.0.1.8", 27960), Map.of());
     assertThat(producer.history()).as("a denied server's heartbeat is not registered").isEmpty();
+    // a follower never runs the catalog round: the deny list is read when the catalog is built
+    TargetCatalog follower = new TargetCatalog(producer, Clock.fixed(now, ZoneOffset.UTC), targets, deny, List.of(),
+        new MasterCrawler(Duration.ofSeconds(1), Duration.ZERO, 1), Duration.ofMinutes(10), Duration.ofMinutes(15));
+    follower.registerHeartbeat(new InetSocketAddress("127.0.1.8", 27960), Map.of());
+    assertThat(producer.history()).as("nor by a follower").isEmpty();
     catalog.registerHeartbeat(new InetSocketAddress("127.0.2.8", 27960), Map.of());
     assertThat(producer.history()).hasSize(1);
 
