@@ -34,14 +34,19 @@ class TargetCatalogTest {
         .setSource(source).setFirstSeenTime(t).setLastSeenTime(t).build();
   }
 
+  /** A catalog with no masters to crawl, 15 min heartbeat expiry. */
+  static TargetCatalog catalog(MockProducer<byte[], byte[]> producer, Instant now, Path targets, Path deny) {
+    return new TargetCatalog(producer, Clock.fixed(now, ZoneOffset.UTC), targets, deny, List.of(),
+        new MasterCrawler(Duration.ofSeconds(1), Duration.ZERO, 1), Duration.ofMinutes(10), Duration.ofMinutes(15));
+  }
+
   @Test
   void publishesTheFileExpiresStaleHeartbeatsAndDeletesWhatLeftTheFile() throws Exception {
     Instant now = Instant.parse("2026-11-21T07:00:00Z");
     MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     Path file = dir.resolve("targets");
     Files.writeString(file, "q3 127.0.0.1:27960\na2s 127.0.0.2:27015\n");
-    TargetCatalog catalog = new TargetCatalog(producer, Clock.fixed(now, ZoneOffset.UTC), file, null, List.of(),
-        new MasterCrawler(Duration.ofSeconds(1), Duration.ZERO, 1), Duration.ofMinutes(10), Duration.ofMinutes(15));
+    TargetCatalog catalog = catalog(producer, now, file, null);
     Map<String, Target> known = new HashMap<>();
     known.put("127.0.0.3:27960", target("127.0.0.3:27960", TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT, now.minusSeconds(3600)));
     known.put("127.0.0.4:27960", target("127.0.0.4:27960", TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT, now.minusSeconds(60)));
@@ -76,8 +81,7 @@ class TargetCatalogTest {
     Files.writeString(targets, "q3 127.0.0.1:27960\nq3 127.0.1.9:27960\na2s 127.0.0.2:27015\n");
     Path deny = dir.resolve("deny");
     Files.writeString(deny, "127.0.1.0/24   # a whole block\n127.0.0.2:27015\n");
-    TargetCatalog catalog = new TargetCatalog(producer, Clock.fixed(now, ZoneOffset.UTC), targets, deny, List.of(),
-        new MasterCrawler(Duration.ofSeconds(1), Duration.ZERO, 1), Duration.ofMinutes(10), Duration.ofMinutes(15));
+    TargetCatalog catalog = catalog(producer, now, targets, deny);
     Map<String, Target> known = new HashMap<>();
     known.put("127.0.1.7:27960", target("127.0.1.7:27960", TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT, now.minusSeconds(60)));
 
@@ -94,8 +98,7 @@ class TargetCatalogTest {
     catalog.registerHeartbeat(new InetSocketAddress("127.0.1.8", 27960), Map.of());
     assertThat(producer.history()).as("a denied server's heartbeat is not registered").isEmpty();
     // a follower never runs the catalog round: the deny list is read when the catalog is built
-    TargetCatalog follower = new TargetCatalog(producer, Clock.fixed(now, ZoneOffset.UTC), targets, deny, List.of(),
-        new MasterCrawler(Duration.ofSeconds(1), Duration.ZERO, 1), Duration.ofMinutes(10), Duration.ofMinutes(15));
+    TargetCatalog follower = catalog(producer, now, targets, deny);
     follower.registerHeartbeat(new InetSocketAddress("127.0.1.8", 27960), Map.of());
     assertThat(producer.history()).as("nor by a follower").isEmpty();
     catalog.registerHeartbeat(new InetSocketAddress("127.0.2.8", 27960), Map.of());

@@ -80,20 +80,24 @@ public final class TargetCatalog {
             lastFromTopic.size());
       }
     }
-    DenyList denied = DenyList.NONE;
-    if (deny != null) {
-      WatchedFile.Refresh r = deny.refresh();
-      if (r.message() != null && r.failed()) log.warn(r.message());
-      else if (r.message() != null) log.info(r.message());
-      denied = deny.current();
-    }
+    DenyList denied = denyList();
     Map<String, Target> merged = new LinkedHashMap<>();
     for (Target t : staticTargets) merged.putIfAbsent(Endpoints.key(t.getEndpoint()), t);
     for (Target t : lastFromTopic) merged.putIfAbsent(Endpoints.key(t.getEndpoint()), t);
     int before = merged.size();
-    final DenyList d = denied;
-    merged.values().removeIf(t -> d.denies(t.getEndpoint()));
+    merged.values().removeIf(t -> denied.denies(t.getEndpoint()));
     return new Snapshot(List.copyOf(merged.values()), lastFromTopic.size(), invalid, before - merged.size(), read);
+  }
+
+  /** The deny list as of now: re-read if the file changed. */
+  private DenyList denyList() {
+    if (deny == null) return DenyList.NONE;
+    WatchedFile.Refresh r = deny.refresh();
+    if (r.message() != null) {
+      if (r.failed()) log.warn(r.message());
+      else log.info(r.message());
+    }
+    return deny.current();
   }
 
   /** Unusable target records seen since start. */
