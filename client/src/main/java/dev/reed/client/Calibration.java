@@ -1,9 +1,11 @@
 package dev.reed.client;
 
-import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinates.HostPositioner;
-import dev.reed.coordinates.PositionFit;
+import dev.reed.coordinates.discovery.CalibrationPoint;
+import dev.reed.coordinates.discovery.CalibrationSource;
+import dev.reed.coordinates.discovery.DiscoveryModel;
+import dev.reed.coordinates.discovery.DiscoveryPolicy;
+import dev.reed.coordinates.discovery.InsufficientCalibrationException;
 import dev.reed.probe.ProbeResult;
 import dev.reed.proto.v1.CalibrationKind;
 import java.util.ArrayList;
@@ -11,57 +13,29 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Algorithm 3 on the client, in two phases (beyond the paper; eval/README.md "Two-phase
- * calibration"): probe the first D+2 of the coordinator's spread set of landmark beacons (of any
- * calibration servers when it has fewer than D+1 beacons), position roughly, then probe the
- * calibration points nearest to that position (GetCalibrationServers with {@code near}) for the
- * rest of the calibration count: by default ({@link NearCalibration#BEACONS}) the beacons predicted
- * within {@link #NEAR_BEACON_MAX_MS}, topped up with the nearest calibration servers of any kind.
- * The beacon RTTs feed the probe order ({@link LandmarkOrder}); in a deployment with thousands of
- * well-fitted game servers a spread set of any kind would hardly ever contain a beacon. Near
- * calibration points fix the client relative to its neighbourhood, which is what ordering its
- * nearest servers needs; distant ones mostly re-measure the continent.
- *
- * <p>Near beacons rather than near servers of any kind, measured with {@code ./reed eval
- * --calibration-near} on planetlab490 (15 landmarks, 4-D, 10 seeds): 6 spread + 4 near beacons
- * within {@link #NEAR_BEACON_MAX_MS} order the first page with P@10 0.63, Intelligent N_close
- * stops after 51.5 probes and the true 10 nearest are seen after 45.0; 6 spread + 8 near of any
- * kind (the previous default, N_calib 14) give 0.37, 54.5 and 48.5, and 6 + 4 of any kind 0.46,
- * 52.8 and 47.3. A beacon is a landmark, and the landmark measured its RTT to every server, so the
- * client's RTT to a near one bounds each server's RTT tightly (triangle inequality); a near game
- * server is only a coordinate with a few ms of error.
- *
- * <p>The client is then positioned from every reply of both phases, locally with the same GNP host
- * positioning the coordinator uses for servers (Ng &amp; Zhang 2002), or, when that is not wanted
- * or fails, with the coordinator's Locate RPC.
- *
- * <p>D+2 rather than D+1 spread servers: the rough fit needs D+1 replies, and with one spare a
- * silent spread server costs the quorum's grace period instead of a whole probe timeout. When the
- * spread phase gets fewer than D+1 replies, or the count leaves nothing for a second phase, the
- * rest of the spread set is probed instead (the single-phase calibration).
+ * Runs the discovery policy's calibration ({@link DiscoveryPolicy#calibrate}: Algorithm 3 in two
+ * phases) over the coordinator and real probes: GetCalibrationServers answers the policy's
+ * requests for points, each batch is probed concurrently by a {@link ProbeLoop} that waits for
+ * every reply but not for stragglers ({@link Quorum}). The client is positioned locally by the
+ * policy, or by the coordinator's Locate RPC when asked to or when the local fit fails.
  */
 final class Calibration {
-  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Calibration.class);
-  /** GetCalibrationServers' largest count. */
-  private static final int MAX_CALIBRATION = 64;
-  /**
-   * A beacon predicted farther than this from the rough position is not a near calibration point:
-   * its RTT bounds no near server tightly, and the phase would wait for it. In EndToEndTest, where
-   * every beacon is at least 130 ms from the client, waiting made a discovery 0.25 s slower; on
-   * planetlab490 the cap cost 0.02 of P@10 and 0.4 probes of "all 10 nearest seen" (eval
-   * --near-beacon-max).
-   */
-  static final double NEAR_BEACON_MAX_MS = 100;
+  private static final Logger log = LoggerFactory.getLogger(Calibration.class);
 
   /**
    * The client's position and what it took.
    *
-   * @param landmarks the client's RTTs to the landmark beacons it probed, for the probe order
+   * @param measured the replies by endpoint key, reused when the probe order reaches a calibration server
+   * @param policy the policy's calibration, which the probe order starts from
+   * @param geometry the deployment's coordinate model
    */
   record Result(ClientPosition position, int probesSent, int replies, int timeouts, Map<String, ProbeResult> measured,
-      List<CoordinatorClient.Measurement> measurements, long doneNanos, LandmarkOrder landmarks) {}
+      List<CoordinatorClient.Measurement> measurements, long doneNanos, dev.reed.coordinates.discovery.Calibration policy,
+      CoordinateConfig geometry) {}
 
   private Calibration() {}
 
@@ -107,123 +81,117 @@ final class Calibration {
     }
   }
 
-  static Result run(CoordinatorClient coordinator, int count, NearCalibration nearKind, Positioning positioning,
+  static Result run(CoordinatorClient coordinator, DiscoveryModel model, Positioning positioning,
       Supplier<ProbeLoop> loops, Ticker ticker) {
-    // spread over the landmark beacons, so the client has landmark RTTs to compare; any kind when
-    // the coordinator has too few beacons
-    CoordinatorClient.CalibrationSet set = coordinator.beaconCalibrationServers(count);
-    if (set.servers().size() < set.dimensions() + 1) set = coordinator.calibrationServers(count);
-    int need = set.dimensions() + 1;
-    int spread = Math.min(set.servers().size(), need + 1);
-    List<CoordinatorClient.CalibrationTarget> probed = new ArrayList<>(set.servers().subList(0, spread));
-    Map<String, ProbeResult> byKey = new HashMap<>();
-    // one loop per phase: a phase waits only for its own probes
-    ProbeLoop.Outcome last = probe(loops.get(), probed, need, ticker, byKey);
-    int sent = last.sent();
-    int timeouts = last.timeouts();
-    List<CoordinatorClient.CalibrationTarget> rest = set.servers().subList(spread, set.servers().size());
-    int nearCount = count - spread;
-    if (nearCount > 0 && replies(probed, byKey) >= need) {
-      List<CoordinatorClient.CalibrationTarget> near = nearest(coordinator, set, probed, byKey, positioning, nearCount, nearKind);
-      if (near != null) rest = near;
-    }
-    if (!rest.isEmpty()) {
-      last = probe(loops.get(), rest, Math.max(1, need - replies(probed, byKey)), ticker, byKey);
-      sent += last.sent();
-      timeouts += last.timeouts();
-      probed.addAll(rest);
-    }
-    Anchors a = Anchors.of(probed, byKey);
-    if (a.measurements().size() < need) {
-      throw new ReedClientException(ReedClientException.Kind.CALIBRATION_FAILED,
-          "only " + a.measurements().size() + " of " + probed.size() + " calibration servers answered within the probe timeout;"
-              + " positioning in " + set.dimensions() + " dimensions needs " + need);
-    }
-    ClientPosition position = position(coordinator, set, positioning, a);
-    return new Result(position, sent, a.measurements().size(), timeouts, byKey, a.measurements(), last.stopNanos(),
-        LandmarkOrder.of(probed, byKey));
-  }
-
-  /** Calibration servers probed so far as positioning input: coordinates, RTTs (NaN = no reply), replies. */
-  private record Anchors(List<Coordinate> coordinates, double[] rttMs, List<CoordinatorClient.Measurement> measurements) {
-    static Anchors of(List<CoordinatorClient.CalibrationTarget> probed, Map<String, ProbeResult> byKey) {
-      List<Coordinate> anchors = new ArrayList<>();
-      double[] rtt = new double[probed.size()];
-      List<CoordinatorClient.Measurement> measurements = new ArrayList<>();
-      for (int i = 0; i < rtt.length; i++) {
-        CoordinatorClient.CalibrationTarget t = probed.get(i);
-        anchors.add(t.coordinate());
-        ProbeResult r = byKey.get(t.candidate().key());
-        rtt[i] = r == null ? Double.NaN : r.rttNanos() / 1e6;
-        if (r != null) measurements.add(new CoordinatorClient.Measurement(t.candidate().address(), rtt[i]));
-      }
-      return new Anchors(anchors, rtt, measurements);
-    }
-  }
-
-  /**
-   * The second phase: the {@code nearCount} calibration servers nearest to the rough position
-   * from the spread phase, not probed yet; null when the rough fit or the call fails (the caller
-   * then probes the rest of the spread set).
-   */
-  private static List<CoordinatorClient.CalibrationTarget> nearest(CoordinatorClient coordinator,
-      CoordinatorClient.CalibrationSet set, List<CoordinatorClient.CalibrationTarget> probed, Map<String, ProbeResult> byKey,
-      Positioning positioning, int nearCount, NearCalibration nearKind) {
+    // the spread set of beacons comes first anyway and tells the deployment's geometry
+    CoordinatorClient.CalibrationSet beacons = coordinator.beaconCalibrationServers(model.calibrationProbes());
+    Points points = new Points(coordinator, beacons);
+    Probes probes = new Probes(points, loops, ticker);
+    CoordinateConfig geometry = new CoordinateConfig(beacons.dimensions(), beacons.heightModel());
+    dev.reed.coordinates.discovery.Calibration cal;
     try {
-      Coordinate rough = position(coordinator, set, positioning, Anchors.of(probed, byKey)).coordinate();
-      // ask for enough that the ones already probed can be skipped
-      int ask = Math.min(MAX_CALIBRATION, nearCount + probed.size());
-      java.util.Set<String> done = new java.util.HashSet<>();
-      for (CoordinatorClient.CalibrationTarget t : probed) done.add(t.candidate().key());
-      List<CoordinatorClient.CalibrationTarget> out = new ArrayList<>();
-      // BEACONS: near beacons first, their RTTs also tighten the landmark comparison's bounds; game
-      // servers for the slots no beacon within NEAR_BEACON_MAX_MS fills (class comment: the numbers)
-      List<CalibrationKind> kinds = nearKind == NearCalibration.BEACONS
-          ? List.of(CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON, CalibrationKind.CALIBRATION_KIND_UNSPECIFIED)
-          : List.of(CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
-      for (CalibrationKind kind : kinds) {
-        if (out.size() >= nearCount) break;
-        double maxMs = kind == CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON ? NEAR_BEACON_MAX_MS : Double.POSITIVE_INFINITY;
-        for (CoordinatorClient.CalibrationTarget t : coordinator.nearestCalibrationServers(ask, rough, kind).servers()) {
-          if (out.size() < nearCount && rough.distanceTo(t.coordinate()) <= maxMs && done.add(t.candidate().key())) out.add(t);
-        }
+      cal = new DiscoveryPolicy(model, geometry).calibrate(points, probes);
+    } catch (InsufficientCalibrationException e) {
+      throw new ReedClientException(ReedClientException.Kind.CALIBRATION_FAILED, e.getMessage() + " (within the probe timeout)");
+    }
+    List<CoordinatorClient.Measurement> measurements = new ArrayList<>();
+    for (CalibrationPoint p : cal.probed()) {
+      Double ms = cal.rttMs().get(p.key());
+      if (ms != null) measurements.add(new CoordinatorClient.Measurement(points.target(p.key()).candidate().address(), ms));
+    }
+    ClientPosition position = positioning == Positioning.LOCATE_RPC || cal.position() == null
+        ? coordinator.locate(measurements) // thin client, or a geometry the local solver cannot place
+        : new ClientPosition(cal.position(), cal.fitError(), cal.anchorsUsed(), ClientPosition.Source.LOCAL);
+    return new Result(position, probes.sent, measurements.size(), probes.timeouts, probes.byKey, measurements,
+        probes.doneNanos, cal, geometry);
+  }
+
+  /** GetCalibrationServers as the policy's source of calibration points. */
+  private static final class Points implements CalibrationSource {
+    private final CoordinatorClient coordinator;
+    private final Map<String, CoordinatorClient.CalibrationTarget> byKey = new HashMap<>();
+    private CoordinatorClient.CalibrationSet firstBeacons;
+
+    /** @param firstBeacons the answer to the spread call for beacons the policy makes first */
+    Points(CoordinatorClient coordinator, CoordinatorClient.CalibrationSet firstBeacons) {
+      this.coordinator = coordinator;
+      this.firstBeacons = firstBeacons;
+    }
+
+    CoordinatorClient.CalibrationTarget target(String key) {
+      return byKey.get(key);
+    }
+
+    @Override
+    public List<CalibrationPoint> spread(int count, Kind kind) {
+      // the beacons first, so the client has landmark RTTs to compare; any kind when the coordinator
+      // has too few (calibrationServers then explains what is missing)
+      CoordinatorClient.CalibrationSet set;
+      if (kind == Kind.BEACON && firstBeacons != null && firstBeacons.servers().size() <= count) {
+        set = firstBeacons;
+        firstBeacons = null;
+      } else {
+        set = kind == Kind.BEACON ? coordinator.beaconCalibrationServers(count) : coordinator.calibrationServers(count);
+      }
+      return points(set);
+    }
+
+    @Override
+    public List<CalibrationPoint> nearest(dev.reed.coordinates.Coordinate around, int count, Kind kind) {
+      try {
+        return points(coordinator.nearestCalibrationServers(count, around,
+            kind == Kind.BEACON ? CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON : CalibrationKind.CALIBRATION_KIND_UNSPECIFIED));
+      } catch (ReedClientException e) {
+        log.warn("second calibration phase skipped, probing the rest of the spread set: {}", e.getMessage());
+        return null;
+      }
+    }
+
+    private List<CalibrationPoint> points(CoordinatorClient.CalibrationSet set) {
+      List<CalibrationPoint> out = new ArrayList<>(set.servers().size());
+      for (CoordinatorClient.CalibrationTarget t : set.servers()) {
+        byKey.putIfAbsent(t.candidate().key(), t);
+        out.add(t.point());
       }
       return out;
-    } catch (ReedClientException e) {
-      log.warn("second calibration phase skipped, probing the rest of the spread set: {}", e.getMessage());
-      return null;
     }
   }
 
-  /** Probes the targets concurrently until every reply is in or the quorum's grace has passed. */
-  private static ProbeLoop.Outcome probe(ProbeLoop loop, List<CoordinatorClient.CalibrationTarget> targets, int minReplies, Ticker ticker,
-      Map<String, ProbeResult> byKey) {
-    List<Candidate> candidates = targets.stream().map(CoordinatorClient.CalibrationTarget::candidate).toList();
-    ProbeLoop.Outcome out = loop.run(new ListFeed(candidates), new Quorum(candidates.size(), minReplies, ticker), byKey);
-    if (out.reason() == DiscoveryResult.StopReason.INTERRUPTED) {
-      throw new ReedClientException(ReedClientException.Kind.CALIBRATION_FAILED,
-          "calibration did not finish (" + out.reason() + ") after " + out.sent() + " probes");
+  /** One {@link ProbeLoop} per batch: a phase waits only for its own probes. */
+  private static final class Probes implements dev.reed.coordinates.discovery.CalibrationProber {
+    private final Points points;
+    private final Supplier<ProbeLoop> loops;
+    private final Ticker ticker;
+    final Map<String, ProbeResult> byKey = new HashMap<>();
+    int sent;
+    int timeouts;
+    long doneNanos;
+
+    Probes(Points points, Supplier<ProbeLoop> loops, Ticker ticker) {
+      this.points = points;
+      this.loops = loops;
+      this.ticker = ticker;
     }
-    for (ProbeLoop.Recorded r : out.results()) if (r.result().ok()) byKey.put(r.candidate().key(), r.result());
-    return out;
-  }
 
-  private static int replies(List<CoordinatorClient.CalibrationTarget> targets, Map<String, ProbeResult> byKey) {
-    int n = 0;
-    for (CoordinatorClient.CalibrationTarget t : targets) if (byKey.containsKey(t.candidate().key())) n++;
-    return n;
-  }
-
-  private static ClientPosition position(CoordinatorClient coordinator, CoordinatorClient.CalibrationSet set,
-      Positioning positioning, Anchors a) {
-    if (positioning == Positioning.LOCATE_RPC) return coordinator.locate(a.measurements());
-    try {
-      PositionFit fit = new HostPositioner(new CoordinateConfig(set.dimensions(), set.heightModel()))
-          .position(a.coordinates(), a.rttMs(), null);
-      return new ClientPosition(fit.coordinate(), fit.relativeError(), fit.anchorsUsed(), ClientPosition.Source.LOCAL);
-    } catch (IllegalArgumentException | ArithmeticException e) {
-      // e.g. a deployment geometry the local solver does not support: let the coordinator solve it
-      return coordinator.locate(a.measurements());
+    @Override
+    public Map<String, Double> probe(List<CalibrationPoint> batch, int minReplies) {
+      List<Candidate> candidates = batch.stream().map(p -> points.target(p.key()).candidate()).toList();
+      ProbeLoop.Outcome out = loops.get().run(new ListFeed(candidates), new Quorum(candidates.size(), minReplies, ticker), Map.of());
+      if (out.reason() == DiscoveryResult.StopReason.INTERRUPTED) {
+        throw new ReedClientException(ReedClientException.Kind.CALIBRATION_FAILED,
+            "calibration did not finish (" + out.reason() + ") after " + out.sent() + " probes");
+      }
+      sent += out.sent();
+      timeouts += out.timeouts();
+      doneNanos = out.stopNanos();
+      Map<String, Double> rtt = new HashMap<>();
+      for (ProbeLoop.Recorded r : out.results()) {
+        if (r.result().ok()) {
+          byKey.put(r.candidate().key(), r.result());
+          rtt.put(r.candidate().key(), r.result().rttNanos() / 1e6);
+        }
+      }
+      return rtt;
     }
   }
 }

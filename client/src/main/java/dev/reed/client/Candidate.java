@@ -1,34 +1,52 @@
 package dev.reed.client;
 
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.discovery.RankedCandidate;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.LandmarkRtt;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A server to probe, in list order, with the coordinator's prediction (NaN when none) and the
- * landmarks' RTTs to it as the coordinator served them (empty when none; see {@link LandmarkOrder}).
+ * A server to probe, in list order, with the coordinator's prediction (NaN when none), the
+ * landmarks' RTTs to it and its coordinate as the coordinator served them (empty and null when
+ * none): what the discovery policy orders by ({@link #ranked}).
  */
-record Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs, List<LandmarkRtt> landmarkRtts) {
+record Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs, List<LandmarkRtt> landmarkRtts,
+    Coordinate coordinate) {
   Candidate {
     landmarkRtts = List.copyOf(landmarkRtts);
   }
 
   Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs) {
-    this(address, protocol, predictedMs, List.of());
+    this(address, protocol, predictedMs, List.of(), null);
   }
 
   String key() {
     return Endpoints.key(address);
   }
 
-  /** The same server with another prediction (the landmark-refined one). */
+  /** The same server with another prediction (the policy's). */
   Candidate withPredictedMs(double ms) {
-    return new Candidate(address, protocol, ms, landmarkRtts);
+    return new Candidate(address, protocol, ms, landmarkRtts, coordinate);
+  }
+
+  /** The server as the discovery policy orders it: valid landmark RTTs only (1 us to the RTT bound), the lowest if repeated. */
+  RankedCandidate ranked() {
+    Map<String, Double> ms = new HashMap<>();
+    for (LandmarkRtt r : landmarkRtts) {
+      long us = Integer.toUnsignedLong(r.getRttUs());
+      if (!r.getLandmarkId().isEmpty() && us >= 1 && us <= MAX_RTT_US) ms.merge(r.getLandmarkId(), us / 1000.0, Math::min);
+    }
+    return new RankedCandidate(key(), coordinate, predictedMs, ms);
   }
 
   static Candidate of(ListedServer s) {
     return new Candidate(s.address(), s.protocol(), Double.NaN);
   }
+
+  private static final long MAX_RTT_US = 998_999;
 }

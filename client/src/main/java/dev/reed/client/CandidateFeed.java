@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.probe.ProbeResult;
+
 /** The servers a {@link ProbeLoop} probes, in order; may fill itself asynchronously. */
 interface CandidateFeed {
   /** The next server to probe, or null if none is available right now. */
@@ -10,4 +12,7 @@ interface CandidateFeed {
 
   /** Non-null once the feed failed (the coordinator went away mid-list). */
   ReedClientException failure();
+
+  /** A probe of a server this feed handed out finished (as measured, before any reply filter). */
+  default void completed(Candidate candidate, ProbeResult result) {}
 }

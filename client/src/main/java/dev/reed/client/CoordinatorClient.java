@@ -4,6 +4,7 @@ import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.discovery.CalibrationPoint;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.CalibrationKind;
 import dev.reed.proto.v1.CalibrationMeasurement;
@@ -49,7 +50,12 @@ final class CoordinatorClient implements AutoCloseable {
   record CalibrationSet(int dimensions, boolean heightModel, List<CalibrationTarget> servers, int dropped) {}
 
   /** A calibration server with its coordinate; {@code landmarkId} is the landmark behind a beacon, empty for a game server. */
-  record CalibrationTarget(Candidate candidate, Coordinate coordinate, String landmarkId) {}
+  record CalibrationTarget(Candidate candidate, Coordinate coordinate, String landmarkId) {
+    /** As the discovery policy sees it. */
+    CalibrationPoint point() {
+      return new CalibrationPoint(candidate.key(), coordinate, landmarkId);
+    }
+  }
 
   /** One page of the ordered list. */
   record Page(List<Candidate> servers, String nextToken, int totalMatching, int dropped) {}
@@ -263,7 +269,8 @@ final class CoordinatorClient implements AutoCloseable {
     for (RankedServer s : r.getServersList()) {
       try {
         servers.add(new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()),
-            s.getPredictedRttUs() / 1000.0, s.getLandmarkRttsList()));
+            s.getPredictedRttUs() / 1000.0, s.getLandmarkRttsList(),
+            s.hasCoordinate() ? coordinate(s.getCoordinate(), dimensions) : null));
       } catch (IllegalArgumentException e) {
         if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
       }

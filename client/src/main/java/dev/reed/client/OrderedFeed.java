@@ -1,23 +1,24 @@
 package dev.reed.client;
 
-import dev.reed.coordinates.Coordinate;
-import java.util.PriorityQueue;
+import dev.reed.coordinates.discovery.PageRequest;
+import dev.reed.coordinates.discovery.ProbeOrder;
+import dev.reed.coordinates.discovery.RankedCandidate;
+import dev.reed.probe.ProbeResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Algorithm 4's ordered list as a {@link CandidateFeed}: pages of GetOrderedServers (each a
- * deadline-bound call, so a coordinator that stalls mid-list is noticed within one deadline
- * rather than holding a stream open), the next page fetched in the background while the current
- * one is probed. {@link #restart} asks again from a new client position (re-positioning); pages
- * of the old position that arrive late are dropped.
- *
- * <p>Within what has been fetched, servers are probed by {@link LandmarkOrder}'s score: the
- * prediction kept within the landmark bounds plus half the near-landmark difference (the
- * coordinator's order when there are no landmark RTTs). A server on the next page can only
- * overtake once that page has arrived; pages are prefetched when a quarter of one is left.
+ * The discovery policy's {@link ProbeOrder} as a {@link CandidateFeed}: the pages it asks for are
+ * GetOrderedServers calls (each deadline-bound, so a coordinator that stalls mid-list is noticed
+ * within one deadline rather than holding a stream open), fetched in the background while probing
+ * goes on; every probe outcome goes back to the order, which learns from it.
  *
  * <p>Paged calls rather than StreamOrderedServers: the stream's deadline would have to cover the
- * whole discovery (minutes when exhaustive), and the page cursor makes restarting trivial.
+ * whole discovery (minutes when exhaustive), and the page cursor makes asking again from a new
+ * position trivial.
  */
 final class OrderedFeed implements CandidateFeed {
   private final CoordinatorClient coordinator;
@@ -25,94 +26,88 @@ final class OrderedFeed implements CandidateFeed {
   private final int pageSize;
   private final Consumer<Runnable> post;
   private final EventSink events;
-  private final LandmarkOrder order;
-  private final PriorityQueue<Queued> queue = new PriorityQueue<>();
-  private long arrivals;
-  private Coordinate client;
-  private String token = "";
-  private boolean more = true;
-  private boolean fetching;
-  private int generation;
+  private final ProbeOrder order;
+  private final Map<String, Candidate> byKey = new HashMap<>();
+  private final long startNanos;
+  private final Ticker ticker;
   private ReedClientException failure;
+  private int restarts;
 
-  /** A fetched, unprobed server; ties keep the coordinator's order. */
-  private record Queued(double score, long arrival, Candidate candidate) implements Comparable<Queued> {
-    @Override
-    public int compareTo(Queued o) {
-      int c = Double.compare(score, o.score);
-      return c != 0 ? c : Long.compare(arrival, o.arrival);
-    }
-  }
-
-  /**
-   * Fetches the first page synchronously, so a coordinator problem surfaces before any probe.
-   *
-   * @param order scores fetched servers by the client's landmark comparison (probe order within
-   *     what has been fetched); {@link LandmarkOrder#NONE} keeps the coordinator's order
-   */
-  OrderedFeed(CoordinatorClient coordinator, Coordinate client, Filter filter, int pageSize, Consumer<Runnable> post,
-      EventSink events, LandmarkOrder order) {
-    this.order = order;
+  /** Fetches the first page synchronously, so a coordinator problem surfaces before any probe. */
+  OrderedFeed(CoordinatorClient coordinator, ProbeOrder order, Filter filter, int pageSize, Consumer<Runnable> post,
+      EventSink events, Ticker ticker, long startNanos) {
     this.coordinator = coordinator;
+    this.order = order;
     this.filter = filter;
     this.pageSize = pageSize;
     this.post = post;
     this.events = events;
-    this.client = client;
-    accept(coordinator.orderedPage(client, filter, pageSize, ""));
+    this.ticker = ticker;
+    this.startNanos = startNanos;
+    PageRequest first = order.pageRequest();
+    if (first != null) accept(first, coordinator.orderedPage(first.from(), filter, pageSize, first.cursor()));
   }
 
-  /** Forgets the queue and asks again from a new position (already probed servers are skipped by the loop). */
-  void restart(Coordinate newClient) {
-    generation++;
-    client = newClient;
-    queue.clear();
-    token = "";
-    more = true;
-    fetching = false;
-    accept(coordinator.orderedPage(client, filter, pageSize, ""));
-  }
-
-  private void accept(CoordinatorClient.Page page) {
+  private void accept(PageRequest request, CoordinatorClient.Page page) {
+    List<RankedCandidate> ranked = new ArrayList<>(page.servers().size());
     for (Candidate c : page.servers()) {
-      LandmarkOrder.Scored scored = order.score(c);
-      queue.add(new Queued(scored.score(), arrivals++, scored.candidate()));
+      byKey.putIfAbsent(c.key(), c);
+      ranked.add(c.ranked());
     }
-    token = page.nextToken();
-    more = !token.isEmpty();
+    order.pageArrived(request, ranked, page.nextToken());
     events.emit(new DiscoveryEvent.Listed(page.servers().size(), page.totalMatching()));
   }
 
   @Override
   public Candidate next() {
-    if (queue.size() <= Math.max(1, pageSize / 4) && more && !fetching && failure == null) prefetch();
-    Queued q = queue.poll();
-    return q == null ? null : q.candidate();
+    if (failure == null) fetch();
+    ProbeOrder.Pick pick = order.next();
+    if (pick == null) return null;
+    Candidate c = byKey.get(pick.candidate().key());
+    return c.withPredictedMs(pick.predictedMs());
   }
 
-  private void prefetch() {
-    fetching = true;
-    int gen = generation;
-    coordinator.orderedPageAsync(client, filter, pageSize, token).whenComplete((page, ex) -> post.accept(() -> {
-      if (gen != generation) return;
-      fetching = false;
+  @Override
+  public void completed(Candidate candidate, ProbeResult result) {
+    if (result.ok()) {
+      order.replied(candidate.key(), result.rttNanos() / 1e6);
+    } else {
+      order.noReply(candidate.key());
+    }
+  }
+
+  private void fetch() {
+    PageRequest request = order.pageRequest();
+    if (request == null) return;
+    if (request.generation() > restarts) {
+      restarts = request.generation();
+      events.emit(new DiscoveryEvent.Positioned(new ClientPosition(order.position(), Double.NaN, order.answers(),
+          ClientPosition.Source.LOCAL), order.answers(), true, java.time.Duration.ofNanos(ticker.nanos() - startNanos)));
+    }
+    coordinator.orderedPageAsync(request.from(), filter, pageSize, request.cursor()).whenComplete((page, ex) -> post.accept(() -> {
       if (ex != null) {
+        order.pageFailed(request);
         failure = ex instanceof ReedClientException r ? r
             : new ReedClientException(ReedClientException.Kind.COORDINATOR_BAD_RESPONSE, ex.toString(), ex);
-        more = false;
       } else {
-        accept(page);
+        accept(request, page);
       }
     }));
   }
 
+  /** The client's position as the order has re-fitted it. */
+  ClientPosition position(ClientPosition calibrated) {
+    return order.answers() == 0 ? calibrated
+        : new ClientPosition(order.position(), Double.NaN, calibrated.anchorsUsed() + order.answers(), ClientPosition.Source.LOCAL);
+  }
+
   @Override
   public boolean exhausted() {
-    return queue.isEmpty() && !more && !fetching;
+    return order.exhausted();
   }
 
   @Override
   public ReedClientException failure() {
-    return queue.isEmpty() ? failure : null; // probe what we already have before giving up
+    return order.waiting() == 0 ? failure : null; // probe what we already have before giving up
   }
 }

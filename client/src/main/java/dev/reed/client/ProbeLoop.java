@@ -118,9 +118,9 @@ final class ProbeLoop {
             ProbeResult hit = cached.get(c.key());
             if (hit != null) {
               slots.add(new Slot(slots.size(), c, false));
-              complete(slots.size() - 1, hit);
+              complete(feed, slots.size() - 1, hit);
             } else {
-              send(c);
+              send(feed, c);
               // no catch-up bursts after a stall: at most one interval of credit
               nextSend = Math.max(nextSend + intervalNanos, now - intervalNanos);
             }
@@ -152,18 +152,19 @@ final class ProbeLoop {
     return null;
   }
 
-  private void send(Candidate c) {
+  private void send(CandidateFeed feed, Candidate c) {
     int seq = slots.size();
     slots.add(new Slot(seq, c, true));
     sent++;
     prober.probe(new ProbeTarget(c.address(), c.protocol())).whenComplete((r, ex) -> {
       ProbeResult result = r != null ? r : new ProbeResult(new ProbeTarget(c.address(), c.protocol()),
           ProbeStatus.PROBE_STATUS_ERROR, 0, 0, java.time.Instant.now(), null, String.valueOf(ex));
-      inbox.add(() -> complete(seq, result));
+      inbox.add(() -> complete(feed, seq, result));
     });
   }
 
-  private void complete(int seq, ProbeResult reply) {
+  private void complete(CandidateFeed feed, int seq, ProbeResult reply) {
+    feed.completed(slots.get(seq).candidate, reply);
     ProbeResult r = reply;
     if (r.ok()) {
       String mismatch = r.serverInfo() == null ? "no server info" : replyFilter.mismatch(r.serverInfo());

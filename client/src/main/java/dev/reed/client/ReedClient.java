@@ -1,5 +1,6 @@
 package dev.reed.client;
 
+import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.probe.ProbeEngine;
 import dev.reed.probe.Prober;
 import io.grpc.Grpc;
@@ -44,7 +45,7 @@ public final class ReedClient implements AutoCloseable {
     this.prober = b.prober;
     this.ownsProber = b.prober == null;
     this.fallbackToTraditional = b.fallbackToTraditional;
-    this.discovery = new ReedDiscovery(coordinator, this::prober, b.rate, b.calibrationCount, b.nearCalibration, b.positioning,
+    this.discovery = new ReedDiscovery(coordinator, this::prober, b.rate, b.model, b.positioning,
         b.traditionalList, b.listDeadline, b.listSeed, b.ticker, b.positionMaxAge);
   }
 
@@ -146,8 +147,7 @@ public final class ReedClient implements AutoCloseable {
     private Duration probeTimeout = Duration.ofSeconds(1);
     private Duration rpcDeadline = Duration.ofSeconds(3);
     private Duration listDeadline = Duration.ofSeconds(15);
-    private int calibrationCount = 10;
-    private NearCalibration nearCalibration = NearCalibration.BEACONS;
+    private DiscoveryModel model = DiscoveryModel.defaults();
     private Positioning positioning = Positioning.LOCAL;
     private Prober prober;
     private ServerListSource traditionalList;
@@ -214,16 +214,25 @@ public final class ReedClient implements AutoCloseable {
       return this;
     }
 
-    /** N_calib: calibration servers to probe (default 10, what won in `./reed eval`; the paper used 14; must be >= dimensions + 1, at most 64). */
-    public Builder calibrationCount(int n) {
-      if (n < 2 || n > 64) throw new IllegalArgumentException("calibrationCount must be 2-64: " + n);
-      this.calibrationCount = n;
+    /**
+     * The discovery policy's parameters (default {@link DiscoveryModel#defaults()}, what
+     * {@code ./reed eval} measures; a file of them: {@link DiscoveryModel#load}).
+     */
+    public Builder model(DiscoveryModel model) {
+      this.model = Objects.requireNonNull(model, "model");
       return this;
     }
 
-    /** What the second calibration phase probes (default BEACONS). */
-    public Builder nearCalibration(NearCalibration near) {
-      this.nearCalibration = Objects.requireNonNull(near, "nearCalibration");
+    /** N_calib: calibration servers to probe (the model's, default 10; must be >= dimensions + 1, at most 64). */
+    public Builder calibrationCount(int n) {
+      if (n < 2 || n > 64) throw new IllegalArgumentException("calibrationCount must be 2-64: " + n);
+      this.model = model.withCalibration(n, Math.min(model.spreadProbes(), n), model.near());
+      return this;
+    }
+
+    /** What the second calibration phase probes (the model's, default BEACONS). */
+    public Builder nearCalibration(DiscoveryModel.NearCalibration near) {
+      this.model = model.withCalibration(model.calibrationProbes(), model.spreadProbes(), Objects.requireNonNull(near, "near"));
       return this;
     }
 

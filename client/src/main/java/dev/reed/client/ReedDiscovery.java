@@ -1,6 +1,9 @@
 package dev.reed.client;
 
 import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.discovery.DiscoveryModel;
+import dev.reed.coordinates.discovery.DiscoveryPolicy;
+import dev.reed.coordinates.discovery.ProbeOrder;
 import dev.reed.probe.Prober;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,8 +16,10 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * REED discovery (Algorithms 3 and 4 with auto-stop) and the traditional baseline, on one
- * coordinator connection and one prober. Stateless between calls.
+ * REED discovery and the traditional baseline, on one coordinator connection and one prober: the
+ * discovery policy ({@link DiscoveryPolicy}: calibration, positioning, the probe order that learns
+ * from every reply) driven over gRPC and UDP, stopped by the request's rule (section 4.3).
+ * Stateless between calls but for the last calibration ({@code positionMaxAge}).
  */
 final class ReedDiscovery {
   private static final int MAX_LIST = 1_000_000;
@@ -22,8 +27,7 @@ final class ReedDiscovery {
   private final CoordinatorClient coordinator;
   private final Supplier<Prober> prober;
   private final double rate;
-  private final int calibrationCount;
-  private final NearCalibration nearCalibration;
+  private final DiscoveryModel model;
   private final Positioning positioning;
   private final ServerListSource traditionalList;
   private final Duration listDeadline;
@@ -33,14 +37,13 @@ final class ReedDiscovery {
   private Calibration.Result lastCalibration; // for positionMaxAge
   private long lastCalibrationNanos;
 
-  ReedDiscovery(CoordinatorClient coordinator, Supplier<Prober> prober, double rate, int calibrationCount,
-      NearCalibration nearCalibration, Positioning positioning, ServerListSource traditionalList, Duration listDeadline,
-      long listSeed, Ticker ticker, Duration positionMaxAge) {
+  ReedDiscovery(CoordinatorClient coordinator, Supplier<Prober> prober, double rate, DiscoveryModel model,
+      Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, Ticker ticker,
+      Duration positionMaxAge) {
     this.coordinator = coordinator;
     this.prober = prober;
     this.rate = rate;
-    this.calibrationCount = calibrationCount;
-    this.nearCalibration = nearCalibration;
+    this.model = model;
     this.positioning = positioning;
     this.traditionalList = traditionalList;
     this.listDeadline = listDeadline;
@@ -61,9 +64,9 @@ final class ReedDiscovery {
   private Calibration.Result calibrate(long start, Duration maxDuration) {
     if (lastCalibration != null && start - lastCalibrationNanos < positionMaxAge.toNanos()) {
       Calibration.Result c = lastCalibration;
-      return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start, c.landmarks());
+      return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start, c.policy(), c.geometry());
     }
-    Calibration.Result cal = Calibration.run(coordinator, calibrationCount, nearCalibration, positioning,
+    Calibration.Result cal = Calibration.run(coordinator, model, positioning,
         () -> new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0,
             ReplyFilter.NONE), ticker);
     lastCalibration = cal;
@@ -85,22 +88,17 @@ final class ReedDiscovery {
     }
     ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, events, start, request.maxDuration(), cal.probesSent(),
         new ReplyFilter(request.filter()));
-    OrderedFeed feed = new OrderedFeed(coordinator, cal.position().coordinate(), filter, request.pageSize(), loop::post, events,
-        cal.landmarks());
-    StopCondition stop = StopConditions.of(request.stop());
-    Repositioner repositioner = null;
-    if (request.reposition()) {
-      repositioner = new Repositioner(stop, request.repositionEvery(), coordinator, cal.measurements(), cal.position(),
-          feed, events, ticker, start);
-      stop = repositioner;
-    }
-    ProbeLoop.Outcome out = loop.run(feed, stop, cal.measured());
+    DiscoveryModel m = request.reposition() ? model : model.withLearning(false);
+    ProbeOrder order = new DiscoveryPolicy(m, cal.geometry())
+        .order(cal.policy(), cal.position().coordinate(), request.pageSize());
+    OrderedFeed feed = new OrderedFeed(coordinator, order, filter, request.pageSize(), loop::post, events, ticker, start);
+    ProbeLoop.Outcome out = loop.run(feed, StopConditions.of(request.stop()), cal.measured());
     int probes = cal.probesSent() + out.sent();
     Duration elapsed = Duration.ofNanos(out.stopNanos() - start);
     events.emit(new DiscoveryEvent.Stopped(out.reason(), probes, elapsed));
     return new DiscoveryResult(DiscoveryResult.Method.REED, probes, cal.probesSent() + out.needed(), cal.probesSent(),
         cal.timeouts() + out.timeouts(),
-        elapsed, out.found(), out.reason(), repositioner == null ? cal.position() : repositioner.position(),
+        elapsed, out.found(), out.reason(), feed.position(cal.position()),
         out.failure() == null ? null : out.failure().getMessage());
   }
 

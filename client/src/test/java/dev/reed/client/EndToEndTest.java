@@ -238,15 +238,14 @@ class EndToEndTest {
   }
 
   @Test
-  void repositioningWithTheRealLocateKeepsFindingTheNearest() {
+  void learningFromRepliesWithTheRealCoordinatorKeepsFindingTheNearest() {
     List<DiscoveryEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
     DiscoveryResult r = discover(DiscoveryRequest.defaults().withStop(new StopRule.IntelligentClose(10, 20))
-        .withReposition(true, 10), events);
-    List<DiscoveryEvent.Positioned> repositions = events.stream().filter(e -> e instanceof DiscoveryEvent.Positioned p
-        && p.reposition()).map(e -> (DiscoveryEvent.Positioned) e).toList();
-    log.info("re-positioned {} times; last {}", repositions.size(), repositions.isEmpty() ? "-" : repositions.getLast().position());
-    assertThat(repositions).isNotEmpty();
-    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCATE_RPC);
+        .withReposition(true), events);
+    long repositions = events.stream().filter(e -> e instanceof DiscoveryEvent.Positioned p && p.reposition()).count();
+    log.info("asked the list again from {} moved positions; final {}", repositions, r.position());
+    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCAL);
+    assertThat(r.position().anchorsUsed()).as("re-fitted from the replies").isGreaterThan(r.calibrationProbes());
     assertThat(overlap(r.servers(), trulyClosest(10))).isGreaterThanOrEqualTo(8);
     assertThat(r.servers().stream().map(DiscoveredServer::key).distinct().count()).isEqualTo(r.servers().size());
   }

@@ -48,6 +48,7 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
   volatile Status failLocate;            // Locate fails with this status
   volatile int badEndpointEvery;         // every n-th ranked server has a host name instead of an IP (0 = never)
   volatile boolean landmarkRtts = true;   // ranked servers carry the beacons' RTTs to them (from their true position)
+  volatile boolean coordinates = true;    // ranked servers carry their coordinates
   volatile int beacons = Integer.MAX_VALUE; // calibration servers from this index on are game servers, not beacons
   final List<GetCalibrationServersRequest> calibrationRequests = new CopyOnWriteArrayList<>();
 
@@ -165,6 +166,7 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
   private RankedServer ranked(FakeWorld.Server s, double predictedMs) {
     RankedServer.Builder b = RankedServer.newBuilder().setEndpoint(Endpoints.of(s.address())).setProtocol(s.protocol())
         .setPredictedRttUs((int) Math.round(predictedMs * 1000)).setServerInfo(s.info());
+    if (coordinates) b.setCoordinate(proto(s.coordinate()));
     if (landmarkRtts) {
       for (int l = 0; l < Math.min(beacons, world.calibration.size()); l++) {
         double ms = world.calibration.get(l).coordinate().distanceTo(world.trueCoordinate(s));

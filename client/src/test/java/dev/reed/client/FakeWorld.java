@@ -79,6 +79,12 @@ final class FakeWorld {
     return null;
   }
 
+  /** Every server's key as the coordinator ranks them from {@code from}: by coordinate distance, then key. */
+  List<String> byPredictedDistance(Coordinate from) {
+    return servers.stream().sorted(java.util.Comparator.comparingDouble((Server s) -> from.distanceTo(s.coordinate()))
+        .thenComparing(Server::key)).map(Server::key).toList();
+  }
+
   /** The k servers with the lowest true RTT among those answering. */
   List<String> closestKeys(int k) {
     return servers.stream().filter(Server::answers).sorted(java.util.Comparator.comparingDouble(this::rttMs)).limit(k)

@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.coordinates.discovery.DiscoveryModel;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -157,7 +159,7 @@ class ReedClientTest {
   @Test
   void nearCalibrationOfAnyKindAsksOnceForTheNearestOfAnyKind() {
     service.beacons = 5;
-    DiscoveryResult r = track(builder().nearCalibration(NearCalibration.ANY).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
+    DiscoveryResult r = track(builder().nearCalibration(DiscoveryModel.NearCalibration.ANY).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
     assertThat(service.calibrationRequests).extracting(q -> q.getKind())
         .containsExactly(dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON,
             dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_UNSPECIFIED);
@@ -349,7 +351,7 @@ class ReedClientTest {
   void aSilentServerDoesNotHoldUpFirstNCloseForAProbeTimeout() {
     // the nearest listed server never answers: First N_close counts the answers as they arrive
     // instead of waiting 1 s for the silent one while probing goes on at the full rate; the
-    // default request re-positions, so this also holds with the Repositioner wrapping the rule
+    // the default request learns from replies, so this also holds while the order re-fits
     String nearest = world.closestKeys(1).getFirst();
     world.servers.replaceAll(s -> s.key().equals(nearest)
         ? new FakeWorld.Server(s.address(), s.protocol(), s.coordinate(), s.info(), false) : s);
@@ -366,36 +368,43 @@ class ReedClientTest {
   @Test
   void locateRpcPositioningForThinClients() {
     DiscoveryResult r = track(builder().positioning(Positioning.LOCATE_RPC).build())
-        .discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)));
+        .discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)).withReposition(false));
     assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCATE_RPC);
-    // one for the rough position after the spread phase (D+2 = 4), one from every calibration reply
-    assertThat(service.locateRequests).hasSize(2);
-    assertThat(service.locateRequests.get(0).getMeasurementsCount()).isEqualTo(4);
-    assertThat(service.locateRequests.get(1).getMeasurementsCount()).isEqualTo(CALIB);
+    // the coordinator solves the position from every calibration reply (the rough one of the spread
+    // phase, which only picks the near points, is the policy's own)
+    assertThat(service.locateRequests).hasSize(1);
+    assertThat(service.locateRequests.get(0).getMeasurementsCount()).isEqualTo(CALIB);
     assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
   }
 
   @Test
-  void repositionsFromMeasuredRttsAndAsksAgainWithoutProbingTwice() {
+  void learnsFromRepliesAndAsksAgainFromAMovedPositionWithoutProbingTwice() {
+    // every re-fit moves the position a little: with no tolerance the list is asked again each time
+    DiscoveryModel eager = new DiscoveryModel(CALIB, 0, DiscoveryModel.NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5,
+        0.3, 0);
     List<DiscoveryEvent> events = new CopyOnWriteArrayList<>();
-    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(60)).withReposition(true, 20),
-        events::add);
+    DiscoveryResult r = track(builder().model(eager).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(60))
+        .withPageSize(40), events::add);
     assertThat(events).filteredOn(e -> e instanceof DiscoveryEvent.Positioned p && p.reposition()).hasSizeGreaterThanOrEqualTo(2);
-    assertThat(service.locateRequests).isNotEmpty();
-    assertThat(service.locateRequests.get(service.locateRequests.size() - 1).getMeasurementsCount()).isGreaterThan(CALIB + 20);
+    assertThat(service.pageRequests.stream().filter(q -> q.getPageToken().isEmpty()).map(q -> q.getClient()).distinct().count())
+        .isGreaterThanOrEqualTo(2);
+    assertThat(service.locateRequests).isEmpty(); // the client re-fits itself from the coordinates in the pages
     List<String> probed = listProbeKeys();
     assertThat(new HashSet<>(probed)).hasSize(probed.size());
     assertThat(r.servers()).extracting(DiscoveredServer::key).containsExactlyInAnyOrderElementsOf(world.closestKeys(60));
-    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCATE_RPC);
+    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCAL);
+    assertThat(r.position().anchorsUsed()).isGreaterThan(CALIB);
   }
 
   @Test
-  void aFailingLocateSwitchesRepositioningOffButDiscoveryGoesOn() {
-    service.failLocate = Status.UNIMPLEMENTED.withDescription("no Locate here");
-    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(30)).withReposition(true, 5));
+  void withoutCoordinatesInThePagesTheServedOrderIsProbed() {
+    service.coordinates = false;
+    service.landmarkRtts = false;
+    DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.first(30)));
+    List<String> probed = listProbeKeys();
+    // nothing to learn from: the coordinator's order, as served
+    assertThat(probed).containsExactlyElementsOf(world.byPredictedDistance(r.position().coordinate()).subList(0, probed.size()));
     assertThat(r.servers()).hasSize(30);
-    assertThat(service.locateRequests).hasSize(1);
-    assertThat(r.position().source()).isEqualTo(ClientPosition.Source.LOCAL);
   }
 
   @Test
@@ -491,7 +500,7 @@ class ReedClientTest {
   void aCoordinatorThatDiesMidListEndsWithWhatWasFound() {
     service.failPagesAfter = 1; // counts page calls: re-positioning would restart the list and fetch more
     DiscoveryResult r = client().discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()).withPageSize(20)
-        .withReposition(false, 10));
+        .withReposition(false));
     assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.COORDINATOR_FAILED);
     assertThat(r.probes()).isEqualTo(CALIB + 20);
     assertThat(r.servers()).hasSize(20);

@@ -1,6 +1,7 @@
 package dev.reed.eval;
 
 import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.discovery.DiscoveryModel;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +23,9 @@ import picocli.CommandLine.Spec;
     description = {
         "Evaluate REED offline on a measured RTT matrix (paper section 5): accuracy, probe order, auto-stop.",
         "Landmarks embed from their own sub-matrix (GNP); every other node is positioned from its RTTs to the",
-        "landmarks only; each client calibrates, probes servers in predicted order (re-fitting itself from the",
-        "RTTs it has measured) and each auto-stop policy is applied to its probe sequence.",
+        "landmarks only; each client runs the client SDK's discovery policy (calibration, ordered probing that",
+        "learns from every reply) against a simulated coordinator, and each auto-stop policy is applied to its probe",
+        "sequence.",
         "Writes results.json, report.md, orders.csv, coordinates.csv and PNG plots to --out."})
 public final class EvalCommand implements Callable<Integer> {
 
@@ -74,54 +76,18 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--rate", defaultValue = "140", description = "Probes per second for the time axis (default ${DEFAULT-VALUE}).")
   double rate;
 
-  @Option(names = "--calibration", defaultValue = "10", paramLabel = "K",
-      description = "Calibration probes per client: K landmarks (0 = all; default ${DEFAULT-VALUE}).")
-  int calibration;
+  @Option(names = "--model", paramLabel = "FILE",
+      description = "The client's discovery model (calibration, ordering, learning) as a properties file; keys not"
+          + " given keep the SDK's defaults (eval/README.md lists them). Default: the SDK's model.")
+  Path model;
 
-  @Option(names = "--calibration-spread", defaultValue = "5", paramLabel = "S",
-      description = "Of the K, S spread by Algorithm 3; the rest are the landmarks nearest to the client's"
-          + " position from those (default ${DEFAULT-VALUE}; S >= K = Algorithm 3 only).")
-  int calibrationSpread;
-
-  @Option(names = "--calibration-near", defaultValue = "landmarks", paramLabel = "landmarks|beacons|any",
-      description = "The near calibration points: landmarks, one at a time; or in one batch as the client SDK asks the"
-          + " coordinator, beacons (landmarks within --near-beacon-max, topped up with any) or any well-fitted landmark or"
-          + " server, a server's reply counting as found (default ${DEFAULT-VALUE}).")
-  String calibrationNear;
-
-  @Option(names = "--near-beacon-max", defaultValue = "100", paramLabel = "MS",
-      description = "With --calibration-near beacons: the farthest a near landmark may be from the client's rough position"
-          + " (default ${DEFAULT-VALUE}, the client SDK's).")
-  double nearBeaconMax;
+  @Option(names = "--page-size", defaultValue = "230", paramLabel = "N",
+      description = "Servers per page of the simulated coordinator's ordered list (default ${DEFAULT-VALUE}, the SDK's).")
+  int pageSize;
 
   @Option(names = "--strategy", defaultValue = "kmedoids", paramLabel = "random|spread|kmedoids",
       description = "Landmark placement when not listed (default ${DEFAULT-VALUE}).")
   String strategy;
-
-  @Option(names = "--reposition", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Re-fit the client from every RTT it has measured as probes return (default ${DEFAULT-VALUE}).")
-  boolean reposition;
-
-  @Option(names = "--server-sigma", paramLabel = "MS",
-      description = "Expected coordinate error of a server in the client's re-fit (default from the evaluator).")
-  Double serverSigma;
-
-  @Option(names = "--kernel", paramLabel = "MS",
-      description = "Width of the residual kernel of the adaptive order, coordinate ms (default from the evaluator).")
-  Double kernel;
-
-  @Option(names = "--comparison", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Use the client's and servers' landmark RTTs beside the coordinates: triangle-inequality"
-          + " bounds and the near-landmark difference (default ${DEFAULT-VALUE}).")
-  boolean comparison;
-
-  @Option(names = "--lower-bound-beyond", defaultValue = "50", paramLabel = "MS",
-      description = "Raise predictions beyond MS to the triangle-inequality lower bound (default ${DEFAULT-VALUE}).")
-  double lowerBoundBeyond;
-
-  @Option(names = "--near-weight", defaultValue = "0.5", paramLabel = "W",
-      description = "Weight of the near-landmark difference in the probe order (default ${DEFAULT-VALUE}).")
-  double nearWeight;
 
   @Option(names = "--kmedoids-cap", defaultValue = "30", paramLabel = "MS",
       description = "k-medoids landmark choice counts RTTs above MS as MS (default ${DEFAULT-VALUE}).")
@@ -235,25 +201,27 @@ public final class EvalCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--strategy must be random, spread or kmedoids, got " + strategy);
     }
-    EvalSettings.CalibrationNear near;
-    try {
-      near = EvalSettings.CalibrationNear.valueOf(calibrationNear.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--calibration-near must be landmarks, beacons or any, got " + calibrationNear);
-    }
     int t = threads != null ? threads : Math.max(1, Runtime.getRuntime().availableProcessors());
-    EvalSettings defaults = EvalSettings.defaults();
+    if (model != null && !Files.isRegularFile(model)) {
+      throw new IllegalArgumentException("--model " + model + ": no such file");
+    }
+    DiscoveryModel discovery;
+    try {
+      discovery = model == null ? DiscoveryModel.defaults() : DiscoveryModel.load(model);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("--model " + model + ": " + e.getMessage(), e);
+    }
+    if (discovery.calibrationProbes() < dims + 1) {
+      throw new IllegalArgumentException("--model: calibrationProbes must be >= dimensions + 1 = " + (dims + 1));
+    }
     return EvalSettings.builder()
         .coordinates(cfg)
+        .model(discovery, pageSize)
         .landmarks(landmarks.count, landmarks.list)
         .strategy(st)
         .clients(mode)
-        .probing(nClose, window, windowMargin, rate, calibration)
-        .calibrationPhases(calibrationSpread, near, nearBeaconMax)
-        .comparison(comparison, lowerBoundBeyond, nearWeight)
+        .probing(nClose, window, windowMargin, rate)
         .kmedoidsCap(kmedoidsCap)
-        .reposition(reposition, defaults.repositionLimit(), serverSigma != null ? serverSigma : defaults.serverSigmaMs())
-        .kernel(kernel != null ? kernel : defaults.kernelMs())
         .clientStride(clientStride)
         .seeds(seed, seeds)
         .threads(t)

@@ -98,14 +98,13 @@ final class OutputWriter {
       j.name("window").value(s.window());
       number(j.name("windowMarginMs"), s.windowMarginMs());
       number(j.name("rate"), s.rate());
-      j.name("calibration").value(s.calibration());
-      j.name("calibrationSpread").value(s.calibrationSpread());
-      j.name("calibrationNear").value(s.calibrationNear().name().toLowerCase(Locale.ROOT));
-      number(j.name("nearBeaconMaxMs"), s.nearBeaconMaxMs());
-      j.name("reposition").value(s.reposition());
-      j.name("comparison").value(s.comparison());
-      number(j.name("lowerBoundBeyondMs"), s.lowerBoundBeyondMs());
-      number(j.name("nearDifferenceWeight"), s.nearDifferenceWeight());
+      j.name("pageSize").value(s.pageSize());
+      j.name("model").beginObject();
+      java.util.Properties model = s.model().toProperties();
+      for (String key : new java.util.TreeSet<>(model.stringPropertyNames())) {
+        j.name(key).value(model.getProperty(key));
+      }
+      j.endObject();
       number(j.name("kmedoidsCapMs"), s.kmedoidsCapMs());
       j.name("seed").value(s.seed());
       j.name("seeds").value(s.seeds());

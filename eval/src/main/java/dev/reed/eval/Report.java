@@ -25,15 +25,12 @@ final class Report {
         m.size(), l, s.landmarkList() != null ? "listed" : s.strategy().name().toLowerCase(Locale.ROOT),
         s.coordinates().dimensions(), s.coordinates().height() ? "+height" : "", s.coordinates().robustThreshold(),
         s.clients().name().toLowerCase(Locale.ROOT), s.nClose(), s.window(), s.rate(),
-        s.calibration() == 0 ? "all landmarks"
-            : s.calibration() + " (" + Math.min(s.calibrationSpread(), s.calibration())
-                + " landmarks by Algorithm 3, then the nearest "
-                + switch (s.calibrationNear()) {
-                  case LANDMARKS -> "landmarks)";
-                  case BEACONS -> "landmarks within " + Math.round(s.nearBeaconMaxMs()) + " ms, then landmarks or servers)";
-                  case ANY -> "landmarks or servers)";
-                },
-        s.reposition() ? "on" : "off", s.comparison() ? "on" : "off", s.seeds(), s.seed()));
+        s.model().calibrationProbes() + " (" + s.model().spreadProbes(s.coordinates().dimensions())
+            + " spread by Algorithm 3, then the nearest " + switch (s.model().near()) {
+              case BEACONS -> "beacons within " + Math.round(s.model().nearBeaconMaxMs()) + " ms, then any)";
+              case ANY -> "calibration points of any kind)";
+            },
+        s.model().refitLimit() > 0 ? "on" : "off", s.model().comparison() ? "on" : "off", s.seeds(), s.seed()));
 
     b.append("## Table I: setup\n\n| clients | servers per client | calibration probes | landmark embedding error (median) | unpositioned servers | failed clients |\n|---|---|---|---|---|---|\n");
     b.append(f("| %.0f | %.0f | %.1f | %.3f | %.1f | %.1f |%n%n", o.get("clients"), o.get("servers"),

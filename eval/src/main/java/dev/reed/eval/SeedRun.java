@@ -9,8 +9,12 @@ import dev.reed.coordinates.LandmarkEmbedding;
 import dev.reed.coordinates.PositionFit;
 import dev.reed.coordinates.autostop.AutoStopPolicy;
 import dev.reed.coordinates.calibration.CalibrationCandidate;
-import dev.reed.coordinates.calibration.CalibrationSelector;
-import dev.reed.coordinates.ranking.AdaptiveOrder;
+import dev.reed.coordinates.discovery.Calibration;
+import dev.reed.coordinates.discovery.CalibrationPoint;
+import dev.reed.coordinates.discovery.DiscoveryPolicy;
+import dev.reed.coordinates.discovery.InsufficientCalibrationException;
+import dev.reed.coordinates.discovery.PageRequest;
+import dev.reed.coordinates.discovery.ProbeOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -34,7 +38,7 @@ final class SeedRun {
 
   record Output(long seed, int[] landmarks, LandmarkEmbedding embedding, Coordinate[] coords, double[] fitError,
       List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
-      int failedClients) {}
+      int failedClients, MatrixCoordinator coordinator) {}
 
   /** One client's simulation: its result, its relative errors (pooled later) and its probe order. */
   private record ClientRun(ClientResult result, double[] relErrors, Sequence sequence) {}
@@ -45,15 +49,11 @@ final class SeedRun {
   private final HostPositioner positioner;
 
   private final boolean accuracyOnly;
-  private final AdaptiveOrder.Settings adaptive;
-  private final AdaptiveOrder.Settings frozen;
+  private final DiscoveryPolicy policy;
 
   SeedRun(RttMatrix m, EvalSettings s, boolean accuracyOnly) {
     this.accuracyOnly = accuracyOnly;
-    this.adaptive = new AdaptiveOrder.Settings(s.kernelMs(), AdaptiveOrder.Settings.defaults().prior(),
-        s.repositionLimit(), s.serverSigmaMs(), s.lowerBoundBeyondMs(), s.nearDifferenceWeight());
-    this.frozen = new AdaptiveOrder.Settings(adaptive.kernelMs(), adaptive.prior(), 0, adaptive.serverSigmaMs(),
-        adaptive.lowerBoundBeyondMs(), adaptive.nearDifferenceWeight());
+    this.policy = new DiscoveryPolicy(s.model(), s.coordinates());
     this.m = m;
     this.s = s;
     this.cfg = s.coordinates();
@@ -109,26 +109,36 @@ final class SeedRun {
         clientNodes.add(v);
       }
     }
-    List<CalibrationCandidate> candidates = new ArrayList<>();
+    // what the simulated coordinator knows: every landmark's beacon, the servers fitted well enough to
+    // calibrate against (ReedServiceImpl's calibrators), and the landmarks' RTTs to each server
+    List<CalibrationCandidate> beacons = new ArrayList<>();
     for (int k = 0; k < lm.length; k++) {
       double e = emb.relativeErrors()[k];
-      candidates.add(new CalibrationCandidate(Integer.toString(lm[k]), lmCoords.get(k), Double.isFinite(e) ? e : 1.0,
+      beacons.add(new CalibrationCandidate(Integer.toString(lm[k]), lmCoords.get(k), Double.isFinite(e) ? e : 1.0,
           lm.length - 1));
     }
-    // the servers the coordinator would hand out as calibration servers: fitted from >= D+1
-    // landmarks within calibrationMaxError (ReedServiceImpl's calibrators)
-    List<CalibrationCandidate> serverCandidates = new ArrayList<>();
-    if (s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS) {
-      for (int v : servers) {
-        if (fitError[v] <= cfg.calibrationMaxError()) {
-          serverCandidates.add(new CalibrationCandidate(Integer.toString(v), coords[v], fitError[v], lm.length));
-        }
+    List<CalibrationCandidate> calibrators = new ArrayList<>(beacons);
+    for (int v : servers) {
+      if (fitError[v] <= cfg.calibrationMaxError()) {
+        calibrators.add(new CalibrationCandidate(Integer.toString(v), coords[v], fitError[v], lm.length));
       }
     }
+    List<Map<String, Double>> landmarkMs = new ArrayList<>(n);
+    for (int v = 0; v < n; v++) {
+      Map<String, Double> byLandmark = new java.util.HashMap<>();
+      for (int k = 0; k < lm.length; k++) {
+        if (Double.isFinite(landmarkRtt[v][k]) && lm[k] != v) {
+          byLandmark.put(Integer.toString(lm[k]), landmarkRtt[v][k]);
+        }
+      }
+      landmarkMs.add(Map.copyOf(byLandmark));
+    }
+    MatrixCoordinator coordinator = new MatrixCoordinator(cfg, beacons, calibrators, servers, coords, landmarkMs,
+        s.pageSize());
     List<Future<ClientRun>> futures = new ArrayList<>();
     for (int c : clientNodes) {
-      futures.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, candidates, serverCandidates, servers, coords,
-          landmarkRtt, keepSequences)));
+      futures.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, coordinator, servers, coords, landmarkRtt,
+          keepSequences)));
     }
     List<ClientResult> results = new ArrayList<>();
     Map<Integer, Sequence> sequences = new LinkedHashMap<>();
@@ -147,58 +157,49 @@ final class SeedRun {
       }
     }
     double[] pooled = errs.stream().flatMapToDouble(Arrays::stream).toArray();
-    return new Output(seed, lm, emb, coords, fitError, results, pooled, sequences, unpositioned, failed);
+    return new Output(seed, lm, emb, coords, fitError, results, pooled, sequences, unpositioned, failed, coordinator);
   }
 
-  /** One client's run, or null when the client cannot calibrate (too few answered calibration probes). */
-  private ClientRun simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords,
-      List<CalibrationCandidate> candidates, List<CalibrationCandidate> serverCandidates, int[] allServers,
-      Coordinate[] coords, double[][] landmarkRtt, boolean keepSequence) {
-    // calibration set
-    List<Coordinate> calCoords = new ArrayList<>();
-    List<Integer> calNodes = new ArrayList<>();
-    List<CalibrationCandidate> pool = new ArrayList<>();
-    for (CalibrationCandidate cc : candidates) {
-      if (Integer.parseInt(cc.key()) != c) {
-        pool.add(cc);
-      }
+  /**
+   * One client's run, or null when the client cannot calibrate (too few answered calibration
+   * probes): the client SDK's discovery policy against the simulated coordinator, every probe
+   * answered from the matrix at once.
+   */
+  private ClientRun simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords, MatrixCoordinator coordinator,
+      int[] allServers, Coordinate[] coords, double[][] landmarkRtt, boolean keepSequence) {
+    MatrixCoordinator.Session session = coordinator.session(c, c + 7919L * seed);
+    Calibration cal;
+    try {
+      cal = policy.calibrate(session, (batch, minReplies) -> {
+        Map<String, Double> replies = new java.util.HashMap<>();
+        for (CalibrationPoint p : batch) {
+          double r = m.rtt(c, Integer.parseInt(p.key())); // measured by the client
+          if (Double.isFinite(r)) {
+            replies.put(p.key(), r);
+          }
+        }
+        return replies;
+      });
+    } catch (InsufficientCalibrationException tooFew) {
+      return null;
     }
-    List<CalibrationCandidate> chosen = pool;
-    List<CalibrationCandidate> nearServers = new ArrayList<>(); // probed first in the order, below
-    if (s.calibration() > 0 && s.calibrationNear() != EvalSettings.CalibrationNear.LANDMARKS) {
-      chosen = spreadSet(c, seed, pool);
-      java.util.Set<String> landmarkKeys = new java.util.HashSet<>();
-      pool.forEach(cc -> landmarkKeys.add(cc.key()));
-      for (CalibrationCandidate cc : nearBatch(c, chosen, pool, serverCandidates)) {
-        (landmarkKeys.contains(cc.key()) ? chosen : nearServers).add(cc);
-      }
-    } else if (s.calibration() > 0 && s.calibration() < pool.size()) {
-      chosen = calibrationSet(c, seed, pool);
+    if (cal.position() == null) {
+      return null; // the SDK would ask the coordinator's Locate; the evaluator has no other solver
     }
-    for (CalibrationCandidate cc : chosen) {
-      calCoords.add(cc.coordinate());
-      calNodes.add(Integer.parseInt(cc.key()));
-    }
-    int calib = calNodes.size();
-    double[] calRtt = new double[calib];
-    for (int k = 0; k < calib; k++) {
-      calRtt[k] = m.rtt(c, calNodes.get(k)); // measured by the client
-    }
-    Coordinate me;
+    Coordinate me = cal.position();
+    int calib = cal.probes();
     Coordinate meAll;
     try {
-      me = positioner.position(calCoords, calRtt, null).coordinate();
-      if (chosen == pool) {
-        meAll = me;
-      } else {
-        List<Coordinate> allCoords = new ArrayList<>();
-        double[] allRtt = new double[pool.size()];
-        for (int k = 0; k < pool.size(); k++) {
-          allCoords.add(pool.get(k).coordinate());
-          allRtt[k] = m.rtt(c, Integer.parseInt(pool.get(k).key()));
+      List<Coordinate> allCoords = new ArrayList<>();
+      double[] allRtt = new double[lm.length];
+      int k = 0;
+      for (int l = 0; l < lm.length; l++) {
+        if (lm[l] != c) {
+          allCoords.add(lmCoords.get(l));
+          allRtt[k++] = m.rtt(c, lm[l]);
         }
-        meAll = positioner.position(allCoords, allRtt, null).coordinate();
       }
+      meAll = positioner.position(allCoords, Arrays.copyOf(allRtt, k), null).coordinate();
     } catch (IllegalArgumentException tooFew) {
       return null;
     }
@@ -211,24 +212,19 @@ final class SeedRun {
       }
     }
     srv = Arrays.copyOf(srv, ns);
-    int[] firstProbes = new int[nearServers.size()];
-    for (int k = 0; k < firstProbes.length; k++) {
-      firstProbes[k] = Arrays.binarySearch(srv, Integer.parseInt(nearServers.get(k).key()));
-    }
     // what the landmark RTTs say beside the coordinates: with every landmark (the accuracy of the
     // system) and with the landmarks this client calibrated against (what it can use itself)
     double[] clientAll = new double[lm.length];
     double[] clientCal = new double[lm.length];
     Arrays.fill(clientCal, Double.NaN);
+    Map<String, Double> calibrated = cal.landmarkRttMs();
     for (int k = 0; k < lm.length; k++) {
       clientAll[k] = lm[k] == c ? Double.NaN : m.rtt(c, lm[k]);
-      if (calNodes.contains(lm[k])) {
-        clientCal[k] = clientAll[k];
-      }
+      clientCal[k] = calibrated.getOrDefault(Integer.toString(lm[k]), Double.NaN);
     }
     LandmarkComparison[] comparedAll = null;
     LandmarkComparison[] comparedCal = null;
-    if (s.comparison()) {
+    if (s.model().comparison()) {
       comparedAll = new LandmarkComparison[ns];
       comparedCal = new LandmarkComparison[ns];
       for (int j = 0; j < ns; j++) {
@@ -238,9 +234,11 @@ final class SeedRun {
     }
     double[] actual = new double[ns];
     Coordinate[] sc = new Coordinate[ns];
+    Map<String, Integer> index = new java.util.HashMap<>();
     for (int j = 0; j < ns; j++) {
       actual[j] = m.rtt(c, srv[j]);
       sc[j] = coords[srv[j]];
+      index.put(Integer.toString(srv[j]), j);
     }
     // accuracy of the coordinate system: the client positioned from every landmark
     double[] rel = relativeErrors(meAll, sc, actual, comparedAll);
@@ -263,29 +261,57 @@ final class SeedRun {
     for (int k = 0; k < nClose; k++) {
       optimalMean += finite[k] / nClose;
     }
-    // probe in order; with re-positioning the order learns from every RTT measured (AdaptiveOrder);
-    // without, the same order with learning off (refit limit 0): the static ranking
-    int[] order = new int[ns];
+    // the SDK's probe order, every page and reply delivered at once
+    ProbeOrder order = policy.order(cal, me, s.pageSize());
+    int[] seqIndex = new int[ns];
     double[] orderPred = new double[ns];
     double[] orderRtt = new double[ns];
-    AdaptiveOrder ao = new AdaptiveOrder(cfg, s.reposition() ? adaptive : frozen, calCoords, calRtt,
-        Arrays.asList(sc), comparedCal);
-    for (int k = 0; k < ns; k++) {
-      int j = k < firstProbes.length ? firstProbes[k] : ao.next();
-      order[k] = j;
-      orderPred[k] = ao.predictedMs(j);
-      orderRtt[k] = actual[j];
-      ao.measured(j, actual[j]);
+    int[] probesAt = new int[ns]; // probes sent once the k-th server is known: a calibration server costs none again
+    int probes = calib;
+    int len = 0;
+    while (len < ns) {
+      PageRequest want;
+      while ((want = order.pageRequest()) != null) {
+        session.serve(order, want);
+      }
+      ProbeOrder.Pick pick = order.next();
+      if (pick == null) {
+        break;
+      }
+      Integer j = index.get(pick.candidate().key());
+      double r = j == null ? Double.NaN : actual[j];
+      if (pick.measured()) {
+        r = cal.rttMs().get(pick.candidate().key());
+      } else {
+        probes++;
+      }
+      if (Double.isNaN(r)) {
+        order.noReply(pick.candidate().key());
+      } else {
+        order.replied(pick.candidate().key(), r);
+      }
+      if (j == null) {
+        continue; // not one of this client's servers (cannot happen: the coordinator lists only those)
+      }
+      seqIndex[len] = j;
+      probesAt[len] = probes;
+      orderPred[len] = pick.predictedMs();
+      orderRtt[len] = r;
+      len++;
     }
-    Coordinate finalPosition = ao.position();
+    seqIndex = Arrays.copyOf(seqIndex, len);
+    orderPred = Arrays.copyOf(orderPred, len);
+    orderRtt = Arrays.copyOf(orderRtt, len);
+    probesAt = Arrays.copyOf(probesAt, len);
+    Coordinate finalPosition = order.position();
     double relCal = relativeErrorMedian(me, sc, actual, comparedCal);
     double relFinal = relativeErrorMedian(finalPosition, sc, actual, comparedCal);
     // metrics on the sequence
     int seen = 0;
-    int allSeen = ns;
+    int allSeen = probes + ns - len;
     int correctFirst = 0;
     int answered = 0;
-    for (int k = 0; k < ns; k++) {
+    for (int k = 0; k < len; k++) {
       double r = orderRtt[k];
       if (Double.isFinite(r)) {
         if (answered < s.nClose() && r <= kth) {
@@ -295,7 +321,7 @@ final class SeedRun {
         if (r <= kth) {
           seen++;
           if (seen == nClose) {
-            allSeen = k + 1;
+            allSeen = probesAt[k];
             break;
           }
         }
@@ -323,108 +349,27 @@ final class SeedRun {
       }
     }
     Map<String, PolicyOutcome> policies = new LinkedHashMap<>();
-    evaluate(policies, "first", () -> AutoStopPolicy.firstNClose(s.nClose()), orderPred, orderRtt, calib, kth,
+    evaluate(policies, "first", () -> AutoStopPolicy.firstNClose(s.nClose()), orderPred, orderRtt, probesAt, calib, kth,
         Double.NaN, actual);
     evaluate(policies, "intelligent", () -> AutoStopPolicy.intelligentNClose(s.nClose(), s.window(), s.windowMarginMs()), orderPred,
-        orderRtt, calib, kth, Double.NaN, actual);
+        orderRtt, probesAt, calib, kth, Double.NaN, actual);
     for (double stop : EvalSettings.RTT_STOPS) {
       evaluate(policies, "rttstop" + (int) stop, () -> AutoStopPolicy.rttStop(stop, EvalSettings.RTT_STOP_WINDOW),
-          orderPred, orderRtt, calib, kth, stop, actual);
+          orderPred, orderRtt, probesAt, calib, kth, stop, actual);
     }
-    evaluate(policies, "exhaustive", AutoStopPolicy::exhaustive, orderPred, orderRtt, calib, kth, Double.NaN, actual);
+    evaluate(policies, "exhaustive", AutoStopPolicy::exhaustive, orderPred, orderRtt, probesAt, calib, kth, Double.NaN, actual);
     ClientResult cr = new ClientResult(c, calib, relSorted.length == 0 ? Double.NaN : Ranks.quantile(relSorted, 0.5),
         relSorted.length == 0 ? Double.NaN : Ranks.quantile(relSorted, 0.9), spearman, p10, optimalMean,
-        allSeen + calib, randomAll, ns, relCal, relFinal, nearest(clientAll), policies);
+        allSeen, randomAll, ns, relCal, relFinal, nearest(clientAll), policies);
     Sequence seq = null;
     if (keepSequence) {
-      int[] nodes = new int[ns];
-      for (int k = 0; k < ns; k++) {
-        nodes[k] = srv[order[k]];
+      int[] nodes = new int[len];
+      for (int k = 0; k < len; k++) {
+        nodes[k] = srv[seqIndex[k]];
       }
       seq = new Sequence(nodes, orderPred, orderRtt);
     }
     return new ClientRun(cr, rel, seq);
-  }
-
-  /** The first calibration phase: the {@code calibrationSpread} landmarks Algorithm 3 spreads. */
-  private List<CalibrationCandidate> spreadSet(int c, long seed, List<CalibrationCandidate> pool) {
-    int spread = Math.max(Math.min(s.calibrationSpread(), s.calibration()), cfg.minAnchors());
-    return new ArrayList<>(new CalibrationSelector(cfg).select(pool, spread, c + 7919L * seed));
-  }
-
-  /**
-   * The client's calibration landmarks, probed in two phases: Algorithm 3 spreads the first
-   * {@code calibrationSpread}; then, one at a time, the landmark nearest to the position the client
-   * has so far (CalibrationSelector#nearest), until {@code calibration} are probed.
-   */
-  private List<CalibrationCandidate> calibrationSet(int c, long seed, List<CalibrationCandidate> pool) {
-    CalibrationSelector selector = new CalibrationSelector(cfg);
-    List<CalibrationCandidate> chosen = spreadSet(c, seed, pool);
-    java.util.Set<String> keys = new java.util.HashSet<>();
-    chosen.forEach(cc -> keys.add(cc.key()));
-    while (chosen.size() < s.calibration()) {
-      List<Coordinate> at = new ArrayList<>();
-      double[] rtt = new double[chosen.size()];
-      for (int k = 0; k < chosen.size(); k++) {
-        at.add(chosen.get(k).coordinate());
-        rtt[k] = m.rtt(c, Integer.parseInt(chosen.get(k).key()));
-      }
-      List<CalibrationCandidate> next;
-      try {
-        next = selector.nearest(pool, positioner.position(at, rtt, null).coordinate(), 1, keys);
-      } catch (IllegalArgumentException tooFewAnswers) {
-        break; // the caller's positioning reports it
-      }
-      if (next.isEmpty()) {
-        break;
-      }
-      chosen.add(next.get(0));
-      keys.add(next.get(0).key());
-    }
-    return chosen;
-  }
-
-  /**
-   * The second calibration phase as the client SDK runs it (client's Calibration): one batch of the
-   * calibration points nearest to the position from the spread phase, never the client itself;
-   * with BEACONS the landmarks within nearBeaconMaxMs first, then landmarks and well-fitted
-   * servers alike; empty when the spread phase cannot position it.
-   */
-  private List<CalibrationCandidate> nearBatch(int c, List<CalibrationCandidate> spread,
-      List<CalibrationCandidate> landmarks, List<CalibrationCandidate> servers) {
-    int count = s.calibration() - spread.size();
-    if (count <= 0) {
-      return List.of();
-    }
-    List<Coordinate> at = new ArrayList<>();
-    double[] rtt = new double[spread.size()];
-    java.util.Set<String> exclude = new java.util.HashSet<>();
-    for (int k = 0; k < spread.size(); k++) {
-      at.add(spread.get(k).coordinate());
-      rtt[k] = m.rtt(c, Integer.parseInt(spread.get(k).key()));
-      exclude.add(spread.get(k).key());
-    }
-    exclude.add(Integer.toString(c));
-    Coordinate rough;
-    try {
-      rough = positioner.position(at, rtt, null).coordinate();
-    } catch (IllegalArgumentException tooFewAnswers) {
-      return List.of(); // the caller's positioning reports it
-    }
-    CalibrationSelector selector = new CalibrationSelector(cfg);
-    List<CalibrationCandidate> near = new ArrayList<>();
-    if (s.calibrationNear() == EvalSettings.CalibrationNear.BEACONS) {
-      for (CalibrationCandidate l : selector.nearest(landmarks, rough, count, exclude)) {
-        if (rough.distanceTo(l.coordinate()) <= s.nearBeaconMaxMs()) {
-          near.add(l);
-          exclude.add(l.key());
-        }
-      }
-    }
-    List<CalibrationCandidate> all = new ArrayList<>(landmarks);
-    all.addAll(servers);
-    near.addAll(selector.nearest(all, rough, count - near.size(), exclude));
-    return near;
   }
 
   private static double nearest(double[] rttMs) {
@@ -433,7 +378,7 @@ final class SeedRun {
 
   private double predict(Coordinate client, Coordinate server, LandmarkComparison[] compared, int j) {
     double d = client.distanceTo(server);
-    return compared == null ? d : compared[j].refine(d, s.lowerBoundBeyondMs());
+    return compared == null ? d : compared[j].refine(d, s.model().lowerBoundBeyondMs());
   }
 
   private double[] relativeErrors(Coordinate me, Coordinate[] sc, double[] actual, LandmarkComparison[] compared) {
@@ -454,7 +399,7 @@ final class SeedRun {
   }
 
   private void evaluate(Map<String, PolicyOutcome> out, String name, Supplier<AutoStopPolicy> factory,
-      double[] pred, double[] rtt, int calib, double kth, double playableMs, double[] actual) {
+      double[] pred, double[] rtt, int[] probesAt, int calib, double kth, double playableMs, double[] actual) {
     AutoStopPolicy p = factory.get();
     int k = 0;
     while (k < rtt.length) {
@@ -498,6 +443,6 @@ final class SeedRun {
         }
       }
     }
-    out.put(name, new PolicyOutcome(calib + k, mean, median, precision, playableFound, playableTotal));
+    out.put(name, new PolicyOutcome(k == 0 ? calib : probesAt[k - 1], mean, median, precision, playableFound, playableTotal));
   }
 }

@@ -1,5 +1,7 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.discovery.DiscoveryModel;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -66,10 +68,10 @@ class SharedDataAccuracyTest {
   void planetlab490NearBeaconsOrderTheFirstPageBetterThanNearServers() throws Exception {
     Path matrix = shared("planetlab490_netlatency");
     EvalSettings base = EvalSettings.builder().seeds(1, 3).clientStride(3).threads(2).build();
-    Map<String, Double> beacons = evaluate(matrix, base.toBuilder().probing(10, 20, 0, 140, 10)
-        .calibrationPhases(6, EvalSettings.CalibrationNear.BEACONS, 100).build());
-    Map<String, Double> any = evaluate(matrix, base.toBuilder().probing(10, 20, 0, 140, 14)
-        .calibrationPhases(6, EvalSettings.CalibrationNear.ANY, 100).build());
+    DiscoveryModel sdk = DiscoveryModel.defaults();
+    Map<String, Double> beacons = evaluate(matrix, base);
+    Map<String, Double> any = evaluate(matrix, base.toBuilder()
+        .model(sdk.withCalibration(14, 6, DiscoveryModel.NearCalibration.ANY), base.pageSize()).build());
     // measured on this subset: P@10 0.64 vs 0.33, First's 10 found 18.9 vs 32.1 ms, Intelligent
     // 50.1 vs 53.9 probes, all 10 nearest seen after 37.5 vs 41.8
     assertThat(beacons.get("precisionAt10")).isGreaterThan(any.get("precisionAt10") + 0.15);

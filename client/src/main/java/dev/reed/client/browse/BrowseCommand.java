@@ -10,7 +10,7 @@ import dev.reed.client.GroupMember;
 import dev.reed.client.GroupObjective;
 import dev.reed.client.GroupRanking;
 import dev.reed.client.GroupServer;
-import dev.reed.client.NearCalibration;
+import dev.reed.coordinates.discovery.DiscoveryModel.NearCalibration;
 import dev.reed.client.ReedClient;
 import dev.reed.client.ReedClientException;
 import dev.reed.client.ServerListSource;
@@ -139,7 +139,8 @@ public final class BrowseCommand implements Callable<Integer> {
   long maxTimeSeconds = 600;
 
   @Option(names = "--reposition", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Re-position from measured RTTs every 10 replies and ask again from there (default: ${DEFAULT-VALUE}).")
+      description = "Learn from every reply: re-fit the position, correct predictions near measured servers, ask the list"
+          + " again when the position moved (default: ${DEFAULT-VALUE}).")
   boolean reposition;
 
   @Option(names = "--compare-traditional", description = "Also run traditional discovery and show the reduction.")
@@ -329,7 +330,7 @@ public final class BrowseCommand implements Callable<Integer> {
           "--autostop must be first, intelligent, rtt-stop, rtt-limit or none: " + autostop);
     };
     if (maxTimeSeconds < 1) throw new IllegalArgumentException("--max-time must be >= 1 s");
-    return DiscoveryRequest.defaults().withFilter(filter()).withStop(stop).withReposition(reposition, 10)
+    return DiscoveryRequest.defaults().withFilter(filter()).withStop(stop).withReposition(reposition)
         .withMaxDuration(Duration.ofSeconds(maxTimeSeconds));
   }
 

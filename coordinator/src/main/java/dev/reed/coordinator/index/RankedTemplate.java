@@ -5,7 +5,7 @@ import dev.reed.proto.v1.ServerCoordinate;
 
 /**
  * A server as rankings return it (endpoint, protocol, server info, stability, fit, the landmarks'
- * RTTs to it), everything
+ * RTTs to it, its coordinate), everything
  * but the predicted RTT, built once per coordinate update instead of once per query: as a message
  * for the streaming and group calls, and pre-encoded for GetOrderedServers, whose responses are
  * assembled from these bytes (protobuf allows appending the predicted_rtt_us field after them).
@@ -16,7 +16,8 @@ import dev.reed.proto.v1.ServerCoordinate;
 public record RankedTemplate(RankedServer message, byte[] encoded) {
   public static RankedTemplate of(ServerCoordinate c) {
     RankedServer m = RankedServer.newBuilder().setEndpoint(c.getEndpoint()).setProtocol(c.getProtocol())
-        .setServerInfo(c.getServerInfo()).setStability(c.getStability()).setFit(c.getFit()).addAllLandmarkRtts(c.getLandmarkRttsList()).build();
+        .setServerInfo(c.getServerInfo()).setStability(c.getStability()).setFit(c.getFit()).addAllLandmarkRtts(c.getLandmarkRttsList())
+        .setCoordinate(c.getCoordinate()).build();
     return new RankedTemplate(m, m.toByteArray());
   }
 }

@@ -1,0 +1,23 @@
+package dev.reed.coordinates.discovery;
+
+import dev.reed.coordinates.Coordinate;
+import java.util.List;
+
+/**
+ * Where the policy gets calibration points: the coordinator's GetCalibrationServers in the SDK, a
+ * simulated coordinator over a matrix in the evaluator.
+ */
+public interface CalibrationSource {
+
+  /** Which calibration points a call returns. */
+  enum Kind { BEACON, ANY }
+
+  /** Algorithm 3: up to {@code count} points of this kind spread over the space, in the coordinator's order. */
+  List<CalibrationPoint> spread(int count, Kind kind);
+
+  /**
+   * Up to {@code count} points of this kind nearest to {@code around}, nearest first; null when the
+   * source cannot answer now (the policy then probes the rest of the spread set).
+   */
+  List<CalibrationPoint> nearest(Coordinate around, int count, Kind kind);
+}

@@ -1,0 +1,223 @@
+package dev.reed.coordinates.discovery;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Every parameter of the client's discovery policy ({@link DiscoveryPolicy}), in one place: the
+ * client SDK runs with it and {@code ./reed eval --model FILE} measures it, so a figure the
+ * evaluator reports is what a user of the SDK gets. Defaults are what won on planetlab490
+ * (15 landmarks, 4-D, 10 seeds; eval/README.md has the current figures and docs/research/ how they
+ * were reached).
+ *
+ * @param calibrationProbes N_calib, calibration probes per discovery (default 10: 14 in the paper;
+ *     on planetlab490 10 ordered the first page as well as 14 and saved 4 probes)
+ * @param spreadProbes of those, how many the coordinator's spread set (Algorithm 3) gives; 0 = D+2
+ *     (default: the rough fit needs D+1 replies, one spare means a silent server costs a short
+ *     grace instead of a probe timeout)
+ * @param near what the second calibration phase probes (default {@link NearCalibration#BEACONS})
+ * @param nearBeaconMaxMs a beacon predicted farther than this from the rough position is not a near
+ *     calibration point (default 100 ms: its RTT bounds no near server tightly, and waiting for it
+ *     made a discovery 0.25 s slower in the SDK's end-to-end test)
+ * @param comparison use what the client's and each server's RTTs to the same landmarks say
+ *     ({@code LandmarkComparison}): bounds on every prediction, the near-landmark difference in the
+ *     order (default on: 2-5 probes fewer for "all 10 nearest seen")
+ * @param lowerBoundBeyondMs predictions beyond this are raised to the triangle-inequality lower
+ *     bound (default 50 ms; 20-80 measured the same, below 20 the near ranking suffered)
+ * @param nearDifferenceWeight weight of the near-landmark difference in the order (default 0.5;
+ *     0.25-1 within noise, 0 lost about 2 probes, 2 lost 1.5)
+ * @param refitLimit the client re-fits its position and corrects predictions from this many
+ *     replies, then the order is fixed; 0 = no learning, the coordinator's order as served
+ *     (default 60; re-fitting took Intelligent N_close from 58.3 to 53.5 probes on planetlab490)
+ * @param serverSigmaMs expected coordinate error of a server: a server RTT d weighs
+ *     {@code (d / (d + sigma))^2} in the re-fit, calibration points weigh 1 (default 10 ms)
+ * @param kernelMs width of the Gaussian kernel that spreads a probed server's misprediction to
+ *     unprobed servers near it in coordinate space (Nadaraya-Watson regression; default 5 ms)
+ * @param prior pseudo-count shrinking that correction towards 0 (default 0.3)
+ * @param refetchMovedMs when the re-fitted position is this far from the one the ordered list was
+ *     asked from, the list is asked again from the new position (default 10 ms)
+ */
+public record DiscoveryModel(
+    int calibrationProbes,
+    int spreadProbes,
+    NearCalibration near,
+    double nearBeaconMaxMs,
+    boolean comparison,
+    double lowerBoundBeyondMs,
+    double nearDifferenceWeight,
+    int refitLimit,
+    double serverSigmaMs,
+    double kernelMs,
+    double prior,
+    double refetchMovedMs) {
+
+  /** What the second calibration phase probes. */
+  public enum NearCalibration {
+    /** The nearest landmark beacons within {@code nearBeaconMaxMs}, topped up with the nearest calibration points of any kind. */
+    BEACONS,
+    /** The nearest calibration points of any kind (in a deployment almost all are game servers). */
+    ANY
+  }
+
+  /** The keys of a model file, one per component, in declaration order. */
+  public static final Set<String> KEYS = Set.of("calibrationProbes", "spreadProbes", "near", "nearBeaconMaxMs",
+      "comparison", "lowerBoundBeyondMs", "nearDifferenceWeight", "refitLimit", "serverSigmaMs", "kernelMs", "prior",
+      "refetchMovedMs");
+
+  public DiscoveryModel {
+    if (calibrationProbes < 2 || calibrationProbes > 64) {
+      throw new IllegalArgumentException("calibrationProbes must be 2-64: " + calibrationProbes);
+    }
+    if (spreadProbes < 0 || spreadProbes > calibrationProbes) {
+      throw new IllegalArgumentException("spreadProbes must be 0 (= D+2) to calibrationProbes: " + spreadProbes);
+    }
+    if (near == null) {
+      throw new IllegalArgumentException("near must be BEACONS or ANY");
+    }
+    requireMs(nearBeaconMaxMs, "nearBeaconMaxMs", true);
+    requireMs(lowerBoundBeyondMs, "lowerBoundBeyondMs", true);
+    requireMs(nearDifferenceWeight, "nearDifferenceWeight", false);
+    if (refitLimit < 0) {
+      throw new IllegalArgumentException("refitLimit must be >= 0: " + refitLimit);
+    }
+    requireMs(serverSigmaMs, "serverSigmaMs", false);
+    if (!(kernelMs > 0) || !Double.isFinite(kernelMs) || !(prior > 0) || !Double.isFinite(prior)) {
+      throw new IllegalArgumentException("kernelMs and prior must be finite and > 0: " + kernelMs + ", " + prior);
+    }
+    requireMs(refetchMovedMs, "refetchMovedMs", true);
+  }
+
+  /** The defaults (class comment). */
+  public static DiscoveryModel defaults() {
+    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10);
+  }
+
+  /** Spread probes for a deployment of {@code dimensions}: {@link #spreadProbes}, or D+2 when it is 0. */
+  public int spreadProbes(int dimensions) {
+    return Math.min(calibrationProbes, spreadProbes > 0 ? spreadProbes : dimensions + 2);
+  }
+
+  public DiscoveryModel withCalibration(int probes, int spread, NearCalibration kind) {
+    return new DiscoveryModel(probes, spread, kind, nearBeaconMaxMs, comparison, lowerBoundBeyondMs, nearDifferenceWeight,
+        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs);
+  }
+
+  /** This model with learning from replies on (the default limit) or off (the coordinator's order as served). */
+  public DiscoveryModel withLearning(boolean on) {
+    int limit = on ? (refitLimit > 0 ? refitLimit : defaults().refitLimit()) : 0;
+    return new DiscoveryModel(calibrationProbes, spreadProbes, near, nearBeaconMaxMs, comparison, lowerBoundBeyondMs,
+        nearDifferenceWeight, limit, serverSigmaMs, kernelMs, prior, refetchMovedMs);
+  }
+
+  /**
+   * Reads a model file: Java properties, {@code key = value} per line, {@code #} comments; keys
+   * not given keep their defaults.
+   *
+   * @throws IllegalArgumentException naming the file and the key of an unknown key or bad value
+   */
+  public static DiscoveryModel load(Path file) throws IOException {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file)) {
+      p.load(r);
+    }
+    try {
+      return of(p);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A model from properties (see {@link #load}); missing keys keep their defaults. */
+  public static DiscoveryModel of(Properties p) {
+    Set<String> unknown = new TreeSet<>(p.stringPropertyNames());
+    unknown.removeAll(KEYS);
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("unknown model key(s) " + unknown + "; known: " + new TreeSet<>(KEYS));
+    }
+    DiscoveryModel d = defaults();
+    return new DiscoveryModel(
+        integer(p, "calibrationProbes", d.calibrationProbes),
+        integer(p, "spreadProbes", d.spreadProbes),
+        nearKind(p.getProperty("near"), d.near),
+        real(p, "nearBeaconMaxMs", d.nearBeaconMaxMs),
+        bool(p, "comparison", d.comparison),
+        real(p, "lowerBoundBeyondMs", d.lowerBoundBeyondMs),
+        real(p, "nearDifferenceWeight", d.nearDifferenceWeight),
+        integer(p, "refitLimit", d.refitLimit),
+        real(p, "serverSigmaMs", d.serverSigmaMs),
+        real(p, "kernelMs", d.kernelMs),
+        real(p, "prior", d.prior),
+        real(p, "refetchMovedMs", d.refetchMovedMs));
+  }
+
+  /** The model as a properties file would hold it (every key). */
+  public Properties toProperties() {
+    Properties p = new Properties();
+    p.setProperty("calibrationProbes", Integer.toString(calibrationProbes));
+    p.setProperty("spreadProbes", Integer.toString(spreadProbes));
+    p.setProperty("near", near.name().toLowerCase(Locale.ROOT));
+    p.setProperty("nearBeaconMaxMs", Double.toString(nearBeaconMaxMs));
+    p.setProperty("comparison", Boolean.toString(comparison));
+    p.setProperty("lowerBoundBeyondMs", Double.toString(lowerBoundBeyondMs));
+    p.setProperty("nearDifferenceWeight", Double.toString(nearDifferenceWeight));
+    p.setProperty("refitLimit", Integer.toString(refitLimit));
+    p.setProperty("serverSigmaMs", Double.toString(serverSigmaMs));
+    p.setProperty("kernelMs", Double.toString(kernelMs));
+    p.setProperty("prior", Double.toString(prior));
+    p.setProperty("refetchMovedMs", Double.toString(refetchMovedMs));
+    return p;
+  }
+
+  private static NearCalibration nearKind(String v, NearCalibration dflt) {
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      return NearCalibration.valueOf(v.strip().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("near must be beacons or any, got '" + v + "'");
+    }
+  }
+
+  private static int integer(Properties p, String key, int dflt) {
+    String v = p.getProperty(key);
+    try {
+      return v == null ? dflt : Integer.parseInt(v.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
+    }
+  }
+
+  private static double real(Properties p, String key, double dflt) {
+    String v = p.getProperty(key);
+    try {
+      return v == null ? dflt : Double.parseDouble(v.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a number, got '" + v + "'");
+    }
+  }
+
+  private static boolean bool(Properties p, String key, boolean dflt) {
+    String v = p.getProperty(key);
+    if (v == null) {
+      return dflt;
+    }
+    return switch (v.strip().toLowerCase(Locale.ROOT)) {
+      case "true", "on", "yes" -> true;
+      case "false", "off", "no" -> false;
+      default -> throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
+    };
+  }
+
+  private static void requireMs(double v, String name, boolean infinityAllowed) {
+    if (!(v >= 0) || (!infinityAllowed && Double.isInfinite(v))) {
+      throw new IllegalArgumentException(name + " must be >= 0" + (infinityAllowed ? "" : " and finite") + ": " + v);
+    }
+  }
+}

@@ -1,0 +1,240 @@
+package dev.reed.coordinates.discovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.CoordinateConfig;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class ProbeOrderTest {
+  private static final DiscoveryModel MODEL = DiscoveryModel.defaults();
+
+  /** A calibration against landmark beacons "l0", "l1", ... at these coordinates. */
+  private static Calibration calibration(List<Coordinate> at, double[] rttMs) {
+    List<CalibrationPoint> points = new ArrayList<>();
+    Map<String, Double> rtt = new HashMap<>();
+    for (int k = 0; k < at.size(); k++) {
+      points.add(new CalibrationPoint("l" + k, at.get(k), "l" + k));
+      if (!Double.isNaN(rttMs[k])) {
+        rtt.put("l" + k, rttMs[k]);
+      }
+    }
+    return new Calibration(points, rtt, null, Double.NaN, 0);
+  }
+
+  private static ProbeOrder order(DiscoveryModel model, CoordinateConfig cfg, Calibration cal, Coordinate start,
+      List<RankedCandidate> servers) {
+    ProbeOrder o = new DiscoveryPolicy(model, cfg).order(cal, start, 1000);
+    PageRequest first = o.pageRequest();
+    assertThat(first.cursor()).isEmpty();
+    o.pageArrived(first, servers, "");
+    return o;
+  }
+
+  private static List<RankedCandidate> servers(List<Coordinate> at) {
+    List<RankedCandidate> out = new ArrayList<>();
+    for (int j = 0; j < at.size(); j++) {
+      out.add(new RankedCandidate("s" + j, at.get(j), Double.NaN, Map.of()));
+    }
+    return out;
+  }
+
+  /**
+   * Servers whose coordinates carry a few ms of error, and a client whose calibration RTTs are noisy:
+   * learning from the measured RTTs finds the true 10 nearest sooner than the static order.
+   */
+  @Test
+  void learnsFromMeasuredRttsAndBeatsTheStaticOrder() {
+    SplittableRandom r = new SplittableRandom(8);
+    CoordinateConfig cfg = new CoordinateConfig(3, false);
+    int staticSeen = 0;
+    int adaptiveSeen = 0;
+    for (int trial = 0; trial < 20; trial++) {
+      List<Coordinate> truth = new ArrayList<>();
+      List<Coordinate> believed = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        double[] t = {(r.nextDouble() - .5) * 300, (r.nextDouble() - .5) * 300, (r.nextDouble() - .5) * 60};
+        truth.add(Coordinate.of(t));
+        believed.add(Coordinate.of(t[0] + r.nextGaussian() * 6, t[1] + r.nextGaussian() * 6, t[2] + r.nextGaussian() * 6));
+      }
+      Coordinate client = Coordinate.of((r.nextDouble() - .5) * 200, (r.nextDouble() - .5) * 200, 0);
+      List<Coordinate> calib = new ArrayList<>();
+      double[] calRtt = new double[8];
+      for (int k = 0; k < 8; k++) {
+        Coordinate c = Coordinate.of((r.nextDouble() - .5) * 300, (r.nextDouble() - .5) * 300, (r.nextDouble() - .5) * 60);
+        calib.add(c);
+        calRtt[k] = client.distanceTo(c) * (1 + 0.08 * r.nextGaussian());
+      }
+      Calibration cal = calibration(calib, calRtt);
+      Coordinate start = new dev.reed.coordinates.HostPositioner(cfg).position(calib, calRtt, null).coordinate();
+      double[] actual = truth.stream().mapToDouble(client::distanceTo).toArray();
+      double kth = Arrays.stream(actual).sorted().toArray()[9];
+      staticSeen += probesUntilNearestSeen(order(MODEL.withLearning(false), cfg, cal, start, servers(believed)), actual, kth);
+      adaptiveSeen += probesUntilNearestSeen(order(MODEL, cfg, cal, start, servers(believed)), actual, kth);
+    }
+    assertThat(adaptiveSeen).isLessThan(staticSeen);
+  }
+
+  private static int probesUntilNearestSeen(ProbeOrder o, double[] actual, double kth) {
+    Set<String> handed = new HashSet<>();
+    int seen = 0;
+    for (int k = 1; ; k++) {
+      ProbeOrder.Pick p = o.next();
+      assertThat(p).isNotNull();
+      assertThat(handed.add(p.candidate().key())).isTrue();
+      assertThat(p.predictedMs()).isFinite().isNotNegative();
+      int j = Integer.parseInt(p.candidate().key().substring(1));
+      o.replied(p.candidate().key(), actual[j]);
+      if (actual[j] <= kth && ++seen == 10) {
+        return k;
+      }
+    }
+  }
+
+  @Test
+  void handsOutEveryServerOnceAndValidates() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    Calibration cal = calibration(List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100),
+        Coordinate.of(100, 100)), new double[] {50, 60, 70, Double.NaN});
+    ProbeOrder o = order(MODEL, cfg, cal, Coordinate.of(40, 30),
+        servers(List.of(Coordinate.of(10, 10), Coordinate.of(50, 50), Coordinate.of(90, 10))));
+    Set<String> all = new HashSet<>();
+    for (int k = 0; k < 3; k++) {
+      ProbeOrder.Pick p = o.next();
+      all.add(p.candidate().key());
+      if (k == 1) {
+        o.noReply(p.candidate().key());
+      } else {
+        o.replied(p.candidate().key(), 30);
+      }
+    }
+    assertThat(all).containsExactlyInAnyOrder("s0", "s1", "s2");
+    assertThat(o.next()).isNull();
+    assertThat(o.exhausted()).isTrue();
+    o.replied("unknown", 10); // not in the order: ignored
+    assertThatThrownBy(() -> o.replied("s0", Double.POSITIVE_INFINITY)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> o.replied("s0", Double.NaN)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new DiscoveryPolicy(MODEL, cfg).order(cal, Coordinate.of(1, 2, 3), 10))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2-D start");
+  }
+
+  /** A server measured without being handed out (a calibration server that is also listed) leaves the order. */
+  @Test
+  void aServerMeasuredOutOfOrderIsNotHandedOutAgain() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    Calibration cal = calibration(List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100)),
+        new double[] {14, 86, 86});
+    List<RankedCandidate> list = servers(List.of(Coordinate.of(10, 10), Coordinate.of(50, 50), Coordinate.of(90, 90)));
+    ProbeOrder o = order(MODEL, cfg, cal, Coordinate.of(10, 10), list);
+    ProbeOrder rejected = order(MODEL, cfg, cal, Coordinate.of(10, 10), list);
+    assertThatThrownBy(() -> rejected.replied("s0", -1)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(rejected.next().candidate().key()).as("a rejected RTT leaves the server in the order").isEqualTo("s0");
+    o.replied("s0", 1);
+    assertThat(o.next().candidate().key()).isEqualTo("s1");
+    assertThat(o.next().candidate().key()).isEqualTo("s2");
+    assertThat(o.next()).isNull();
+  }
+
+  /**
+   * Server s0's coordinate is nearer, but its landmark RTTs differ from the client's at the landmark
+   * next to the client (it is misplaced): with the near-landmark difference weighed in, s1 comes
+   * first; the bounds cap every prediction.
+   */
+  @Test
+  void landmarkComparisonsReorderAndBoundThePredictions() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    Calibration cal = calibration(List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100)),
+        new double[] {5, 95, 95});
+    Coordinate start = Coordinate.of(4, 4);
+    List<RankedCandidate> list = List.of(
+        new RankedCandidate("s0", Coordinate.of(8, 8), Double.NaN, Map.of("l0", 35.0, "l1", 95.0, "l2", 95.0)),
+        new RankedCandidate("s1", Coordinate.of(12, 12), Double.NaN, Map.of("l0", 7.0, "l1", 95.0, "l2", 95.0)),
+        new RankedCandidate("s2", Coordinate.of(60, 60), Double.NaN, Map.of("l0", 20.0, "l1", 20.0, "l2", 20.0)));
+    DiscoveryModel plainModel = new DiscoveryModel(10, 0, DiscoveryModel.NearCalibration.BEACONS, 100, false, 50, 0.5,
+        60, 10, 5, 0.3, 10);
+    assertThat(order(plainModel, cfg, cal, start, list).next().candidate().key()).isEqualTo("s0");
+    ProbeOrder compared = order(MODEL, cfg, cal, start, list);
+    assertThat(compared.next().candidate().key()).isEqualTo("s1");
+    assertThat(compared.next().candidate().key()).isEqualTo("s0");
+    ProbeOrder.Pick far = compared.next();
+    assertThat(far.candidate().key()).isEqualTo("s2");
+    assertThat(far.predictedMs()).as("capped by 5 + 20 through l0").isLessThanOrEqualTo(25);
+  }
+
+  /** Pages: the next when a quarter of one is left, none while one is in flight, a new chain from a moved position. */
+  @Test
+  void asksForPagesAsTheyRunLowAndAgainFromAMovedPosition() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    Calibration cal = calibration(List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100)),
+        new double[] {50, 70, 70});
+    Coordinate start = new dev.reed.coordinates.HostPositioner(cfg)
+        .position(List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100)), new double[] {50, 70, 70}, null)
+        .coordinate();
+    DiscoveryModel sensitive = new DiscoveryModel(10, 0, DiscoveryModel.NearCalibration.BEACONS, 100, true, 50, 0.5, 60,
+        10, 5, 0.3, 0.5);
+    ProbeOrder o = new DiscoveryPolicy(sensitive, cfg).order(cal, start, 8);
+    PageRequest first = o.pageRequest();
+    assertThat(o.pageRequest()).as("one page at a time").isNull();
+    List<RankedCandidate> page = new ArrayList<>();
+    for (int j = 0; j < 8; j++) {
+      page.add(new RankedCandidate("s" + j, Coordinate.of(30 + j, 30), Double.NaN, Map.of()));
+    }
+    o.pageArrived(first, page, "8");
+    assertThat(o.pageRequest()).as("plenty left").isNull();
+    for (int k = 0; k < 6; k++) {
+      o.noReply(o.next().candidate().key());
+    }
+    PageRequest second = o.pageRequest();
+    assertThat(second.cursor()).isEqualTo("8");
+    assertThat(second.from()).isEqualTo(first.from());
+    o.pageFailed(new PageRequest(start, "8", second.generation() + 5)); // not this chain's: ignored
+    assertThat(o.pageRequest()).isNull();
+    o.pageArrived(second, List.of(new RankedCandidate("s8", Coordinate.of(20, 20), Double.NaN, Map.of())), "");
+    // a reply 30 ms beyond the prediction moves the client beyond refetchMovedMs (0.5 ms here)
+    ProbeOrder.Pick p = o.next();
+    o.replied(p.candidate().key(), p.predictedMs() + 30);
+    PageRequest again = o.pageRequest();
+    assertThat(again).isNotNull();
+    assertThat(again.cursor()).isEmpty();
+    assertThat(again.generation()).isGreaterThan(second.generation());
+    assertThat(again.from()).isEqualTo(o.position()).isNotEqualTo(start);
+    o.pageFailed(again);
+    assertThat(o.exhausted()).isFalse();
+    int left = o.waiting();
+    for (int k = 0; k < left; k++) {
+      assertThat(o.exhausted()).isFalse();
+      assertThat(o.next()).isNotNull();
+    }
+    assertThat(o.exhausted()).isTrue();
+    assertThat(o.next()).isNull();
+  }
+
+  /** A game server the client calibrated against comes in its turn, marked measured, and its RTT is what was measured. */
+  @Test
+  void aCalibrationGameServerIsHandedOutMeasured() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    List<CalibrationPoint> points = List.of(new CalibrationPoint("l0", Coordinate.of(0, 0), "l0"),
+        new CalibrationPoint("l1", Coordinate.of(100, 0), "l1"), new CalibrationPoint("g", Coordinate.of(0, 100), ""));
+    Calibration cal = new Calibration(points, Map.of("l0", 50.0, "l1", 70.0, "g", 70.0), null, Double.NaN, 3);
+    ProbeOrder o = order(MODEL, cfg, cal, Coordinate.of(40, 30), List.of(
+        new RankedCandidate("s", Coordinate.of(40, 30), Double.NaN, Map.of()),
+        new RankedCandidate("g", Coordinate.of(0, 100), Double.NaN, Map.of())));
+    assertThat(o.next()).satisfies(p -> {
+      assertThat(p.candidate().key()).isEqualTo("s");
+      assertThat(p.measured()).isFalse();
+    });
+    assertThat(o.next()).satisfies(p -> {
+      assertThat(p.candidate().key()).isEqualTo("g");
+      assertThat(p.measured()).isTrue();
+    });
+  }
+}
