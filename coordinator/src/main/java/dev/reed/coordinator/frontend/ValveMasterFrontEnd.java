@@ -1,14 +1,13 @@
-package dev.reed.coordinator.catalog;
+package dev.reed.coordinator.frontend;
 
+import dev.reed.probe.master.ValveFilter;
+import dev.reed.probe.master.ValveMasterCodec;
 import dev.reed.proto.v1.GameProtocol;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
-import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * next seed, exactly the cursor paging REED's Algorithm 4 borrows. The last page ends with
  * {@code 0.0.0.0:0}. Requests are parsed leniently (qstat sends a stray byte after the seed).
  */
-public final class ValveMasterServer implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ValveMasterServer.class);
+public final class ValveMasterFrontEnd implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ValveMasterFrontEnd.class);
   /** One reply packet that satisfies every client seen (PROTOCOLS.md). */
   public static final int PAGE = 230;
 
@@ -37,14 +36,14 @@ public final class ValveMasterServer implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closed;
 
-  private ValveMasterServer(DatagramSocket socket, ServerDirectory directory) {
+  private ValveMasterFrontEnd(DatagramSocket socket, ServerDirectory directory) {
     this.socket = socket;
     this.directory = directory;
     this.thread = Thread.ofPlatform().name("valve-master").daemon().start(this::run);
   }
 
-  public static ValveMasterServer start(InetSocketAddress bind, ServerDirectory directory) throws IOException {
-    ValveMasterServer m = new ValveMasterServer(new DatagramSocket(bind), directory);
+  public static ValveMasterFrontEnd start(InetSocketAddress bind, ServerDirectory directory) throws IOException {
+    ValveMasterFrontEnd m = new ValveMasterFrontEnd(new DatagramSocket(bind), directory);
     log.info("valve master front end listening on udp {}", m.localAddress());
     return m;
   }
@@ -87,65 +86,20 @@ public final class ValveMasterServer implements AutoCloseable {
 
   /** The reply to one request from {@code directory}'s servers, or null if it is not a master query. */
   static byte[] answer(byte[] data, int length, ServerDirectory directory) {
-    if (length < 3 || data[0] != 0x31) return null;
-    int seedEnd = indexOf(data, 2, length, (byte) 0);
-    String seedText = new String(data, 2, (seedEnd < 0 ? length : seedEnd) - 2, StandardCharsets.ISO_8859_1);
-    InetSocketAddress seed = parseSeed(seedText.strip());
-    if (seed == null) return null;
-    String filter = "";
-    if (seedEnd >= 0 && seedEnd + 1 < length && data[seedEnd + 1] == '\\') {
-      int filterEnd = indexOf(data, seedEnd + 1, length, (byte) 0);
-      filter = new String(data, seedEnd + 1, (filterEnd < 0 ? length : filterEnd) - seedEnd - 1, StandardCharsets.ISO_8859_1);
-    }
-    return page(directory, seed, ValveFilter.parse(filter));
-  }
-
-  private static byte[] page(ServerDirectory directory, InetSocketAddress seed, ValveFilter filter) {
-    List<ListedServer> all = directory.servers(GameProtocol.GAME_PROTOCOL_A2S).stream()
+    ValveMasterCodec.Request request = ValveMasterCodec.decodeRequest(data, length);
+    if (request == null) return null;
+    ValveFilter filter = ValveFilter.parse(request.filter());
+    long after = request.firstPage() ? -1 : new ListedServer(request.seed(), null).order();
+    List<InetSocketAddress> page = directory.servers(GameProtocol.GAME_PROTOCOL_A2S).stream()
         .filter(ListedServer::ipv4)
         .filter(s -> filter.test(s.info()))
         .sorted(Comparator.comparingLong(ListedServer::order))
+        .dropWhile(s -> s.order() <= after)
+        .limit(PAGE + 1L)
+        .map(ListedServer::address)
         .toList();
-    long after = seed.getAddress().isAnyLocalAddress() && seed.getPort() == 0
-        ? -1
-        : new ListedServer(seed, null).order();
-    ByteArrayOutputStream out = new ByteArrayOutputStream(6 + (PAGE + 1) * 6);
-    out.writeBytes(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x66, 0x0a});
-    int n = 0;
-    boolean more = false;
-    for (ListedServer s : all) {
-      if (s.order() <= after) continue;
-      if (n == PAGE) {
-        more = true;
-        break;
-      }
-      out.writeBytes(s.address().getAddress().getAddress());
-      out.write(s.address().getPort() >> 8);
-      out.write(s.address().getPort());
-      n++;
-    }
-    if (!more) out.writeBytes(new byte[6]);
-    return out.toByteArray();
-  }
-
-  private static InetSocketAddress parseSeed(String s) {
-    int colon = s.lastIndexOf(':');
-    if (colon <= 0) return null;
-    try {
-      String ip = s.substring(0, colon);
-      if (!ip.matches("\\d{1,3}(\\.\\d{1,3}){3}")) return null;
-      String digits = s.substring(colon + 1).replaceFirst("^(\\d{1,5}).*$", "$1"); // qstat appends a stray byte
-      int port = Integer.parseInt(digits);
-      if (port < 0 || port > 65535) return null;
-      return new InetSocketAddress(InetAddress.getByName(ip), port);
-    } catch (NumberFormatException | IOException e) {
-      return null;
-    }
-  }
-
-  private static int indexOf(byte[] a, int from, int to, byte b) {
-    for (int i = from; i < to; i++) if (a[i] == b) return i;
-    return -1;
+    boolean last = page.size() <= PAGE;
+    return ValveMasterCodec.encodeReply(last ? page : page.subList(0, PAGE), last);
   }
 
   @Override
