@@ -6,10 +6,7 @@ import dev.reed.probe.quake3.Quake3Reply;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerInfo;
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -60,7 +57,6 @@ public final class Quake3MasterFrontEnd implements AutoCloseable {
   private static final int MAX_REGISTERED = 65_536;
   private static final long REGISTRATION_TTL_MS = 15 * 60_000;
 
-  private final DatagramSocket socket;
   private final ServerDirectory directory;
   private final BiConsumer<InetSocketAddress, ServerInfo> registrar;
   private final Clock clock;
@@ -79,16 +75,14 @@ public final class Quake3MasterFrontEnd implements AutoCloseable {
   private final AtomicLong rejected = new AtomicLong();
   private final AtomicLong listRequests = new AtomicLong();
   private final AtomicLong malformed = new AtomicLong();
-  private final Thread thread;
-  private volatile boolean closed;
+  private final DatagramLoop loop;
 
-  private Quake3MasterFrontEnd(DatagramSocket socket, ServerDirectory directory,
-      BiConsumer<InetSocketAddress, ServerInfo> registrar, Clock clock) {
-    this.socket = socket;
+  private Quake3MasterFrontEnd(InetSocketAddress bind, ServerDirectory directory,
+      BiConsumer<InetSocketAddress, ServerInfo> registrar, Clock clock) throws IOException {
     this.directory = directory;
     this.registrar = registrar;
     this.clock = clock;
-    this.thread = Thread.ofPlatform().name("q3-master").daemon().start(this::run);
+    this.loop = new DatagramLoop("q3-master", bind, 2048);
   }
 
   /**
@@ -97,36 +91,21 @@ public final class Quake3MasterFrontEnd implements AutoCloseable {
    */
   public static Quake3MasterFrontEnd start(InetSocketAddress bind, ServerDirectory directory,
       BiConsumer<InetSocketAddress, ServerInfo> registrar, Clock clock) throws IOException {
-    DatagramSocket s = new DatagramSocket(bind);
-    Quake3MasterFrontEnd m = new Quake3MasterFrontEnd(s, directory, registrar, clock);
+    Quake3MasterFrontEnd m = new Quake3MasterFrontEnd(bind, directory, registrar, clock);
+    m.loop.start(m::handle, e -> {
+      m.malformed.incrementAndGet();
+      log.debug("quake3 master packet dropped: {}", e.toString());
+    });
     log.info("quake3 master front end listening on udp {}", m.localAddress());
     return m;
   }
 
   public InetSocketAddress localAddress() {
-    return (InetSocketAddress) socket.getLocalSocketAddress();
+    return loop.localAddress();
   }
 
   public Counters counters() {
     return new Counters(heartbeats.get(), accepted.get(), rejected.get(), listRequests.get(), malformed.get());
-  }
-
-  private void run() {
-    byte[] buf = new byte[2048];
-    DatagramPacket p = new DatagramPacket(buf, buf.length);
-    while (!closed) {
-      try {
-        p.setLength(buf.length);
-        socket.receive(p);
-        handle((InetSocketAddress) p.getSocketAddress(), buf, p.getLength());
-      } catch (SocketException e) {
-        if (!closed) log.warn("quake3 master socket failed: {}", e.toString());
-        return;
-      } catch (IOException | RuntimeException e) {
-        malformed.incrementAndGet();
-        log.debug("quake3 master packet dropped: {}", e.toString());
-      }
-    }
   }
 
   void handle(InetSocketAddress from, byte[] data, int length) throws IOException {
@@ -217,17 +196,11 @@ public final class Quake3MasterFrontEnd implements AutoCloseable {
   }
 
   private void send(InetSocketAddress to, byte[] packet) throws IOException {
-    socket.send(new DatagramPacket(packet, packet.length, to));
+    loop.send(to, packet);
   }
 
   @Override
   public void close() {
-    closed = true;
-    socket.close();
-    try {
-      thread.join(2000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    loop.close();
   }
 }

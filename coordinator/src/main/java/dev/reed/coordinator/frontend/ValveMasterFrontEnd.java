@@ -4,10 +4,7 @@ import dev.reed.probe.master.ValveFilter;
 import dev.reed.probe.master.ValveMasterCodec;
 import dev.reed.proto.v1.GameProtocol;
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,54 +26,39 @@ public final class ValveMasterFrontEnd implements AutoCloseable {
   /** Counters for metrics and tests. */
   public record Counters(long requests, long malformed) {}
 
-  private final DatagramSocket socket;
   private final ServerDirectory directory;
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong malformed = new AtomicLong();
-  private final Thread thread;
-  private volatile boolean closed;
+  private final DatagramLoop loop;
 
-  private ValveMasterFrontEnd(DatagramSocket socket, ServerDirectory directory) {
-    this.socket = socket;
+  private ValveMasterFrontEnd(InetSocketAddress bind, ServerDirectory directory) throws IOException {
     this.directory = directory;
-    this.thread = Thread.ofPlatform().name("valve-master").daemon().start(this::run);
+    this.loop = new DatagramLoop("valve-master", bind, 1500);
   }
 
   public static ValveMasterFrontEnd start(InetSocketAddress bind, ServerDirectory directory) throws IOException {
-    ValveMasterFrontEnd m = new ValveMasterFrontEnd(new DatagramSocket(bind), directory);
+    ValveMasterFrontEnd m = new ValveMasterFrontEnd(bind, directory);
+    m.loop.start(m::handle, e -> m.malformed.incrementAndGet());
     log.info("valve master front end listening on udp {}", m.localAddress());
     return m;
   }
 
   public InetSocketAddress localAddress() {
-    return (InetSocketAddress) socket.getLocalSocketAddress();
+    return loop.localAddress();
   }
 
   public Counters counters() {
     return new Counters(requests.get(), malformed.get());
   }
 
-  private void run() {
-    byte[] buf = new byte[1500];
-    DatagramPacket p = new DatagramPacket(buf, buf.length);
-    while (!closed) {
-      try {
-        p.setLength(buf.length);
-        socket.receive(p);
-        byte[] reply = answer(buf, p.getLength());
-        if (reply == null) {
-          malformed.incrementAndGet();
-          continue;
-        }
-        requests.incrementAndGet();
-        socket.send(new DatagramPacket(reply, reply.length, p.getSocketAddress()));
-      } catch (SocketException e) {
-        if (!closed) log.warn("valve master socket failed: {}", e.toString());
-        return;
-      } catch (IOException | RuntimeException e) {
-        malformed.incrementAndGet();
-      }
+  private void handle(InetSocketAddress from, byte[] data, int length) throws IOException {
+    byte[] reply = answer(data, length);
+    if (reply == null) {
+      malformed.incrementAndGet();
+      return;
     }
+    requests.incrementAndGet();
+    loop.send(from, reply);
   }
 
   /** The reply to one request, or null if it is not a master query. */
@@ -104,12 +86,6 @@ public final class ValveMasterFrontEnd implements AutoCloseable {
 
   @Override
   public void close() {
-    closed = true;
-    socket.close();
-    try {
-      thread.join(2000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    loop.close();
   }
 }

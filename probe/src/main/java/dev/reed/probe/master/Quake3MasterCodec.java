@@ -1,10 +1,7 @@
 package dev.reed.probe.master;
 
 import java.io.ByteArrayOutputStream;
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -29,7 +26,6 @@ public final class Quake3MasterCodec {
   private static final byte[] OOB = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff};
   private static final byte[] RESPONSE = "getserversResponse".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] EOT = "\\EOT\0\0\0".getBytes(StandardCharsets.US_ASCII);
-  private static final int ENTRY = 7;
 
   /**
    * A decoded {@code getservers} request.
@@ -93,7 +89,7 @@ public final class Quake3MasterCodec {
    * bytes; the last one ends with {@code \EOT}. An empty list is one packet with just EOT.
    */
   public static List<byte[]> encodeResponses(List<InetSocketAddress> servers, int maxPacket) {
-    int perPacket = (maxPacket - OOB.length - RESPONSE.length - EOT.length) / ENTRY;
+    int perPacket = (maxPacket - OOB.length - RESPONSE.length - EOT.length) / (1 + Ipv4Entry.SIZE);
     if (perPacket < 1) throw new IllegalArgumentException("packet too small: " + maxPacket);
     List<byte[]> packets = new ArrayList<>();
     int sent = 0;
@@ -103,11 +99,8 @@ public final class Quake3MasterCodec {
       out.writeBytes(RESPONSE);
       int n = Math.min(perPacket, servers.size() - sent);
       for (InetSocketAddress s : servers.subList(sent, sent + n)) {
-        if (!(s.getAddress() instanceof Inet4Address)) throw new IllegalArgumentException("not IPv4: " + s);
         out.write('\\');
-        out.writeBytes(s.getAddress().getAddress());
-        out.write(s.getPort() >> 8);
-        out.write(s.getPort());
+        Ipv4Entry.write(out, s);
       }
       sent += n;
       if (sent == servers.size()) out.writeBytes(EOT);
@@ -133,11 +126,9 @@ public final class Quake3MasterCodec {
           && b.get(b.position() + 2) == 'T') {
         return new Response(servers, true);
       }
-      if (b.remaining() < ENTRY - 1) break;
-      byte[] ip = new byte[4];
-      b.get(ip);
-      int port = b.getShort() & 0xFFFF;
-      if (port != 0) servers.add(new InetSocketAddress(ipv4(ip), port));
+      if (b.remaining() < Ipv4Entry.SIZE) break;
+      InetSocketAddress entry = Ipv4Entry.read(b);
+      if (entry.getPort() != 0) servers.add(entry);
     }
     return new Response(servers, false);
   }
@@ -147,13 +138,5 @@ public final class Quake3MasterCodec {
     System.arraycopy(OOB, 0, out, 0, OOB.length);
     System.arraycopy(text, 0, out, OOB.length, text.length);
     return out;
-  }
-
-  private static InetAddress ipv4(byte[] octets) {
-    try {
-      return InetAddress.getByAddress(octets);
-    } catch (UnknownHostException impossible) {
-      throw new AssertionError(impossible);
-    }
   }
 }

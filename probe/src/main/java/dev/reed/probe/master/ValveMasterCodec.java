@@ -1,10 +1,7 @@
 package dev.reed.probe.master;
 
 import java.io.ByteArrayOutputStream;
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -22,12 +19,11 @@ import java.util.List;
  */
 public final class ValveMasterCodec {
   /** The seed of the first page, and the terminator entry of the last. */
-  public static final InetSocketAddress FIRST_SEED = new InetSocketAddress(ipv4(new byte[4]), 0);
+  public static final InetSocketAddress FIRST_SEED = new InetSocketAddress(Ipv4Entry.address(new byte[4]), 0);
   /** Region byte that asks for every region. */
   public static final int REGION_ALL = 0xFF;
 
   private static final byte[] REPLY_HEADER = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x66, 0x0a};
-  private static final int ENTRY = 6;
 
   /** A decoded request: where the page starts (exclusive) and the filter ("" = none). */
   public record Request(InetSocketAddress seed, String filter) {
@@ -88,15 +84,10 @@ public final class ValveMasterCodec {
    * {@code last}.
    */
   public static byte[] encodeReply(List<InetSocketAddress> servers, boolean last) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(REPLY_HEADER.length + (servers.size() + 1) * ENTRY);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(REPLY_HEADER.length + (servers.size() + 1) * Ipv4Entry.SIZE);
     out.writeBytes(REPLY_HEADER);
-    for (InetSocketAddress s : servers) {
-      if (!(s.getAddress() instanceof Inet4Address)) throw new IllegalArgumentException("not IPv4: " + s);
-      out.writeBytes(s.getAddress().getAddress());
-      out.write(s.getPort() >> 8);
-      out.write(s.getPort());
-    }
-    if (last) out.writeBytes(new byte[ENTRY]);
+    for (InetSocketAddress s : servers) Ipv4Entry.write(out, s);
+    if (last) Ipv4Entry.write(out, FIRST_SEED);
     return out.toByteArray();
   }
 
@@ -107,10 +98,8 @@ public final class ValveMasterCodec {
     for (byte h : REPLY_HEADER) if (b.get() != h) return null;
     List<InetSocketAddress> servers = new ArrayList<>();
     InetSocketAddress last = null;
-    while (b.remaining() >= ENTRY) {
-      byte[] ip = new byte[4];
-      b.get(ip);
-      InetSocketAddress entry = new InetSocketAddress(ipv4(ip), b.getShort() & 0xFFFF);
+    while (b.remaining() >= Ipv4Entry.SIZE) {
+      InetSocketAddress entry = Ipv4Entry.read(b);
       if (isTerminator(entry)) return new Page(servers, null);
       if (entry.getPort() != 0) servers.add(entry);
       last = entry;
@@ -143,17 +132,9 @@ public final class ValveMasterCodec {
       }
       int port = Integer.parseInt(digits);
       if (port > 65535) return null;
-      return new InetSocketAddress(ipv4(octets), port);
+      return new InetSocketAddress(Ipv4Entry.address(octets), port);
     } catch (NumberFormatException e) {
       return null;
-    }
-  }
-
-  private static InetAddress ipv4(byte[] octets) {
-    try {
-      return InetAddress.getByAddress(octets);
-    } catch (UnknownHostException impossible) {
-      throw new AssertionError(impossible);
     }
   }
 
