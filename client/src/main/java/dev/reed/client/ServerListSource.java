@@ -27,12 +27,12 @@ public interface ServerListSource {
    * 71 = ioquake3/OpenArena).
    */
   static ServerListSource quake3Master(InetSocketAddress master, int protocol) {
-    return new Quake3MasterList(master, protocol);
+    return MasterServerList.quake3(master, protocol);
   }
 
   /** A Valve master (Master Server Query Protocol, region 0xFF = all) with a filter such as {@code \gamedir\cstrike}. */
   static ServerListSource valveMaster(InetSocketAddress master, String filter) {
-    return new ValveMasterList(master, filter);
+    return MasterServerList.valve(master, filter);
   }
 
   /** A fixed list (a cached master list, a file). */

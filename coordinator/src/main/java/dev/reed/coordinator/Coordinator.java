@@ -5,11 +5,11 @@ import dev.reed.coordinator.api.ApiKeys;
 import dev.reed.coordinator.api.ApiServer;
 import dev.reed.coordinator.api.ReedServiceImpl;
 import dev.reed.coordinator.api.SnapshotServiceImpl;
-import dev.reed.coordinator.catalog.ListedServer;
 import dev.reed.coordinator.catalog.MasterCrawler;
-import dev.reed.coordinator.catalog.Quake3MasterServer;
-import dev.reed.coordinator.catalog.TargetCatalog;
-import dev.reed.coordinator.catalog.ValveMasterServer;
+import dev.reed.coordinator.catalog.TargetPublisher;
+import dev.reed.coordinator.frontend.ListedServer;
+import dev.reed.coordinator.frontend.Quake3MasterFrontEnd;
+import dev.reed.coordinator.frontend.ValveMasterFrontEnd;
 import dev.reed.coordinator.index.IndexFeed;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.coordinator.ingest.DeadLetters;
@@ -74,8 +74,8 @@ public final class Coordinator implements AutoCloseable {
   private ApiServer api;
   private LeaderElection leader;
   private RoundLoop loop;
-  private Quake3MasterServer quake3Master;
-  private ValveMasterServer valveMaster;
+  private Quake3MasterFrontEnd quake3Master;
+  private ValveMasterFrontEnd valveMaster;
   private MetricsServer metrics;
   private TargetWindows windows;
   private KafkaProducer<byte[], byte[]> producer;
@@ -166,16 +166,16 @@ public final class Coordinator implements AutoCloseable {
     resources.add(leader);
 
     List<MasterCrawler.Master> masters = config.crawlMasters().stream().map(MasterCrawler.Master::parse).toList();
-    TargetCatalog catalog = new TargetCatalog(producer, config.clock(), config.targetsFile(), config.denyFile(), masters,
+    TargetPublisher catalog = new TargetPublisher(producer, config.clock(), config.targetsFile(), config.denyFile(), masters,
         new MasterCrawler(Duration.ofSeconds(3), Duration.ofSeconds(1), 200), config.crawlEvery(),
         config.heartbeatExpiry());
     if (config.quake3MasterPort() >= 0) {
-      quake3Master = Quake3MasterServer.start(new InetSocketAddress(config.bindAddress(), config.quake3MasterPort()),
+      quake3Master = Quake3MasterFrontEnd.start(new InetSocketAddress(config.bindAddress(), config.quake3MasterPort()),
           this::listed, (addr, info) -> catalog.registerHeartbeat(addr, feed.current().targets()), config.clock());
       resources.add(quake3Master);
     }
     if (config.valveMasterPort() >= 0) {
-      valveMaster = ValveMasterServer.start(new InetSocketAddress(config.bindAddress(), config.valveMasterPort()),
+      valveMaster = ValveMasterFrontEnd.start(new InetSocketAddress(config.bindAddress(), config.valveMasterPort()),
           this::listed);
       resources.add(valveMaster);
     }

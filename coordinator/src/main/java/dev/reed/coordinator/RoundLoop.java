@@ -1,7 +1,7 @@
 package dev.reed.coordinator;
 
 import com.google.protobuf.Timestamp;
-import dev.reed.coordinator.catalog.TargetCatalog;
+import dev.reed.coordinator.catalog.TargetPublisher;
 import dev.reed.coordinator.index.IndexFeed;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
@@ -41,7 +41,7 @@ final class RoundLoop implements AutoCloseable {
   private final LeaderElection leader;
   private final LandmarkEmbeddingRound embedding;
   private final TargetPositioning positioning;
-  private final TargetCatalog catalog;
+  private final TargetPublisher catalog;
   private final Producer<byte[], byte[]> producer;
   private final Clock clock;
   private final Thread thread;
@@ -54,7 +54,7 @@ final class RoundLoop implements AutoCloseable {
   private volatile TargetPositioning.Result lastPositioning;
 
   RoundLoop(CoordinatorConfig config, SampleIngest ingest, TargetWindows windows, MeshWindows mesh, IndexFeed feed,
-      LeaderElection leader, LandmarkEmbeddingRound embedding, TargetPositioning positioning, TargetCatalog catalog,
+      LeaderElection leader, LandmarkEmbeddingRound embedding, TargetPositioning positioning, TargetPublisher catalog,
       Producer<byte[], byte[]> producer) {
     this.config = config;
     this.ingest = ingest;
@@ -131,7 +131,7 @@ final class RoundLoop implements AutoCloseable {
       embed = e.skipReason() != null ? "skipped (" + e.skipReason() + ")"
           : (e.published() ? "epoch " + e.epoch() : "unchanged epoch " + e.epoch()) + " landmarks=" + e.landmarks()
               + " leftOut=" + e.leftOut() + String.format(" medErr=%.3f", e.medianRelativeError());
-      TargetCatalog.Result c = catalog.run(() -> feed.current().targets());
+      TargetPublisher.Result c = catalog.run(() -> feed.current().targets());
       cat = "published=" + c.published() + " deleted=" + c.deleted() + " crawled=" + c.crawled();
       swept = sweep(state);
     }

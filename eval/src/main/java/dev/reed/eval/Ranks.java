@@ -1,25 +1,23 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.Stats;
 import java.util.Arrays;
 
 /** Rank statistics for the evaluator. */
 final class Ranks {
   private Ranks() {}
 
-  /** Linear-interpolated quantile of a sorted array. */
+  // The two quantile entries stay while SeedRun, Evaluation and OutputWriter call them; the
+  // definition is Stats' (the same arithmetic this class had, so the figures are unchanged).
+
+  /** {@link Stats#quantile}: of a sorted array. */
   static double quantile(double[] sorted, double q) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    double pos = q * (sorted.length - 1);
-    int lo = (int) Math.floor(pos);
-    int hi = Math.min(sorted.length - 1, lo + 1);
-    return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
+    return Stats.quantile(sorted, q);
   }
 
+  /** {@link Stats#quantileOf}: of the finite values. */
   static double quantileOf(double[] values, double q) {
-    double[] v = Arrays.stream(values).filter(Double::isFinite).sorted().toArray();
-    return quantile(v, q);
+    return Stats.quantileOf(values, q);
   }
 
   static double mean(double[] values) {

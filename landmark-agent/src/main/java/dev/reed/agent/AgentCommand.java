@@ -3,6 +3,7 @@ package dev.reed.agent;
 import dev.reed.agent.config.Durations;
 import dev.reed.agent.config.EnvironmentDefaults;
 import dev.reed.agent.config.SocketAddresses;
+import dev.reed.agent.round.RoundReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;

@@ -4,11 +4,12 @@ import dev.reed.agent.beacon.Beacon;
 import dev.reed.agent.ops.OpsServer;
 import dev.reed.agent.publish.Publisher;
 import dev.reed.agent.publish.RecordBatcher;
+import dev.reed.agent.round.RoundReport;
 import dev.reed.agent.round.RoundRunner;
 import dev.reed.agent.spool.Spool;
 import dev.reed.agent.targets.CompactedTopicReader;
 import dev.reed.agent.targets.LandmarkDirectory;
-import dev.reed.agent.targets.TargetCatalog;
+import dev.reed.agent.targets.RoundTargets;
 import dev.reed.probe.ProbeEngine;
 import dev.reed.probe.Prober;
 import dev.reed.proto.DenyList;
@@ -143,13 +144,13 @@ public final class LandmarkAgent implements AutoCloseable {
       opened.push(retryTimer::shutdownNow);
       SplittableRandom random = config.seed() == 0 ? new SplittableRandom() : new SplittableRandom(config.seed());
       RecordBatcher batcher = new RecordBatcher(spool, config.batchSize(), config.clock());
-      TargetCatalog catalog = new TargetCatalog(staticTargets, reader, deny);
+      RoundTargets targets = new RoundTargets(staticTargets, reader, deny);
       RoundRunner runner = new RoundRunner(
           new RoundRunner.Settings(config.id(), config.region(), version, config.interval(), config.rate(),
               config.meshProbes(), config.probeTimeout(), RETRY_SPACING, config.flushTimeout()),
-          prober, batcher, spool, catalog, new LandmarkDirectory(config.id(), reader, config.clock()), () -> advertised,
+          prober, batcher, spool, targets, new LandmarkDirectory(config.id(), reader, config.clock()), () -> advertised,
           config.spoolDir(), config.clock(), random.split(), registry, retryTimer);
-      registerMeters(registry, spool, prober, beacon, catalog, batcher, publisher);
+      registerMeters(registry, spool, prober, beacon, targets, batcher, publisher);
       OpsServer ops = null;
       LandmarkAgent[] self = new LandmarkAgent[1];
       if (config.metricsPort() > 0) {
@@ -340,7 +341,7 @@ public final class LandmarkAgent implements AutoCloseable {
   }
 
   private static void registerMeters(PrometheusMeterRegistry r, Spool spool, Prober prober, Beacon beacon,
-      TargetCatalog catalog, RecordBatcher batcher, Publisher publisher) {
+      RoundTargets targets, RecordBatcher batcher, Publisher publisher) {
     counter(r, "reed.agent.probes.sent", "probes sent (targets, retries and mesh)", prober, p -> p.counters().sent());
     counter(r, "reed.agent.probes.replies", "valid replies matched to a probe", prober, p -> p.counters().replies());
     counter(r, "reed.agent.probes.timeouts", "probes that got no valid reply within the timeout", prober, p -> p.counters().timeouts());
@@ -364,7 +365,7 @@ public final class LandmarkAgent implements AutoCloseable {
         s -> s.stats().corruptEntries());
     counter(r, "reed.agent.spool.write.failures", "records that could not be written to the spool (disk full, I/O error)",
         batcher, b -> b.lostRecords());
-    counter(r, "reed.agent.targets.invalid", "records of reed.targets that could not be used", catalog, c -> c.invalidTotal());
+    counter(r, "reed.agent.targets.invalid", "records of reed.targets that could not be used", targets, c -> c.invalidTotal());
     counter(r, "reed.agent.beacon.answered", "queries the beacon answered", beacon, b -> b.responder().counters().answered());
     counter(r, "reed.agent.beacon.malformed", "datagrams the beacon dropped because they were not a query it understands",
         beacon, b -> b.responder().counters().malformed());

@@ -2,6 +2,7 @@ package dev.reed.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.reed.agent.round.RoundReport;
 import dev.reed.probe.quake3.Quake3Codec;
 import dev.reed.probe.quake3.Quake3Request;
 import dev.reed.proto.Topic;

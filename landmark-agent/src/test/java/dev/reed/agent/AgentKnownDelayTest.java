@@ -3,6 +3,7 @@ package dev.reed.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.reed.agent.round.RoundReport;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.ProbeStatus;

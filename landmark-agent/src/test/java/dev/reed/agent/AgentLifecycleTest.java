@@ -2,6 +2,7 @@ package dev.reed.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.reed.agent.round.RoundReport;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.MeshSample;
 import dev.reed.proto.v1.ProbeStatus;

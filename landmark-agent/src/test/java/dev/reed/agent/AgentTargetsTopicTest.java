@@ -2,6 +2,7 @@ package dev.reed.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.reed.agent.round.RoundReport;
 import dev.reed.probe.responder.GameQueryResponder;
 import dev.reed.probe.responder.ReplyDelay;
 import dev.reed.proto.Endpoints;

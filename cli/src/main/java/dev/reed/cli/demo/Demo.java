@@ -2,7 +2,7 @@ package dev.reed.cli.demo;
 
 import dev.reed.agent.AgentConfig;
 import dev.reed.agent.LandmarkAgent;
-import dev.reed.agent.RoundReport;
+import dev.reed.agent.round.RoundReport;
 import dev.reed.client.DiscoveredServer;
 import dev.reed.client.DiscoveryEvent;
 import dev.reed.client.DiscoveryRequest;
@@ -12,6 +12,7 @@ import dev.reed.client.ReedClient;
 import dev.reed.client.ServerListSource;
 import dev.reed.client.StopRule;
 import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.Stats;
 import dev.reed.coordinator.Coordinator;
 import dev.reed.coordinator.CoordinatorConfig;
 import dev.reed.coordinator.index.ServingState;
@@ -255,7 +256,7 @@ final class Demo implements AutoCloseable {
     }
     double[] errors = s.landmarks().values().stream().mapToDouble(l -> l.getFit().getRelativeError()).sorted().toArray();
     progress.line("landmark mesh: %d rounds, %d/%d landmarks embedded (epoch %d), median mesh fit error %.3f (%.1f s)",
-        rounds, s.landmarks().size(), agents.size(), s.landmarkEpoch(), percentile(errors, 0.5), progress.secondsSince(t));
+        rounds, s.landmarks().size(), agents.size(), s.landmarkEpoch(), Stats.quantile(errors, 0.5), progress.secondsSince(t));
   }
 
   /** The catalog: every server goes into the coordinator's target file, from there to reed.targets. */
@@ -330,8 +331,8 @@ final class Demo implements AutoCloseable {
     Thread.sleep(500);
     ServingState s = coordinator.servingState();
     double[] errors = s.servers().values().stream().mapToDouble(c -> c.getFit().getRelativeError()).sorted().toArray();
-    return new RoundFigures(r, agentRound, targets, replies, timeouts, measured, fresh(agentRound), percentile(errors, 0.5),
-        percentile(errors, 0.9), pairError(s, r), progress.secondsSince(t));
+    return new RoundFigures(r, agentRound, targets, replies, timeouts, measured, fresh(agentRound), Stats.quantile(errors, 0.5),
+        Stats.quantile(errors, 0.9), pairError(s, r), progress.secondsSince(t));
   }
 
   private int fresh(long agentRound) {
@@ -360,7 +361,7 @@ final class Demo implements AutoCloseable {
     }
     double[] v = Arrays.copyOf(rel, k);
     Arrays.sort(v);
-    return percentile(v, 0.5);
+    return Stats.quantile(v, 0.5);
   }
 
   private static Coordinate coordinate(dev.reed.proto.v1.Coordinate c) {
@@ -522,8 +523,7 @@ final class Demo implements AutoCloseable {
     List<DiscoveredServer> closest = r.closest(options.nClose());
     double[] rtt = closest.stream().mapToDouble(DiscoveredServer::rttMs).toArray();
     double mean = Arrays.stream(rtt).average().orElse(Double.NaN);
-    double median = rtt.length == 0 ? Double.NaN
-        : rtt.length % 2 == 1 ? rtt[rtt.length / 2] : (rtt[rtt.length / 2 - 1] + rtt[rtt.length / 2]) / 2;
+    double median = Stats.median(rtt);
     int nearestFound = (int) r.servers().stream().filter(s -> nearest.contains(s.key())).count();
     double wall = r.seconds();
     boolean rescaled = rate != DemoOptions.PAPER_RATE;
@@ -639,11 +639,6 @@ final class Demo implements AutoCloseable {
       Thread.sleep(100);
     }
     return true;
-  }
-
-  static double percentile(double[] sorted, double q) {
-    if (sorted.length == 0) return Double.NaN;
-    return sorted[Math.min(sorted.length - 1, (int) Math.floor(q * sorted.length))];
   }
 
   private static void deleteRecursively(Path dir) {

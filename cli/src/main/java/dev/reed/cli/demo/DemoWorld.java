@@ -1,5 +1,6 @@
 package dev.reed.cli.demo;
 
+import dev.reed.coordinates.Stats;
 import dev.reed.testbed.world.AddressPlan;
 import dev.reed.testbed.world.Host;
 import dev.reed.testbed.world.LatencyModel;
@@ -235,7 +236,7 @@ final class DemoWorld {
     if (k == 0) return new double[] {Double.NaN, Double.NaN};
     double sum = 0;
     for (int i = 0; i < k; i++) sum += rtt[i];
-    double median = k % 2 == 1 ? rtt[k / 2] : (rtt[k / 2 - 1] + rtt[k / 2]) / 2;
+    double median = Stats.median(rtt, k);
     return new double[] {sum / k, median};
   }
 

@@ -26,7 +26,6 @@ import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.GetCalibrationServersRequest;
 import dev.reed.proto.v1.GetCalibrationServersResponse;
 import dev.reed.proto.v1.GetOrderedServersRequest;
-import dev.reed.proto.v1.GetOrderedServersResponse;
 import dev.reed.proto.v1.GroupMember;
 import dev.reed.proto.v1.GroupRankedServer;
 import dev.reed.proto.v1.LandmarkCoordinate;
@@ -233,16 +232,6 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     out.onCompleted();
   }
 
-  @Override
-  public void getOrderedServers(GetOrderedServersRequest req, StreamObserver<GetOrderedServersResponse> out) {
-    try {
-      out.onNext(GetOrderedServersResponse.parseFrom(orderedPage(req)));
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      throw new IllegalStateException("encoded page does not parse", e);
-    }
-    out.onCompleted();
-  }
-
   /** Algorithm 4, one page, encoded as a GetOrderedServersResponse (see {@link EncodedOrderedPage}). */
   byte[] orderedPage(GetOrderedServersRequest req) {
     ServingState s = state.get();
@@ -267,7 +256,9 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
 
   /**
    * The generated binding, except that GetOrderedServers answers with pre-encoded bytes: the
-   * same method name, request type and wire format, but no per-call message building.
+   * same method name, request type and wire format, but no per-call message building. This is
+   * the only GetOrderedServers handler, which is why the class does not override the generated
+   * {@code getOrderedServers} (its default, UNIMPLEMENTED, is never bound).
    */
   @Override
   public ServerServiceDefinition bindService() {

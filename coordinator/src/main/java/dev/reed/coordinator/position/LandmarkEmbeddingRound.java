@@ -4,6 +4,7 @@ import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.LandmarkEmbedder;
 import dev.reed.coordinates.LandmarkEmbedding;
+import dev.reed.coordinates.Stats;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
@@ -16,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -133,7 +133,7 @@ public final class LandmarkEmbeddingRound {
       double[] kept = relativeErrors(previous, d);
       boolean fitsWorse = false;
       for (int i = 0; i < kept.length && !fitsWorse; i++) fitsWorse = kept[i] > e.relativeErrors()[i] + FIT_TOLERANCE;
-      if (!fitsWorse) return new Result(ids.size(), leftOut, false, current, median(kept), null);
+      if (!fitsWorse) return new Result(ids.size(), leftOut, false, current, Stats.median(kept), null);
     }
     epoch = current + 1;
     Instant now = clock.instant();
@@ -178,17 +178,9 @@ public final class LandmarkEmbeddingRound {
         double v = Double.isNaN(a) ? b : Double.isNaN(b) ? a : 0.5 * (a + b);
         if (!Double.isNaN(v)) row[k++] = Math.abs(coords.get(i).distanceTo(coords.get(j)) - v) / Math.max(v, config.minRttMs());
       }
-      errors[i] = median(Arrays.copyOf(row, k));
+      errors[i] = Stats.median(row, k);
     }
     return errors;
-  }
-
-  private static double median(double[] values) {
-    if (values.length == 0) return Double.NaN;
-    double[] v = values.clone();
-    Arrays.sort(v);
-    int m = v.length / 2;
-    return v.length % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
   }
 
   private static int peers(double[][] d, int i) {

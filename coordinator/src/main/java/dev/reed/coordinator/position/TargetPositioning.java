@@ -4,6 +4,7 @@ import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.PositionFit;
+import dev.reed.coordinates.Stats;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.coordinator.ingest.TargetWindows;
@@ -17,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,12 +148,7 @@ public final class TargetPositioning {
       sent++;
     }
     epochSeen = state.landmarkEpoch();
-    double median = Double.NaN;
-    if (fitted > 0) {
-      double[] e = Arrays.copyOf(errors, fitted);
-      Arrays.sort(e);
-      median = e[fitted / 2];
-    }
+    double median = Stats.median(errors, fitted);
     return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch());
   }
 

@@ -1,6 +1,7 @@
 package dev.reed.coordinator.snapshot;
 
 import com.google.gson.JsonPrimitive;
+import dev.reed.coordinates.Stats;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.LandmarkCoordinate;
@@ -119,8 +120,8 @@ public final class SnapshotFiles {
         .append(", \"catalog_targets\": ").append(s.targets().size()).append("},\n");
     b.append("  \"relative_error\": {");
     if (errors.length > 0) {
-      b.append("\"p50\": ").append(fmt(pct(errors, 0.5))).append(", \"p90\": ").append(fmt(pct(errors, 0.9)))
-          .append(", \"p99\": ").append(fmt(pct(errors, 0.99))).append(", \"max\": ").append(fmt(errors[errors.length - 1]));
+      b.append("\"p50\": ").append(fmt(Stats.quantile(errors, 0.5))).append(", \"p90\": ").append(fmt(Stats.quantile(errors, 0.9)))
+          .append(", \"p99\": ").append(fmt(Stats.quantile(errors, 0.99))).append(", \"max\": ").append(fmt(errors[errors.length - 1]));
     }
     b.append("},\n  \"landmarks\": [");
     List<LandmarkCoordinate> ls = new ArrayList<>(s.landmarks().values());
@@ -137,10 +138,6 @@ public final class SnapshotFiles {
     }
     b.append(ls.isEmpty() ? "]\n" : "\n  ]\n").append("}\n");
     return b.toString();
-  }
-
-  private static double pct(double[] sorted, double p) {
-    return sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
   }
 
   static String jsonString(String s) {

@@ -1,11 +1,10 @@
 package dev.reed.agent.round;
 
 import com.google.protobuf.Timestamp;
-import dev.reed.agent.RoundReport;
 import dev.reed.agent.publish.RecordBatcher;
 import dev.reed.agent.spool.Spool;
 import dev.reed.agent.targets.LandmarkDirectory;
-import dev.reed.agent.targets.TargetCatalog;
+import dev.reed.agent.targets.RoundTargets;
 import dev.reed.probe.ProbeResult;
 import dev.reed.probe.ProbeTarget;
 import dev.reed.probe.Prober;
@@ -78,7 +77,7 @@ public final class RoundRunner {
   private final Prober prober;
   private final RecordBatcher batcher;
   private final Spool spool;
-  private final TargetCatalog catalog;
+  private final RoundTargets catalog;
   private final LandmarkDirectory directory;
   private final java.util.function.Supplier<InetSocketAddress> beacon;
   private final RoundCounter counter;
@@ -89,7 +88,7 @@ public final class RoundRunner {
   private final Timer meshRtt;
   private final ScheduledExecutorService retryTimer;
 
-  public RoundRunner(Settings settings, Prober prober, RecordBatcher batcher, Spool spool, TargetCatalog catalog,
+  public RoundRunner(Settings settings, Prober prober, RecordBatcher batcher, Spool spool, RoundTargets catalog,
       LandmarkDirectory directory, java.util.function.Supplier<InetSocketAddress> beacon, java.nio.file.Path stateDir,
       Clock clock, RandomGenerator random, MeterRegistry registry, ScheduledExecutorService retryTimer) throws IOException {
     this.settings = settings;
@@ -135,7 +134,7 @@ public final class RoundRunner {
 
     announce(round, started);
     int[] mesh = mesh(round, view.peers(), abandon);
-    TargetCatalog.Snapshot snapshot = catalog.current();
+    RoundTargets.Snapshot snapshot = catalog.current();
     Tally tally = probeTargets(round, snapshot.targets(), abandon);
 
     batcher.flush();

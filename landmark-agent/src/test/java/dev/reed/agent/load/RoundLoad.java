@@ -2,7 +2,7 @@ package dev.reed.agent.load;
 
 import dev.reed.agent.AgentConfig;
 import dev.reed.agent.LandmarkAgent;
-import dev.reed.agent.RoundReport;
+import dev.reed.agent.round.RoundReport;
 import dev.reed.probe.quake3.Quake3Codec;
 import dev.reed.probe.quake3.Quake3Request;
 import dev.reed.proto.v1.ServerInfo;

@@ -1,5 +1,6 @@
 package dev.reed.testbed.delay;
 
+import dev.reed.probe.NanoTicker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
@@ -47,7 +48,7 @@ public final class DatagramDelayLine implements AutoCloseable {
     }
   }
 
-  private final Ticker ticker;
+  private final NanoTicker ticker;
   private final int capacity;
   private final PriorityQueue<Pending> queue = new PriorityQueue<>();
   private final ReentrantLock lock = new ReentrantLock();
@@ -68,7 +69,7 @@ public final class DatagramDelayLine implements AutoCloseable {
    * @param capacity most datagrams waiting at once
    * @param ticker monotonic clock the due times refer to
    */
-  public DatagramDelayLine(String name, int capacity, Ticker ticker) {
+  public DatagramDelayLine(String name, int capacity, NanoTicker ticker) {
     if (capacity <= 0) {
       throw new IllegalArgumentException("capacity must be positive: " + capacity);
     }
@@ -82,7 +83,7 @@ public final class DatagramDelayLine implements AutoCloseable {
     sender.start();
   }
 
-  public Ticker ticker() {
+  public NanoTicker ticker() {
     return ticker;
   }
 
@@ -136,7 +137,7 @@ public final class DatagramDelayLine implements AutoCloseable {
             changed.awaitUninterruptibly();
             continue;
           }
-          long wait = head.due - ticker.nanoTime();
+          long wait = head.due - ticker.read();
           if (wait > 0) {
             changed.awaitNanos(wait);
             continue;
@@ -154,7 +155,7 @@ public final class DatagramDelayLine implements AutoCloseable {
   }
 
   private void send(Pending p) {
-    long lateness = ticker.nanoTime() - p.due;
+    long lateness = ticker.read() - p.due;
     try {
       if (p.channel.send(p.payload, p.to) == 0) {
         sendFailed++;

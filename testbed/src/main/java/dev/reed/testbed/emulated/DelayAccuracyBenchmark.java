@@ -1,5 +1,6 @@
 package dev.reed.testbed.emulated;
 
+import dev.reed.coordinates.Stats;
 import dev.reed.probe.a2s.A2sChallenge;
 import dev.reed.probe.a2s.A2sCodec;
 import dev.reed.probe.a2s.A2sReply;
@@ -173,8 +174,8 @@ public final class DelayAccuracyBenchmark implements Callable<Integer> {
       double[] e = errors.sorted();
       System.out.println("  server side: " + farm.counters());
       String load = Files.readString(Path.of("/proc/loadavg")).strip();
-      return new Result(servers, rate, errors.exchanges(), e.length, pct(e, 50), pct(e, 99), pct(e, 99.9),
-          e.length == 0 ? Double.NaN : e[e.length - 1], e.length == 0 ? Double.NaN : e[0], pct(w, 50), pct(w, 99),
+      return new Result(servers, rate, errors.exchanges(), e.length, Stats.quantile(e, 0.5), Stats.quantile(e, 0.99), Stats.quantile(e, 0.999),
+          e.length == 0 ? Double.NaN : e[e.length - 1], e.length == 0 ? Double.NaN : e[0], Stats.quantile(w, 0.5), Stats.quantile(w, 0.99),
           w.length == 0 ? Double.NaN : w[w.length - 1], load);
     }
   }
@@ -262,14 +263,6 @@ public final class DelayAccuracyBenchmark implements Callable<Integer> {
     } catch (IOException e) {
       System.err.println("prober " + p + " receive failed: " + e);
     }
-  }
-
-  private static double pct(double[] sorted, double p) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int i = (int) Math.ceil(p / 100 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
   }
 
   /** Errors from several receiver threads, bounded. */

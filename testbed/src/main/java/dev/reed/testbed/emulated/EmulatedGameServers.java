@@ -10,7 +10,7 @@ import dev.reed.probe.quake3.Quake3Request;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerInfo;
 import dev.reed.testbed.delay.DatagramDelayLine;
-import dev.reed.testbed.delay.Ticker;
+import dev.reed.probe.NanoTicker;
 import dev.reed.testbed.world.World;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -125,7 +125,7 @@ public final class EmulatedGameServers implements AutoCloseable {
 
   private final World world;
   private final Options options;
-  private final Ticker ticker;
+  private final NanoTicker ticker;
   private final List<Slot> slots;
   private final List<EmulatedServer> servers;
   private final Selector selector;
@@ -142,7 +142,7 @@ public final class EmulatedGameServers implements AutoCloseable {
   private volatile long unknownSource;
   private volatile long lost;
 
-  private EmulatedGameServers(World world, int[] hosts, Options options, Ticker ticker) throws IOException {
+  private EmulatedGameServers(World world, int[] hosts, Options options, NanoTicker ticker) throws IOException {
     this.world = world;
     this.options = options;
     this.ticker = ticker;
@@ -195,7 +195,7 @@ public final class EmulatedGameServers implements AutoCloseable {
    */
   public static EmulatedGameServers start(World world, int[] hosts, Options options) throws IOException {
     long t0 = System.nanoTime();
-    EmulatedGameServers s = new EmulatedGameServers(world, hosts.clone(), options, Ticker.SYSTEM);
+    EmulatedGameServers s = new EmulatedGameServers(world, hosts.clone(), options, NanoTicker.SYSTEM);
     long a2s = s.servers.stream().filter(e -> e.protocol() == GameProtocol.GAME_PROTOCOL_A2S).count();
     log.info("{} emulated game servers ({} A2S, {} Quake3) bound in {} ms", hosts.length, a2s, hosts.length - a2s,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
@@ -254,7 +254,7 @@ public final class EmulatedGameServers implements AutoCloseable {
       if (from == null) {
         return;
       }
-      long now = ticker.nanoTime();
+      long now = ticker.read();
       received++;
       in.flip();
       byte[] reply;

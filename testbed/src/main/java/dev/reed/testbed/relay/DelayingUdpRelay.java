@@ -1,7 +1,7 @@
 package dev.reed.testbed.relay;
 
 import dev.reed.testbed.delay.DatagramDelayLine;
-import dev.reed.testbed.delay.Ticker;
+import dev.reed.probe.NanoTicker;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -92,7 +92,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
   private final InetSocketAddress upstream;
   private final PathDelay delay;
   private final Options options;
-  private final Ticker ticker;
+  private final NanoTicker ticker;
   private final DatagramChannel listen;
   private final InetSocketAddress address;
   private final Selector selector;
@@ -111,7 +111,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
   private volatile int activeSessions;
 
   private DelayingUdpRelay(InetSocketAddress listenAt, InetSocketAddress upstream, PathDelay delay, Options options,
-      Ticker ticker) throws IOException {
+      NanoTicker ticker) throws IOException {
     this.upstream = upstream;
     this.delay = delay;
     this.options = options;
@@ -153,7 +153,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
     if (upstream.isUnresolved()) {
       throw new IllegalArgumentException("upstream must be resolved: " + upstream);
     }
-    DelayingUdpRelay relay = new DelayingUdpRelay(listen, upstream, delay, options, Ticker.SYSTEM);
+    DelayingUdpRelay relay = new DelayingUdpRelay(listen, upstream, delay, options, NanoTicker.SYSTEM);
     log.info("relay {} -> {} started", relay.address, upstream);
     return relay;
   }
@@ -175,7 +175,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
 
   private void run() {
     ByteBuffer buf = ByteBuffer.allocateDirect(MAX_DATAGRAM);
-    long lastSweep = ticker.nanoTime();
+    long lastSweep = ticker.read();
     try {
       while (running) {
         selector.select(1000);
@@ -192,7 +192,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
             fromClients(buf);
           }
         }
-        long now = ticker.nanoTime();
+        long now = ticker.read();
         if (now - lastSweep > TimeUnit.SECONDS.toNanos(1)) {
           sweepIdle(now);
           lastSweep = now;
@@ -216,7 +216,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
       }
       buf.flip();
       fromClients++;
-      long now = ticker.nanoTime();
+      long now = ticker.read();
       Session s = session(client, now);
       if (s == null) {
         otherDrops++;
@@ -243,7 +243,7 @@ public final class DelayingUdpRelay implements AutoCloseable {
       }
       buf.flip();
       fromUpstream++;
-      long now = ticker.nanoTime();
+      long now = ticker.read();
       s.lastActive = now;
       long d = delayNanos(s.client);
       if (d >= 0) {

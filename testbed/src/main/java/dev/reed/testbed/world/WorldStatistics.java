@@ -1,5 +1,6 @@
 package dev.reed.testbed.world;
 
+import dev.reed.coordinates.Stats;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -108,21 +109,10 @@ public record WorldStatistics(int hosts, long pairsUsed, double missingFraction,
       }
     }
     long pairs = k + missing;
-    return new WorldStatistics(n, k, pairs == 0 ? 0 : (double) missing / pairs, percentile(used, 5),
-        percentile(used, 25), percentile(used, 50), percentile(used, 75), percentile(used, 95),
+    return new WorldStatistics(n, k, pairs == 0 ? 0 : (double) missing / pairs, Stats.quantile(used, 0.05),
+        Stats.quantile(used, 0.25), Stats.quantile(used, 0.50), Stats.quantile(used, 0.75), Stats.quantile(used, 0.95),
         k == 0 ? Double.NaN : sum / k, tested, tested == 0 ? Double.NaN : (double) violating / tested,
         tested == 0 ? Double.NaN : (double) violatingBy10 / tested);
-  }
-
-  /** Linear interpolation between closest ranks (numpy's default). */
-  static double percentile(double[] sorted, double p) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    double pos = p / 100 * (sorted.length - 1);
-    int lo = (int) Math.floor(pos);
-    int hi = Math.min(sorted.length - 1, lo + 1);
-    return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
   }
 
   @Override

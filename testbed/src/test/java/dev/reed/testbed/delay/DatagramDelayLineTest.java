@@ -3,6 +3,7 @@ package dev.reed.testbed.delay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.reed.probe.NanoTicker;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -21,7 +22,7 @@ class DatagramDelayLineTest {
     try (DatagramChannel sink = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         DatagramChannel out = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
       out.configureBlocking(false);
-      try (DatagramDelayLine line = new DatagramDelayLine("test-line", 16, Ticker.SYSTEM)) {
+      try (DatagramDelayLine line = new DatagramDelayLine("test-line", 16, NanoTicker.SYSTEM)) {
         long t0 = System.nanoTime();
         long[] delaysMs = {60, 20, 40, 0};
         for (int i = 0; i < delaysMs.length; i++) {
@@ -52,7 +53,7 @@ class DatagramDelayLineTest {
   void aFullQueueOrAClosedLineDropsAndCounts() throws Exception {
     try (DatagramChannel out = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
       out.configureBlocking(false);
-      DatagramDelayLine line = new DatagramDelayLine("test-line", 2, Ticker.SYSTEM);
+      DatagramDelayLine line = new DatagramDelayLine("test-line", 2, NanoTicker.SYSTEM);
       long far = System.nanoTime() + 60_000_000_000L;
       InetSocketAddress to = (InetSocketAddress) out.getLocalAddress();
       assertThat(line.schedule(out, ByteBuffer.wrap(new byte[] {1}), to, far)).isTrue();
@@ -64,14 +65,14 @@ class DatagramDelayLineTest {
       assertThat(line.schedule(out, ByteBuffer.wrap(new byte[] {4}), to, far)).isFalse();
       assertThat(line.counters().queued()).isZero();
     }
-    assertThatThrownBy(() -> new DatagramDelayLine("x", 0, Ticker.SYSTEM)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new DatagramDelayLine("x", 0, NanoTicker.SYSTEM)).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void aClosedChannelCountsASendFailureAndTheLineKeepsGoing() throws Exception {
     try (DatagramChannel sink = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         DatagramChannel good = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        DatagramDelayLine line = new DatagramDelayLine("test-line", 16, Ticker.SYSTEM)) {
+        DatagramDelayLine line = new DatagramDelayLine("test-line", 16, NanoTicker.SYSTEM)) {
       DatagramChannel closed = DatagramChannel.open();
       closed.close();
       long now = System.nanoTime();

@@ -1,13 +1,13 @@
-package dev.reed.coordinator.catalog;
+package dev.reed.coordinator.frontend;
 
+import dev.reed.probe.master.Quake3MasterCodec;
+import dev.reed.probe.quake3.Quake3Codec;
+import dev.reed.probe.quake3.Quake3Reply;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerInfo;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.SocketException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -33,9 +33,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One receive thread; every per-peer table is bounded.
  */
-public final class Quake3MasterServer implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(Quake3MasterServer.class);
-  private static final byte[] OOB = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+public final class Quake3MasterFrontEnd implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Quake3MasterFrontEnd.class);
   private static final int MAX_PENDING = 4096;
   private static final long CHALLENGE_TTL_MS = 5_000;
   private static final long HEARTBEAT_SPACING_MS = 2_000;
@@ -46,7 +45,7 @@ public final class Quake3MasterServer implements AutoCloseable {
    * Quake III-family server (the browser's getinfo shows the real protocol); any other number
    * (71 OpenArena/ioquake3, 84 ET) lists exactly that protocol.
    */
-  static final String ANY_PROTOCOL = "68";
+  static final String ANY_PROTOCOL = String.valueOf(Quake3MasterCodec.QUAKE3_PROTOCOL);
 
   /** Counters for metrics and tests. */
   public record Counters(long heartbeats, long registered, long rejected, long listRequests, long malformed) {}
@@ -58,7 +57,6 @@ public final class Quake3MasterServer implements AutoCloseable {
   private static final int MAX_REGISTERED = 65_536;
   private static final long REGISTRATION_TTL_MS = 15 * 60_000;
 
-  private final DatagramSocket socket;
   private final ServerDirectory directory;
   private final BiConsumer<InetSocketAddress, ServerInfo> registrar;
   private final Clock clock;
@@ -77,54 +75,37 @@ public final class Quake3MasterServer implements AutoCloseable {
   private final AtomicLong rejected = new AtomicLong();
   private final AtomicLong listRequests = new AtomicLong();
   private final AtomicLong malformed = new AtomicLong();
-  private final Thread thread;
-  private volatile boolean closed;
+  private final DatagramLoop loop;
 
-  private Quake3MasterServer(DatagramSocket socket, ServerDirectory directory,
-      BiConsumer<InetSocketAddress, ServerInfo> registrar, Clock clock) {
-    this.socket = socket;
+  private Quake3MasterFrontEnd(InetSocketAddress bind, ServerDirectory directory,
+      BiConsumer<InetSocketAddress, ServerInfo> registrar, Clock clock) throws IOException {
     this.directory = directory;
     this.registrar = registrar;
     this.clock = clock;
-    this.thread = Thread.ofPlatform().name("q3-master").daemon().start(this::run);
+    this.loop = new DatagramLoop("q3-master", bind, 2048);
   }
 
   /**
    * @param directory what {@code getservers} lists (servers registered here are listed as well)
    * @param registrar called once per verified heartbeat with the server's address and info
    */
-  public static Quake3MasterServer start(InetSocketAddress bind, ServerDirectory directory,
+  public static Quake3MasterFrontEnd start(InetSocketAddress bind, ServerDirectory directory,
       BiConsumer<InetSocketAddress, ServerInfo> registrar, Clock clock) throws IOException {
-    DatagramSocket s = new DatagramSocket(bind);
-    Quake3MasterServer m = new Quake3MasterServer(s, directory, registrar, clock);
+    Quake3MasterFrontEnd m = new Quake3MasterFrontEnd(bind, directory, registrar, clock);
+    m.loop.start(m::handle, e -> {
+      m.malformed.incrementAndGet();
+      log.debug("quake3 master packet dropped: {}", e.toString());
+    });
     log.info("quake3 master front end listening on udp {}", m.localAddress());
     return m;
   }
 
   public InetSocketAddress localAddress() {
-    return (InetSocketAddress) socket.getLocalSocketAddress();
+    return loop.localAddress();
   }
 
   public Counters counters() {
     return new Counters(heartbeats.get(), accepted.get(), rejected.get(), listRequests.get(), malformed.get());
-  }
-
-  private void run() {
-    byte[] buf = new byte[2048];
-    DatagramPacket p = new DatagramPacket(buf, buf.length);
-    while (!closed) {
-      try {
-        p.setLength(buf.length);
-        socket.receive(p);
-        handle((InetSocketAddress) p.getSocketAddress(), buf, p.getLength());
-      } catch (SocketException e) {
-        if (!closed) log.warn("quake3 master socket failed: {}", e.toString());
-        return;
-      } catch (IOException | RuntimeException e) {
-        malformed.incrementAndGet();
-        log.debug("quake3 master packet dropped: {}", e.toString());
-      }
-    }
   }
 
   void handle(InetSocketAddress from, byte[] data, int length) throws IOException {
@@ -139,10 +120,10 @@ public final class Quake3MasterServer implements AutoCloseable {
     if (lower.startsWith("heartbeat")) {
       heartbeat(from);
     } else if (lower.equals("inforesponse")) {
-      infoResponse(from, end < 0 ? "" : text.substring(end + 1));
+      infoResponse(from, Quake3Codec.decodeReply(ByteBuffer.wrap(data, 0, length)));
     } else if (lower.startsWith("getservers") && !lower.startsWith("getserversext")) {
       listRequests.incrementAndGet();
-      getservers(from, command.split("\\s+"));
+      getservers(from, Quake3MasterCodec.decodeGetServers(command));
     } else {
       malformed.incrementAndGet();
     }
@@ -159,27 +140,19 @@ public final class Quake3MasterServer implements AutoCloseable {
     long now = clock.millis();
     Pending prior = pending.get(from);
     if (prior != null && now - prior.sentAtMs() < HEARTBEAT_SPACING_MS) return; // shutdown sends two
-    String challenge = challenge();
+    String challenge = Quake3Codec.newChallenge(random);
     pending.put(from, new Pending(challenge, now));
-    send(from, ("getinfo " + challenge).getBytes(StandardCharsets.ISO_8859_1));
+    send(from, Quake3Codec.encodeGetInfo(challenge));
   }
 
-  private String challenge() {
-    String alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    StringBuilder b = new StringBuilder(12);
-    for (int i = 0; i < 12; i++) b.append(alphabet.charAt(random.nextInt(alphabet.length())));
-    return b.toString();
-  }
-
-  private void infoResponse(InetSocketAddress from, String infoString) {
+  private void infoResponse(InetSocketAddress from, Quake3Reply reply) {
     Pending p = pending.remove(from);
-    Map<String, String> info = InfoString.parse(infoString.strip());
-    if (p == null || clock.millis() - p.sentAtMs() > CHALLENGE_TTL_MS || !p.challenge().equals(info.get("challenge"))) {
+    if (p == null || clock.millis() - p.sentAtMs() > CHALLENGE_TTL_MS || !p.challenge().equals(reply.challenge())) {
       rejected.incrementAndGet();
       log.info("quake3 master: unverified infoResponse from {} (no matching challenge)", from);
       return;
     }
-    ServerInfo serverInfo = toServerInfo(info);
+    ServerInfo serverInfo = reply.serverInfo();
     if (registered.size() >= MAX_REGISTERED && !registered.containsKey(from)) {
       rejected.incrementAndGet();
       log.warn("quake3 master: {} verified but not listed here: {} registrations pending the catalog", from, MAX_REGISTERED);
@@ -191,60 +164,20 @@ public final class Quake3MasterServer implements AutoCloseable {
     registrar.accept(from, serverInfo);
   }
 
-  static ServerInfo toServerInfo(Map<String, String> info) {
-    ServerInfo.Builder b = ServerInfo.newBuilder()
-        .setName(info.getOrDefault("hostname", ""))
-        .setMap(info.getOrDefault("mapname", ""))
-        .setGame(info.getOrDefault("gamename", info.getOrDefault("game", "")))
-        .setVersion(info.getOrDefault("protocol", ""))
-        .setGameType(info.getOrDefault("gametype", ""))
-        .setPassword("1".equals(info.get("g_needpass")))
-        .setSecure("1".equals(info.get("pure")));
-    b.setPlayers(parseUnsigned(info.get("clients")));
-    b.setMaxPlayers(parseUnsigned(info.get("sv_maxclients")));
-    int humans = parseUnsigned(info.get("g_humanplayers"));
-    if (info.containsKey("g_humanplayers") && humans <= b.getPlayers()) b.setBots(b.getPlayers() - humans);
-    return b.build();
-  }
-
-  private static int parseUnsigned(String s) {
-    if (s == null) return 0;
-    try {
-      return Math.max(0, Integer.parseInt(s.strip()));
-    } catch (NumberFormatException e) {
-      return 0;
-    }
-  }
-
   /**
    * {@code getservers <protocol> [empty] [full] [gametypes...]} or DarkPlaces
    * {@code getservers <game> <protocol> ...}; as in dpmaster, empty and full servers are listed
    * only when asked for, and only when their player counts are known.
    */
-  private void getservers(InetSocketAddress from, String[] args) throws IOException {
-    String game = null;
-    String protocol = null;
-    boolean empty = false;
-    boolean full = false;
-    int i = 1;
-    if (args.length > 1 && !args[1].chars().allMatch(Character::isDigit)) {
-      game = args[1];
-      i = 2;
-    }
-    if (args.length > i) protocol = args[i++];
-    for (; i < args.length; i++) {
-      switch (args[i].toLowerCase(Locale.ROOT)) {
-        case "empty" -> empty = true;
-        case "full" -> full = true;
-        default -> { } // gametype and ipv4/ipv6 keywords narrow nothing we track precisely
-      }
-    }
+  private void getservers(InetSocketAddress from, Quake3MasterCodec.GetServers request) throws IOException {
+    String protocol = request.protocol();
+    String game = request.game();
     Map<InetSocketAddress, ServerInfo> list = new LinkedHashMap<>();
     for (ListedServer s : directory.servers(GameProtocol.GAME_PROTOCOL_QUAKE3)) list.put(s.address(), s.info());
     long now = clock.millis();
     registered.entrySet().removeIf(e -> list.containsKey(e.getKey()) || now - e.getValue().atMs() > REGISTRATION_TTL_MS);
     registered.forEach((a, r) -> list.putIfAbsent(a, r.info()));
-    List<byte[]> entries = new ArrayList<>();
+    List<InetSocketAddress> listed = new ArrayList<>();
     for (Map.Entry<InetSocketAddress, ServerInfo> e : list.entrySet()) {
       if (!(e.getKey().getAddress() instanceof java.net.Inet4Address)) continue;
       ServerInfo si = e.getValue();
@@ -253,41 +186,21 @@ public final class Quake3MasterServer implements AutoCloseable {
         continue;
       }
       if (game != null && !si.getGame().isEmpty() && !si.getGame().equalsIgnoreCase(game)) continue;
-      if (!empty && si.getMaxPlayers() > 0 && si.getPlayers() == 0) continue;
-      if (!full && si.getMaxPlayers() > 0 && si.getPlayers() >= si.getMaxPlayers()) continue;
-      byte[] a = e.getKey().getAddress().getAddress();
-      int port = e.getKey().getPort();
-      entries.add(new byte[] {'\\', a[0], a[1], a[2], a[3], (byte) (port >> 8), (byte) port});
+      if (!request.empty() && si.getMaxPlayers() > 0 && si.getPlayers() == 0) continue;
+      if (!request.full() && si.getMaxPlayers() > 0 && si.getPlayers() >= si.getMaxPlayers()) continue;
+      listed.add(e.getKey());
     }
-    byte[] header = "getserversResponse".getBytes(StandardCharsets.ISO_8859_1);
-    int perPacket = (MAX_PACKET - 4 - header.length - 7) / 7;
-    int sent = 0;
-    do {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(MAX_PACKET);
-      out.write(header);
-      int n = Math.min(perPacket, entries.size() - sent);
-      for (int k = 0; k < n; k++) out.write(entries.get(sent + k));
-      sent += n;
-      if (sent == entries.size()) out.write("\\EOT\0\0\0".getBytes(StandardCharsets.ISO_8859_1));
-      send(from, out.toByteArray());
-    } while (sent < entries.size());
+    for (byte[] packet : Quake3MasterCodec.encodeResponses(listed, MAX_PACKET)) {
+      send(from, packet);
+    }
   }
 
-  private void send(InetSocketAddress to, byte[] payload) throws IOException {
-    byte[] b = new byte[4 + payload.length];
-    System.arraycopy(OOB, 0, b, 0, 4);
-    System.arraycopy(payload, 0, b, 4, payload.length);
-    socket.send(new DatagramPacket(b, b.length, to));
+  private void send(InetSocketAddress to, byte[] packet) throws IOException {
+    loop.send(to, packet);
   }
 
   @Override
   public void close() {
-    closed = true;
-    socket.close();
-    try {
-      thread.join(2000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    loop.close();
   }
 }

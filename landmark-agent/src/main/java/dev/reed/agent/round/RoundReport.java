@@ -1,4 +1,4 @@
-package dev.reed.agent;
+package dev.reed.agent.round;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: the round thread owns it.
  */
-public final class TargetCatalog {
-  private static final Logger log = LoggerFactory.getLogger(TargetCatalog.class);
+public final class RoundTargets {
+  private static final Logger log = LoggerFactory.getLogger(RoundTargets.class);
 
   /** A round's targets and where they came from. */
   public record Snapshot(List<Target> targets, int fromTopic, int invalid, int denied, boolean topicRead) {}
@@ -41,7 +41,7 @@ public final class TargetCatalog {
    * @param reader null to use only the static list
    * @param deny null to deny nothing
    */
-  public TargetCatalog(List<Target> staticTargets, CompactedTopicReader reader, WatchedFile<DenyList> deny) {
+  public RoundTargets(List<Target> staticTargets, CompactedTopicReader reader, WatchedFile<DenyList> deny) {
     this.staticTargets = List.copyOf(staticTargets);
     this.reader = reader;
     this.deny = deny;

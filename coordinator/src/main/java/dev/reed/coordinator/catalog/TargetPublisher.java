@@ -11,6 +11,7 @@ import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.Target;
 import dev.reed.proto.v1.TargetSource;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -37,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * ({@link DenyList}) is never published, whoever vouches for it, and is deleted if it was: the
  * agents stop probing it within a round. Both files are re-read when they change.
  */
-public final class TargetCatalog {
-  private static final Logger log = LoggerFactory.getLogger(TargetCatalog.class);
+public final class TargetPublisher {
+  private static final Logger log = LoggerFactory.getLogger(TargetPublisher.class);
 
   /** What one catalog round did. */
   public record Result(int published, int deleted, int crawled) {}
@@ -59,7 +60,7 @@ public final class TargetCatalog {
    * @param targetsFile static targets; null = none
    * @param denyFile never published; null = none
    */
-  public TargetCatalog(Producer<byte[], byte[]> producer, Clock clock, Path targetsFile, Path denyFile,
+  public TargetPublisher(Producer<byte[], byte[]> producer, Clock clock, Path targetsFile, Path denyFile,
       List<MasterCrawler.Master> masters, MasterCrawler crawler, Duration crawlEvery, Duration expiry) {
     this.producer = producer;
     this.clock = clock;
@@ -152,6 +153,8 @@ public final class TargetCatalog {
         }
         crawled += found.size();
         log.info("crawled {} master {}: {} servers", m.protocol(), m.address(), found.size());
+      } catch (InterruptedIOException e) {
+        throw new InterruptedException("crawl of " + m.address() + " interrupted");
       } catch (IOException e) {
         log.warn("crawl of {} failed: {}", m.address(), e.toString());
       }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Catalog bookkeeping as pure logic (Kafka's in-memory MockProducer records what would be published). */
-class TargetCatalogTest {
+class TargetPublisherTest {
   @TempDir Path dir;
 
   static Target target(String key, TargetSource source, Instant lastSeen) {
@@ -35,8 +35,8 @@ class TargetCatalogTest {
   }
 
   /** A catalog with no masters to crawl, 15 min heartbeat expiry. */
-  static TargetCatalog catalog(MockProducer<byte[], byte[]> producer, Instant now, Path targets, Path deny) {
-    return new TargetCatalog(producer, Clock.fixed(now, ZoneOffset.UTC), targets, deny, List.of(),
+  static TargetPublisher catalog(MockProducer<byte[], byte[]> producer, Instant now, Path targets, Path deny) {
+    return new TargetPublisher(producer, Clock.fixed(now, ZoneOffset.UTC), targets, deny, List.of(),
         new MasterCrawler(Duration.ofSeconds(1), Duration.ZERO, 1), Duration.ofMinutes(10), Duration.ofMinutes(15));
   }
 
@@ -46,13 +46,13 @@ class TargetCatalogTest {
     MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     Path file = dir.resolve("targets");
     Files.writeString(file, "q3 127.0.0.1:27960\na2s 127.0.0.2:27015\n");
-    TargetCatalog catalog = catalog(producer, now, file, null);
+    TargetPublisher catalog = catalog(producer, now, file, null);
     Map<String, Target> known = new HashMap<>();
     known.put("127.0.0.3:27960", target("127.0.0.3:27960", TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT, now.minusSeconds(3600)));
     known.put("127.0.0.4:27960", target("127.0.0.4:27960", TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT, now.minusSeconds(60)));
     known.put("127.0.0.5:27960", target("127.0.0.5:27960", TargetSource.TARGET_SOURCE_STATIC, now.minusSeconds(60)));
 
-    TargetCatalog.Result r = catalog.run(() -> known);
+    TargetPublisher.Result r = catalog.run(() -> known);
     assertThat(r.published()).isEqualTo(2);
     assertThat(r.deleted()).isEqualTo(2); // the stale heartbeat and the static entry no longer in the file
     Map<String, byte[]> out = new HashMap<>();
@@ -81,11 +81,11 @@ class TargetCatalogTest {
     Files.writeString(targets, "q3 127.0.0.1:27960\nq3 127.0.1.9:27960\na2s 127.0.0.2:27015\n");
     Path deny = dir.resolve("deny");
     Files.writeString(deny, "127.0.1.0/24   # a whole block\n127.0.0.2:27015\n");
-    TargetCatalog catalog = catalog(producer, now, targets, deny);
+    TargetPublisher catalog = catalog(producer, now, targets, deny);
     Map<String, Target> known = new HashMap<>();
     known.put("127.0.1.7:27960", target("127.0.1.7:27960", TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT, now.minusSeconds(60)));
 
-    TargetCatalog.Result r = catalog.run(() -> known);
+    TargetPublisher.Result r = catalog.run(() -> known);
     Map<String, byte[]> out = new HashMap<>();
     for (ProducerRecord<byte[], byte[]> rec : producer.history()) out.put(new String(rec.key(), StandardCharsets.UTF_8), rec.value());
     assertThat(out).containsOnlyKeys("127.0.0.1:27960", "127.0.1.7:27960");
@@ -98,7 +98,7 @@ class TargetCatalogTest {
     catalog.registerHeartbeat(new InetSocketAddress("127.0.1.8", 27960), Map.of());
     assertThat(producer.history()).as("a denied server's heartbeat is not registered").isEmpty();
     // a follower never runs the catalog round: the deny list is read when the catalog is built
-    TargetCatalog follower = catalog(producer, now, targets, deny);
+    TargetPublisher follower = catalog(producer, now, targets, deny);
     follower.registerHeartbeat(new InetSocketAddress("127.0.1.8", 27960), Map.of());
     assertThat(producer.history()).as("nor by a follower").isEmpty();
     catalog.registerHeartbeat(new InetSocketAddress("127.0.2.8", 27960), Map.of());

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.catalog;
+package dev.reed.coordinator.frontend;
 
 import dev.reed.proto.v1.GameProtocol;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.catalog;
+package dev.reed.probe.master;
 
 import dev.reed.proto.v1.ServerInfo;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.catalog;
+package dev.reed.coordinator.frontend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -47,7 +47,7 @@ class MasterQuakestatTest {
       servers.add(server("127.77." + (i / 200) + "." + (i % 200 + 1), 27015,
           ServerInfo.newBuilder().setGame(i % 2 == 0 ? "cstrike" : "tf").setPlayers(i % 3).setMaxPlayers(16).build()));
     }
-    try (ValveMasterServer m = ValveMasterServer.start(new InetSocketAddress("127.0.0.1", 0),
+    try (ValveMasterFrontEnd m = ValveMasterFrontEnd.start(new InetSocketAddress("127.0.0.1", 0),
         p -> p == GameProtocol.GAME_PROTOCOL_A2S ? servers : List.of())) {
       // quakestat's default timeouts, not -timeout 1: on a loaded CI machine one second is too short
       List<String> out = quakestat("-stm", "127.0.0.1:" + m.localAddress().getPort(), "-raw", ",", "-mi", "0.2");
@@ -65,7 +65,7 @@ class MasterQuakestatTest {
       servers.add(server("10.2.0." + 0 + "", 1000 + i,
           ServerInfo.newBuilder().setGame(i % 2 == 0 ? "cstrike" : "tf").setMap("de_dust2").setPlayers(i % 3).setMaxPlayers(2).build()));
     }
-    try (ValveMasterServer m = ValveMasterServer.start(new InetSocketAddress("127.0.0.1", 0), p -> servers);
+    try (ValveMasterFrontEnd m = ValveMasterFrontEnd.start(new InetSocketAddress("127.0.0.1", 0), p -> servers);
         DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
       client.setSoTimeout(2000);
       String seed = "0.0.0.0:0";
@@ -132,7 +132,7 @@ class MasterQuakestatTest {
   void quake3MasterVerifiesHeartbeatsAndQuakestatListsThem() throws Exception {
     assumeTrue(quakestatInstalled(), "quakestat (Debian package qstat) is not installed");
     List<InetSocketAddress> registered = new CopyOnWriteArrayList<>();
-    try (Quake3MasterServer m = Quake3MasterServer.start(new InetSocketAddress("127.0.0.1", 0), p -> List.of(),
+    try (Quake3MasterFrontEnd m = Quake3MasterFrontEnd.start(new InetSocketAddress("127.0.0.1", 0), p -> List.of(),
             (a, i) -> registered.add(a), Clock.systemUTC());
         DatagramSocket honest = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
         DatagramSocket liar = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
