@@ -19,8 +19,7 @@ public sealed interface StopRule {
    * while probes still improve the set of the {@code nClose} lowest RTTs; stop after
    * {@code window} consecutive probes that did not. With {@code marginMs} > 0, an improvement by
    * no more than that (the RTT pushed out of the set minus the new one) does not restart the
-   * window: fewer probes for a set a fraction of a millisecond worse (eval/README.md, "Window
-   * margin": on planetlab490, 2 ms saved 3.2 of 51.6 probes for +0.04 ms mean RTT). 0 is the
+   * window: fewer probes for a set a fraction of a millisecond worse (docs/research/stopping.md: on planetlab490, 2 ms saved 3.2 of 51.6 probes for +0.04 ms mean RTT). 0 is the
    * paper's rule.
    */
   record IntelligentClose(int nClose, int window, double marginMs) implements StopRule {

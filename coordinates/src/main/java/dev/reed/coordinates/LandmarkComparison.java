@@ -22,7 +22,7 @@ package dev.reed.coordinates;
  * server the coordinates misplace by 10-20 ms is often given away by a small near-landmark
  * difference. {@link #refine} therefore applies the lower bound only beyond a radius and the upper
  * bound everywhere, and the probe order adds the near-landmark difference to the prediction
- * ({@code discovery.ProbeOrder}). Numbers on planetlab490 are in eval/README.md.
+ * ({@code discovery.ProbeOrder}). Numbers on planetlab490 are in docs/research/ordering.md.
  *
  * @param lowerMs largest {@code |a_l - b_l|} over landmarks both hosts measured (0 if none)
  * @param upperMs smallest {@code a_l + b_l} ({@code +Infinity} if none)

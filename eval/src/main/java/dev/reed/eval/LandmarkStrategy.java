@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  *       plain distances a remote cluster 200 ms away outweighs a dense one, and the medoids chase
  *       outliers; capped, the cost only counts how far a node is from a landmark near it, the
  *       robust k-medoids of facility location. On planetlab490 the cap cut the median relative
- *       error from 0.068 to 0.059 and "all 10 nearest seen" by about 2 probes (eval/README.md).
+ *       error from 0.068 to 0.059 and "all 10 nearest seen" by about 2 probes (docs/research/ordering.md).
  * </ul>
  */
 public enum LandmarkStrategy {

@@ -9,8 +9,7 @@ package dev.reed.coordinates.autostop;
  * more than {@code marginMs} (the RTT it pushes out minus its own) still enters the set but does
  * not restart the window. Around the N_close-th server, servers are often a fraction of a
  * millisecond apart (planetlab490: a median 0.25 ms from the 10th to the 11th), so Algorithm 6
- * keeps probing for swaps no player notices and that RTT jitter alone produces (eval/README.md,
- * "Window margin"). 0 is the paper's rule.
+ * keeps probing for swaps no player notices and that RTT jitter alone produces (docs/research/stopping.md). 0 is the paper's rule.
  */
 final class IntelligentNClose implements AutoStopPolicy {
   private final int nClose;

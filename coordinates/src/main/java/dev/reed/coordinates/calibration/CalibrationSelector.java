@@ -99,7 +99,7 @@ public final class CalibrationSelector {
    * position. Near calibration points fix the client's position relative to its neighbourhood,
    * which is what ordering its nearest servers needs; distant ones mostly re-measure the continent.
    * On planetlab490 with 15 landmarks, 5 spread + 5 nearest calibrated as well as all 15 for the
-   * first page and saved 5 probes (eval/README.md).
+   * first page and saved 5 probes (docs/research/calibration.md).
    *
    * @param position the client's position from the calibration so far
    * @param count how many to return (fewer if fewer remain)

@@ -27,8 +27,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Positions the targets this replica owns (GNP host positioning, Ng &amp; Zhang 2002, as in REED
  * section 5.1.1): for each target whose windows changed, the window minima towards the current
- * landmark embedding are fitted, warm-started from the previous position (Vivaldi-style
- * incremental refinement, Dabek et al. 2004: a small change moves the coordinate a little), and
+ * landmark embedding are re-fitted, warm-started from the previous position (so a small change in
+ * the minima moves the coordinate a little), and
  * the result is published to the compacted {@code reed.coordinates} topic when it changed or
  * is due for a refresh, with the window minima it was fitted from ({@code landmark_rtts}: clients
  * compare them with their own landmark RTTs, see {@code dev.reed.coordinates.LandmarkComparison}).

@@ -1,3 +1,6 @@
+# Figure: docs/research/ordering.md, "Why P@10 0.75 ...": the table of gradient-boosted models (static P@10 0.57 / 0.67 / 0.67).
+# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
+#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/learned.py 1 2 3
 """Is P@10 capped by what 15 landmark RTTs say, or by what the coordinator can learn from them?
 A gradient-boosted model (scikit-learn) predicts a client-server RTT from the client's calibration
 RTTs (its 10 nearest landmarks) and the server's landmark vector and position. Trained on three
@@ -9,7 +12,7 @@ sources, tested as an order on the other half of the clients:
   truth     - every RTT among half the nodes (an oracle).
 'adaptive' re-ranks after each probe by a Gaussian kernel (5 ms, in coordinates) over the log
 residuals of the servers probed so far. Calibration (10) is counted in Intelligent and all-nearest.
-Needs python3-sklearn (Debian). Args: seeds (default 1 2 3, the figures in eval/README.md)."""
+Needs python3-sklearn (Debian). Args: seeds (default 1 2 3, the figures in docs/research/ordering.md)."""
 import sys
 import numpy as np
 from common import *

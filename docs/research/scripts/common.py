@@ -1,9 +1,10 @@
+# Imported by every script here (not run on its own).
 """Shared pieces of the analysis scripts: load planetlab490, k-medoids, GNP embedding and
 positioning (scipy least squares), and the ranking metrics of ./reed eval."""
 import os
 import numpy as np
 from scipy.optimize import least_squares
-DEFAULT = os.path.join(os.environ.get('REED_SHARED', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'shared')),
+DEFAULT = os.path.join(os.environ.get('REED_SHARED', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'shared')),
                        'data', 'planetlab490_netlatency', 'matrix.csv')
 
 def load(path=DEFAULT):
