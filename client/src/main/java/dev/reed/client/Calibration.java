@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.probe.NanoTicker;
+
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.discovery.CalibrationPoint;
 import dev.reed.coordinates.discovery.CalibrationSource;
@@ -48,12 +50,12 @@ final class Calibration {
   static final class Quorum implements StopCondition {
     static final long MIN_GRACE_NANOS = 100_000_000L;
     private final int quorum;
-    private final Ticker ticker;
+    private final NanoTicker ticker;
     private int replies;
     private long slowestNanos;
     private long stopAt = Long.MAX_VALUE;
 
-    Quorum(int total, int minReplies, Ticker ticker) {
+    Quorum(int total, int minReplies, NanoTicker ticker) {
       this.quorum = Math.max(minReplies, (int) Math.ceil(total * 0.75));
       this.ticker = ticker;
     }
@@ -65,7 +67,7 @@ final class Calibration {
         slowestNanos = Math.max(slowestNanos, r.rttNanos());
       }
       if (replies >= quorum && stopAt == Long.MAX_VALUE) {
-        stopAt = ticker.nanos() + Math.max(MIN_GRACE_NANOS, slowestNanos);
+        stopAt = ticker.read() + Math.max(MIN_GRACE_NANOS, slowestNanos);
       }
       return false; // the loop ends when every probe is in, or at stopAtNanos
     }
@@ -82,7 +84,7 @@ final class Calibration {
   }
 
   static Result run(CoordinatorClient coordinator, DiscoveryModel model, Positioning positioning,
-      Supplier<ProbeLoop> loops, Ticker ticker) {
+      Supplier<ProbeLoop> loops, NanoTicker ticker) {
     // the spread set of beacons comes first anyway and tells the deployment's geometry
     CoordinatorClient.CalibrationSet beacons = coordinator.beaconCalibrationServers(model.calibrationProbes());
     Points points = new Points(coordinator, beacons);
@@ -161,13 +163,13 @@ final class Calibration {
   private static final class Probes implements dev.reed.coordinates.discovery.CalibrationProber {
     private final Points points;
     private final Supplier<ProbeLoop> loops;
-    private final Ticker ticker;
+    private final NanoTicker ticker;
     final Map<String, ProbeResult> byKey = new HashMap<>();
     int sent;
     int timeouts;
     long doneNanos;
 
-    Probes(Points points, Supplier<ProbeLoop> loops, Ticker ticker) {
+    Probes(Points points, Supplier<ProbeLoop> loops, NanoTicker ticker) {
       this.points = points;
       this.loops = loops;
       this.ticker = ticker;

@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.probe.NanoTicker;
+
 import dev.reed.coordinates.discovery.PageRequest;
 import dev.reed.coordinates.discovery.ProbeOrder;
 import dev.reed.coordinates.discovery.RankedCandidate;
@@ -29,13 +31,13 @@ final class OrderedFeed implements CandidateFeed {
   private final ProbeOrder order;
   private final Map<String, Candidate> byKey = new HashMap<>();
   private final long startNanos;
-  private final Ticker ticker;
+  private final NanoTicker ticker;
   private ReedClientException failure;
   private int restarts;
 
   /** Fetches the first page synchronously, so a coordinator problem surfaces before any probe. */
   OrderedFeed(CoordinatorClient coordinator, ProbeOrder order, Filter filter, int pageSize, Consumer<Runnable> post,
-      EventSink events, Ticker ticker, long startNanos) {
+      EventSink events, NanoTicker ticker, long startNanos) {
     this.coordinator = coordinator;
     this.order = order;
     this.filter = filter;
@@ -82,7 +84,7 @@ final class OrderedFeed implements CandidateFeed {
     if (request.generation() > restarts) {
       restarts = request.generation();
       events.emit(new DiscoveryEvent.Positioned(new ClientPosition(order.position(), Double.NaN, order.answers(),
-          ClientPosition.Source.LOCAL), order.answers(), true, java.time.Duration.ofNanos(ticker.nanos() - startNanos)));
+          ClientPosition.Source.LOCAL), order.answers(), true, java.time.Duration.ofNanos(ticker.read() - startNanos)));
     }
     coordinator.orderedPageAsync(request.from(), filter, pageSize, request.cursor()).whenComplete((page, ex) -> post.accept(() -> {
       if (ex != null) {

@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.probe.NanoTicker;
+
 import dev.reed.probe.ProbeResult;
 import dev.reed.probe.ProbeTarget;
 import dev.reed.probe.Prober;
@@ -36,7 +38,7 @@ final class ProbeLoop {
 
   private final Prober prober;
   private final long intervalNanos;
-  private final Ticker ticker;
+  private final NanoTicker ticker;
   private final EventSink events;
   private final long startNanos;
   private final long endNanos;
@@ -73,7 +75,7 @@ final class ProbeLoop {
    * @param startNanos discovery start, for elapsed times
    * @param maxDuration discovery time limit, measured from startNanos
    */
-  ProbeLoop(Prober prober, double rate, Ticker ticker, EventSink events, long startNanos, Duration maxDuration,
+  ProbeLoop(Prober prober, double rate, NanoTicker ticker, EventSink events, long startNanos, Duration maxDuration,
       int probeIndexBase, ReplyFilter replyFilter) {
     this.replyFilter = replyFilter;
     this.prober = prober;
@@ -96,13 +98,13 @@ final class ProbeLoop {
    * @param cached results measured earlier in this discovery (calibration), reused instead of a new probe
    */
   Outcome run(CandidateFeed feed, StopCondition stop, Map<String, ProbeResult> cached) {
-    long nextSend = ticker.nanos();
+    long nextSend = ticker.read();
     try {
       while (true) {
         Runnable task;
         while ((task = inbox.poll()) != null) task.run();
         if (observe(stop)) return outcome(DiscoveryResult.StopReason.STOP_RULE, null);
-        long now = ticker.nanos();
+        long now = ticker.read();
         if (now - endNanos >= 0) return outcome(DiscoveryResult.StopReason.TIME_LIMIT, null);
         long stopAt = stop.stopAtNanos();
         if (stopAt != Long.MAX_VALUE && now - stopAt >= 0) return outcome(DiscoveryResult.StopReason.STOP_RULE, null);
@@ -213,7 +215,7 @@ final class ProbeLoop {
   }
 
   private Duration elapsed() {
-    return Duration.ofNanos(ticker.nanos() - startNanos);
+    return Duration.ofNanos(ticker.read() - startNanos);
   }
 
   private Outcome outcome(DiscoveryResult.StopReason reason, ReedClientException failure) {
@@ -226,6 +228,6 @@ final class ProbeLoop {
       needed = 0;
       for (int i = 0; i <= lastObservedSeq; i++) if (slots.get(i).sent) needed++;
     }
-    return new Outcome(reason, sent, needed, timeouts, List.copyOf(found), results, ticker.nanos(), failure);
+    return new Outcome(reason, sent, needed, timeouts, List.copyOf(found), results, ticker.read(), failure);
   }
 }

@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.probe.NanoTicker;
+
 import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.probe.ProbeEngine;
 import dev.reed.probe.Prober;
@@ -153,7 +155,7 @@ public final class ReedClient implements AutoCloseable {
     private ServerListSource traditionalList;
     private boolean fallbackToTraditional;
     private long listSeed = 1;
-    private Ticker ticker = Ticker.SYSTEM;
+    private NanoTicker ticker = NanoTicker.SYSTEM;
     private Duration positionMaxAge = Duration.ZERO;
 
     private Builder() {}
@@ -278,7 +280,7 @@ public final class ReedClient implements AutoCloseable {
       return this;
     }
 
-    Builder ticker(Ticker t) {
+    Builder ticker(NanoTicker t) {
       this.ticker = Objects.requireNonNull(t, "ticker");
       return this;
     }

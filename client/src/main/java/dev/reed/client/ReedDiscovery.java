@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.probe.NanoTicker;
+
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.coordinates.discovery.DiscoveryPolicy;
@@ -32,13 +34,13 @@ final class ReedDiscovery {
   private final ServerListSource traditionalList;
   private final Duration listDeadline;
   private final long listSeed;
-  private final Ticker ticker;
+  private final NanoTicker ticker;
   private final Duration positionMaxAge;
   private Calibration.Result lastCalibration; // for positionMaxAge
   private long lastCalibrationNanos;
 
   ReedDiscovery(CoordinatorClient coordinator, Supplier<Prober> prober, double rate, DiscoveryModel model,
-      Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, Ticker ticker,
+      Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, NanoTicker ticker,
       Duration positionMaxAge) {
     this.coordinator = coordinator;
     this.prober = prober;
@@ -54,7 +56,7 @@ final class ReedDiscovery {
 
   /** Calibrates and positions the client only. */
   ClientPosition locate(Duration maxDuration) {
-    return calibrate(ticker.nanos(), maxDuration).position();
+    return calibrate(ticker.read(), maxDuration).position();
   }
 
   /**
@@ -75,11 +77,11 @@ final class ReedDiscovery {
   }
 
   DiscoveryResult reed(DiscoveryRequest request, DiscoveryListener listener) {
-    long start = ticker.nanos();
+    long start = ticker.read();
     EventSink events = new EventSink(listener);
     Calibration.Result cal = calibrate(start, request.maxDuration());
     events.emit(new DiscoveryEvent.Positioned(cal.position(), cal.replies(), false,
-        Duration.ofNanos(ticker.nanos() - start)));
+        Duration.ofNanos(ticker.read() - start)));
 
     Filter filter = request.filter();
     if (request.stop() instanceof StopRule.RttLimit l) {
@@ -109,7 +111,7 @@ final class ReedDiscovery {
    * @param coordinatorFailure non-null when this runs because REED discovery failed
    */
   DiscoveryResult traditional(DiscoveryRequest request, DiscoveryListener listener, String coordinatorFailure) {
-    long start = ticker.nanos();
+    long start = ticker.read();
     EventSink events = new EventSink(listener);
     List<ListedServer> list = traditionalList != null ? traditionalList.fetch(listDeadline) : coordinatorList(request.filter());
     events.emit(new DiscoveryEvent.Listed(list.size(), list.size()));

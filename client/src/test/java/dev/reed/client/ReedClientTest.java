@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.probe.NanoTicker;
+
 import dev.reed.coordinates.discovery.DiscoveryModel;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -582,7 +584,7 @@ class ReedClientTest {
   @Test
   void theTimeLimitBoundsADiscovery() {
     java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
-    Ticker tenMillisPerLook = () -> now.addAndGet(10_000_000L); // time flies: no real waiting
+    NanoTicker tenMillisPerLook = () -> now.addAndGet(10_000_000L); // time flies: no real waiting
     DiscoveryResult r = track(builder().ticker(tenMillisPerLook).build())
         .discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()).withMaxDuration(Duration.ofMillis(400)));
     assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.TIME_LIMIT);

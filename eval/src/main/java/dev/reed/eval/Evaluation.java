@@ -1,5 +1,6 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.Stats;
 import dev.reed.coordinates.CoordinateConfig;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ final class Evaluation {
       }
       double[] all = errs.stream().flatMapToDouble(Arrays::stream).toArray();
       byModel.put(name, all);
-      progress("sweep: model %s: median relative error %.3f", name, Ranks.quantileOf(all, 0.5));
+      progress("sweep: model %s: median relative error %.3f", name, Stats.quantileOf(all, 0.5));
     }
     Map<Integer, double[]> byL = new LinkedHashMap<>();
     int maxL = Math.min(40, m.size() / 3);
@@ -91,7 +92,7 @@ final class Evaluation {
         errs.add(new SeedRun(m, s.toBuilder().landmarks(l, null).build(), true).run(s.seed() + i, false, pool).relErrors());
       }
       double[] all = errs.stream().flatMapToDouble(Arrays::stream).toArray();
-      byL.put(l, new double[] {Ranks.quantileOf(all, 0.5), Ranks.quantileOf(all, 0.9)});
+      byL.put(l, new double[] {Stats.quantileOf(all, 0.5), Stats.quantileOf(all, 0.9)});
       progress("sweep: %d landmarks: median relative error %.3f", l, byL.get(l)[0]);
     }
     return new Sweep(byModel, byL, seeds);

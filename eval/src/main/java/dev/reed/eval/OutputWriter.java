@@ -1,5 +1,6 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.Stats;
 import com.google.gson.stream.JsonWriter;
 import java.io.IOException;
 import java.io.Writer;
@@ -163,7 +164,7 @@ final class OutputWriter {
         j.name("seeds").value(sweep.seeds());
         j.name("relErrMedianByModel").beginObject();
         for (Map.Entry<String, double[]> e : sweep.relErrorsByModel().entrySet()) {
-          number(j.name(e.getKey()), Ranks.quantileOf(e.getValue(), 0.5));
+          number(j.name(e.getKey()), Stats.quantileOf(e.getValue(), 0.5));
         }
         j.endObject();
         j.name("relErrByLandmarks").beginObject();

@@ -1,24 +1,10 @@
 package dev.reed.eval;
 
-import dev.reed.coordinates.Stats;
 import java.util.Arrays;
 
 /** Rank statistics for the evaluator. */
 final class Ranks {
   private Ranks() {}
-
-  // The two quantile entries stay while SeedRun, Evaluation and OutputWriter call them; the
-  // definition is Stats' (the same arithmetic this class had, so the figures are unchanged).
-
-  /** {@link Stats#quantile}: of a sorted array. */
-  static double quantile(double[] sorted, double q) {
-    return Stats.quantile(sorted, q);
-  }
-
-  /** {@link Stats#quantileOf}: of the finite values. */
-  static double quantileOf(double[] values, double q) {
-    return Stats.quantileOf(values, q);
-  }
 
   static double mean(double[] values) {
     return Arrays.stream(values).filter(Double::isFinite).average().orElse(Double.NaN);

@@ -1,5 +1,6 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.Stats;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -96,7 +97,7 @@ final class Report {
       b.append("## Sweep: relative error by coordinate model (" + sweep.seeds() + " seed(s))\n\n| model | median | p90 |\n|---|---|---|\n");
       for (Map.Entry<String, double[]> e : sweep.relErrorsByModel().entrySet()) {
         String name = e.getKey().endsWith("h") ? e.getKey().replace("h", "-D+height") : e.getKey() + "-D";
-        b.append(f("| %s | %.3f | %.3f |%n", name, Ranks.quantileOf(e.getValue(), 0.5), Ranks.quantileOf(e.getValue(), 0.9)));
+        b.append(f("| %s | %.3f | %.3f |%n", name, Stats.quantileOf(e.getValue(), 0.5), Stats.quantileOf(e.getValue(), 0.9)));
       }
       b.append("\n## Sweep: relative error by number of landmarks\n\n| landmarks | median | p90 |\n|---|---|---|\n");
       for (Map.Entry<Integer, double[]> e : sweep.byLandmarks().entrySet()) {

@@ -1,5 +1,6 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.Stats;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
@@ -245,7 +246,7 @@ final class SeedRun {
     double[] relSorted = rel.clone();
     Arrays.sort(relSorted);
     if (accuracyOnly) {
-      return new ClientRun(new ClientResult(c, calib, Ranks.quantile(relSorted, 0.5), Ranks.quantile(relSorted, 0.9),
+      return new ClientRun(new ClientResult(c, calib, Stats.quantile(relSorted, 0.5), Stats.quantile(relSorted, 0.9),
           Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, nearest(clientAll), Map.of()), rel, null);
     }
     double[] predAll = new double[ns];
@@ -358,8 +359,8 @@ final class SeedRun {
           orderPred, orderRtt, probesAt, calib, kth, stop, actual);
     }
     evaluate(policies, "exhaustive", AutoStopPolicy::exhaustive, orderPred, orderRtt, probesAt, calib, kth, Double.NaN, actual);
-    ClientResult cr = new ClientResult(c, calib, relSorted.length == 0 ? Double.NaN : Ranks.quantile(relSorted, 0.5),
-        relSorted.length == 0 ? Double.NaN : Ranks.quantile(relSorted, 0.9), spearman, p10, optimalMean,
+    ClientResult cr = new ClientResult(c, calib, relSorted.length == 0 ? Double.NaN : Stats.quantile(relSorted, 0.5),
+        relSorted.length == 0 ? Double.NaN : Stats.quantile(relSorted, 0.9), spearman, p10, optimalMean,
         allSeen, randomAll, ns, relCal, relFinal, nearest(clientAll), policies);
     Sequence seq = null;
     if (keepSequence) {
@@ -395,7 +396,7 @@ final class SeedRun {
   private double relativeErrorMedian(Coordinate me, Coordinate[] sc, double[] actual, LandmarkComparison[] compared) {
     double[] r = relativeErrors(me, sc, actual, compared);
     Arrays.sort(r);
-    return Ranks.quantile(r, 0.5);
+    return Stats.quantile(r, 0.5);
   }
 
   private void evaluate(Map<String, PolicyOutcome> out, String name, Supplier<AutoStopPolicy> factory,
@@ -424,7 +425,7 @@ final class SeedRun {
           correct++;
         }
       }
-      median = Ranks.quantile(Arrays.copyOf(seenRtt, nf), 0.5);
+      median = Stats.quantile(Arrays.copyOf(seenRtt, nf), 0.5);
     }
     double precision = Math.min(1.0, correct / (double) s.nClose());
     int playableFound = -1;

@@ -1,5 +1,6 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.Stats;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +34,8 @@ final class Summary {
     v.put("failedClients", (double) o.failedClients());
     v.put("unpositionedServers", (double) o.unpositioned());
     v.put("landmarkEmbeddingError", o.embedding().medianRelativeError());
-    v.put("relErrMedian", Ranks.quantile(pooled, 0.5));
-    v.put("relErrP90", Ranks.quantile(pooled, 0.9));
+    v.put("relErrMedian", Stats.quantile(pooled, 0.5));
+    v.put("relErrP90", Stats.quantile(pooled, 0.9));
     v.put("relErrClientMedianMean", mean(cs, ClientResult::relErrMedian));
     v.put("relErrCalibrationMedian", mean(cs, ClientResult::relErrCalibration));
     v.put("relErrFinalMedian", mean(cs, ClientResult::relErrFinal));
