@@ -133,10 +133,15 @@ class EvalCommandTest {
     assertThat(run("--matrix", m.toString(), "--dims", "0", "--out", out.toString()).err()).contains("dimensions");
     assertThat(run("--matrix", m.toString(), "--landmarks", "5", "--landmark-list", "1,2", "--out", out.toString()).code())
         .isEqualTo(2); // mutually exclusive
-    assertThat(run("--matrix", m.toString(), "--calibration-spread", "0", "--out", out.toString()).err())
-        .contains("--calibration-spread >= 1");
-    assertThat(run("--matrix", m.toString(), "--near-weight", "-1", "--out", out.toString()).err())
-        .contains("--near-weight must be >= 0");
+    assertThat(run("--matrix", m.toString(), "--model", dir.resolve("absent.properties").toString(), "--out", out.toString())
+        .err()).contains("--model").contains("no such file");
+    Path badModel = dir.resolve("bad.properties");
+    Files.writeString(badModel, "nearDifferenceWeight = -1
+");
+    Run bad = run("--matrix", m.toString(), "--model", badModel.toString(), "--out", out.toString());
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("bad.properties").contains("nearDifferenceWeight must be >= 0");
+    assertThat(run("--matrix", m.toString(), "--page-size", "0", "--out", out.toString()).err()).contains("--page-size");
     assertThat(run("--matrix", m.toString(), "--kmedoids-cap", "0", "--out", out.toString()).code()).isEqualTo(2);
     Run margin = run("--matrix", m.toString(), "--window-margin", "-1", "--out", out.toString());
     assertThat(margin.code()).isEqualTo(2);
@@ -144,64 +149,67 @@ class EvalCommandTest {
     assertThat(run("--help").code()).isZero();
   }
 
-  /** Two-phase calibration probes exactly K landmarks, and switching the landmark comparison off changes the order. */
+  private Path model(String name, String text) throws IOException {
+    Path p = dir.resolve(name + ".properties");
+    Files.writeString(p, text);
+    return p;
+  }
+
+  /** A model file chooses the policy: K calibration probes in two phases, and the landmark comparison off changes the order. */
   @Test
-  void twoPhaseCalibrationAndLandmarkComparison() throws IOException {
+  void aModelFileChoosesTheDiscoveryPolicy() throws IOException {
     Path m = smallMatrix(dir, 60);
     Path on = dir.resolve("on");
     Path off = dir.resolve("off");
-    Run a = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--calibration", "7",
-        "--calibration-spread", "4", "--seeds", "1", "--out", on.toString());
+    String seven = "calibrationProbes = 7\nspreadProbes = 4\nnearBeaconMaxMs = Infinity\n";
+    Run a = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--model", model("on", seven).toString(),
+        "--seeds", "1", "--out", on.toString());
     assertThat(a.code()).as(a.err()).isZero();
-    Run b = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--calibration", "7",
-        "--calibration-spread", "4", "--seeds", "1", "--no-comparison", "--out", off.toString());
+    Run b = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3",
+        "--model", model("off", seven + "comparison = false\n").toString(), "--seeds", "1", "--out", off.toString());
     assertThat(b.code()).as(b.err()).isZero();
     List<String> orders = Files.readAllLines(on.resolve("orders.csv"));
     assertThat(orders.subList(1, orders.size())).allSatisfy(line -> assertThat(line).endsWith(",7"));
-    assertThat(Files.readString(on.resolve("results.json"))).contains("\"calibrationSpread\":4", "\"comparison\":true");
-    assertThat(Files.readString(on.resolve("report.md"))).contains("7 (4 landmarks by Algorithm 3, then the nearest landmarks)");
+    assertThat(Files.readString(on.resolve("results.json"))).contains("\"calibrationProbes\":\"7\"", "\"comparison\":\"true\"",
+        "\"pageSize\":230");
+    assertThat(Files.readString(on.resolve("report.md"))).contains("7 (4 spread by Algorithm 3, then the nearest beacons within");
     assertThat(orders).isNotEqualTo(Files.readAllLines(off.resolve("orders.csv")));
   }
 
   /**
-   * With near calibration points of any kind (the client SDK's old second phase), some clients
-   * calibrate against servers: those count as probes of the order, not as calibration, so such a
-   * client lists fewer than K calibration probes and never fewer than the spread phase.
+   * Near calibration points of any kind: some are servers, which the order then hands out in their
+   * turn without a second probe. With a beacon cap of 0 no beacon is near, which is the same batch
+   * as any; without a cap every near point is a beacon.
    */
   @Test
-  void nearCalibrationOverServersProbesThemFirst() throws IOException {
+  void nearCalibrationOfAnyKindAndTheBeaconCap() throws IOException {
     Path m = smallMatrix(dir, 60);
     Path any = dir.resolve("any");
-    Run a = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--calibration", "7",
-        "--calibration-spread", "4", "--calibration-near", "any", "--seeds", "1", "--out", any.toString());
-    assertThat(a.code()).as(a.err()).isZero();
-    List<String> orders = Files.readAllLines(any.resolve("orders.csv"));
-    List<Integer> calib = orders.subList(1, orders.size()).stream()
-        .map(line -> Integer.parseInt(line.substring(line.lastIndexOf(',') + 1))).toList();
-    assertThat(calib).allSatisfy(k -> assertThat(k).isBetween(4, 7));
-    assertThat(calib).as("some near calibration points are servers").anySatisfy(k -> assertThat(k).isLessThan(7));
-    assertThat(Files.readString(any.resolve("results.json"))).contains("\"calibrationNear\":\"any\"");
-    assertThat(Files.readString(any.resolve("report.md"))).contains("then the nearest landmarks or servers");
-    // beacons: landmarks within the cap first; with no cap every near point is a landmark, with a
-    // cap of 0 none is, which is the same batch as any
-    Path beacons = dir.resolve("beacons");
     Path none = dir.resolve("none");
-    for (Object[] c : new Object[][] {{beacons, "1000000"}, {none, "0"}}) {
-      Run b = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--calibration", "7",
-          "--calibration-spread", "4", "--calibration-near", "beacons", "--near-beacon-max", (String) c[1], "--seeds", "1",
-          "--out", c[0].toString());
-      assertThat(b.code()).as(b.err()).isZero();
+    Path uncapped = dir.resolve("uncapped");
+    String base = "calibrationProbes = 7\nspreadProbes = 4\n";
+    for (Object[] c : new Object[][] {{any, "near = any\n"}, {none, "nearBeaconMaxMs = 0\n"},
+        {uncapped, "nearBeaconMaxMs = Infinity\n"}}) {
+      Path out = (Path) c[0];
+      Run r = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3",
+          "--model", model(out.getFileName().toString(), base + c[1]).toString(), "--seeds", "1", "--out", out.toString());
+      assertThat(r.code()).as(r.err()).isZero();
     }
-    List<String> uncapped = Files.readAllLines(beacons.resolve("orders.csv"));
-    assertThat(uncapped.subList(1, uncapped.size())).allSatisfy(line -> assertThat(line).endsWith(",7"));
-    assertThat(Files.readAllLines(none.resolve("orders.csv"))).isEqualTo(orders);
-    assertThat(Files.readString(beacons.resolve("report.md"))).contains("landmarks within 1000000 ms, then landmarks or servers");
-    Run bad = run("--matrix", m.toString(), "--calibration-near", "nearby", "--out", dir.resolve("bad").toString());
-    assertThat(bad.code()).isEqualTo(2);
-    assertThat(bad.err()).contains("--calibration-near must be landmarks, beacons or any, got nearby");
-    Run negative = run("--matrix", m.toString(), "--near-beacon-max", "-1", "--out", dir.resolve("bad").toString());
-    assertThat(negative.code()).isEqualTo(2);
-    assertThat(negative.err()).contains("--near-beacon-max must be >= 0");
+    assertThat(Files.readAllLines(none.resolve("orders.csv"))).isEqualTo(Files.readAllLines(any.resolve("orders.csv")));
+    assertThat(Files.readAllLines(uncapped.resolve("orders.csv"))).isNotEqualTo(Files.readAllLines(any.resolve("orders.csv")));
+    assertThat(Files.readString(any.resolve("report.md"))).contains("then the nearest calibration points of any kind");
+  }
+
+  /** The model files in eval/models load, and default.properties is the SDK's model. */
+  @Test
+  void theModelFilesInTheRepositoryLoad() throws IOException {
+    assertThat(dev.reed.coordinates.discovery.DiscoveryModel.load(Path.of("models/default.properties")))
+        .isEqualTo(dev.reed.coordinates.discovery.DiscoveryModel.defaults());
+    try (var files = Files.list(Path.of("models"))) {
+      for (Path f : files.toList()) {
+        assertThat(dev.reed.coordinates.discovery.DiscoveryModel.load(f)).as(f.toString()).isNotNull();
+      }
+    }
   }
 
   /** The coordinates.csv header the issue specifies. */
