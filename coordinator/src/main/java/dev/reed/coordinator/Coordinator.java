@@ -18,7 +18,6 @@ import dev.reed.coordinator.ingest.SampleIngest;
 import dev.reed.coordinator.ingest.SampleValidator;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.coordinator.leader.LeaderElection;
-import dev.reed.coordinator.metrics.MetricsServer;
 import dev.reed.coordinator.position.LandmarkEmbeddingRound;
 import dev.reed.coordinator.position.TargetPositioning;
 import dev.reed.coordinator.snapshot.SnapshotFiles;
@@ -28,6 +27,7 @@ import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.ServerInfo;
 import dev.reed.proto.v1.Target;
+import dev.reed.runtime.OpsServer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -76,7 +76,7 @@ public final class Coordinator implements AutoCloseable {
   private RoundLoop loop;
   private Quake3MasterServer quake3Master;
   private ValveMasterServer valveMaster;
-  private MetricsServer metrics;
+  private OpsServer metrics;
   private TargetWindows windows;
   private KafkaProducer<byte[], byte[]> producer;
   private volatile boolean closed;
@@ -121,10 +121,10 @@ public final class Coordinator implements AutoCloseable {
     CoordinateConfig math = new CoordinateConfig(config.dimensions(), config.height());
     ApiKeys keys = config.apiKeysFile() == null ? null : ApiKeys.read(config.apiKeysFile());
     if (config.targetsFile() != null) {
-      int n = dev.reed.proto.TargetsFile.read(config.targetsFile()).size(); // fail fast on a bad file
+      int n = dev.reed.runtime.TargetsFile.read(config.targetsFile()).size(); // fail fast on a bad file
       log.info("target file {}: {} targets", config.targetsFile(), n);
     }
-    if (config.denyFile() != null) dev.reed.proto.DenyList.read(config.denyFile()); // fail fast; the catalog logs it
+    if (config.denyFile() != null) dev.reed.runtime.DenyList.read(config.denyFile()); // fail fast; the catalog logs it
     ensureTopics();
     Properties pp = new Properties();
     pp.putAll(config.kafkaProperties());
@@ -212,9 +212,10 @@ public final class Coordinator implements AutoCloseable {
     }
     registerMetrics(deadLetters, ingest);
     if (config.metricsPort() >= 0) {
-      metrics = MetricsServer.start(new InetSocketAddress(config.bindAddress(), config.metricsPort()), registry,
-          this::healthy);
+      metrics = OpsServer.start(new InetSocketAddress(config.bindAddress(), config.metricsPort()), registry::scrape,
+          this::health);
       resources.add(metrics);
+      log.info("metrics on http://{}/metrics, health on /healthz", Endpoints.key(metrics.address()));
     }
     log.info("coordinator {} started in {} ms: grpc {}, dims {}{}, leader election {}, kafka {}", config.identity(),
         (System.nanoTime() - t0) / 1_000_000, api.address(), config.dimensions(), config.height() ? "+height" : "",
@@ -301,8 +302,12 @@ public final class Coordinator implements AutoCloseable {
     }
   }
 
-  private boolean healthy() {
-    return feed.caughtUp() && loop.alive() && !closed;
+  /** {@code /healthz}: serving only while the index is caught up and the round loop runs. */
+  private OpsServer.Health health() {
+    if (closed) return new OpsServer.Health(false, "shutting down");
+    if (!loop.alive()) return new OpsServer.Health(false, "round loop stopped");
+    if (!feed.caughtUp()) return new OpsServer.Health(false, "index not caught up");
+    return new OpsServer.Health(true, "serving");
   }
 
   public CoordinatorConfig config() {

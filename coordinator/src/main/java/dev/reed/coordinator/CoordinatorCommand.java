@@ -1,6 +1,6 @@
 package dev.reed.coordinator;
 
-import dev.reed.proto.KafkaClientProperties;
+import dev.reed.runtime.KafkaClientProperties;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -9,9 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code ./reed coordinator}: runs one coordinator replica until interrupted. Every option also

@@ -24,7 +24,7 @@ import java.util.Set;
  * @param snapshotEvery how often snapshot files are written
  * @param snapshotKeep snapshot generations kept
  * @param targetsFile static target list ({@code q3 HOST:PORT} / {@code a2s HOST:PORT}); null = none
- * @param denyFile addresses, blocks and endpoints never probed ({@link dev.reed.proto.DenyList}); null = none
+ * @param denyFile addresses, blocks and endpoints never probed ({@link dev.reed.runtime.DenyList}); null = none
  * @param quake3MasterPort Quake3 master front end UDP port; -1 = off
  * @param valveMasterPort Valve master-query front end UDP port; -1 = off
  * @param crawlMasters external masters to crawl: {@code q3 HOST:PORT} or {@code valve HOST:PORT}

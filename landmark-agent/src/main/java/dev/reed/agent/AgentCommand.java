@@ -1,18 +1,20 @@
 package dev.reed.agent;
 
-import dev.reed.agent.config.Durations;
-import dev.reed.agent.config.EnvironmentDefaults;
-import dev.reed.agent.config.SocketAddresses;
+import dev.reed.proto.Endpoints;
+import dev.reed.runtime.Durations;
+import dev.reed.runtime.EnvironmentDefaults;
+import dev.reed.runtime.KafkaClientProperties;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code ./reed agent}: runs a landmark agent until stopped (SIGTERM/Ctrl-C shut it down
@@ -117,9 +119,9 @@ public final class AgentCommand implements Callable<Integer> {
     try {
       AgentConfig.Builder b = AgentConfig.builder(id, kafka)
           .region(region)
-          .kafkaProperties(kafkaConfig == null ? java.util.Map.of() : dev.reed.proto.KafkaClientProperties.read(kafkaConfig, AgentConfig.KAFKA_OWNED_KEYS, "agent"))
-          .bind(option("--bind", () -> SocketAddresses.parse(bind, 0)))
-          .beacon(option("--beacon", () -> SocketAddresses.parse(beacon, AgentConfig.DEFAULT_BEACON_PORT)))
+          .kafkaProperties(kafkaConfig == null ? Map.of() : KafkaClientProperties.read(kafkaConfig, AgentConfig.KAFKA_OWNED_KEYS, "agent"))
+          .bind(option("--bind", () -> Endpoints.socketAddress(bind, 0)))
+          .beacon(option("--beacon", () -> Endpoints.socketAddress(beacon, AgentConfig.DEFAULT_BEACON_PORT)))
           .interval(option("--interval", () -> Durations.parse(interval)))
           .rate(rate)
           .probeTimeout(option("--probe-timeout", () -> Durations.parse(probeTimeout)))
@@ -130,7 +132,7 @@ public final class AgentCommand implements Callable<Integer> {
           .targetsFile(targets)
           .denyFile(deny);
       if (beaconAdvertise != null && !beaconAdvertise.isBlank()) {
-        b.beaconAdvertise(option("--beacon-advertise", () -> SocketAddresses.parse(beaconAdvertise, -1)));
+        b.beaconAdvertise(option("--beacon-advertise", () -> Endpoints.socketAddress(beaconAdvertise, -1)));
       }
       if (once) b.interval(Duration.ZERO);
       else if (option("--interval", () -> Durations.parse(interval)).isZero()) throw usage("--interval must be > 0 (or use --once)");

@@ -20,14 +20,14 @@ import java.util.regex.Pattern;
  * @param region free-form region label for people
  * @param kafkaBootstrap Kafka {@code bootstrap.servers}
  * @param kafkaProperties further Kafka client settings (TLS, SASL) for the producer and consumers;
- *     (a {@code --kafka-config} file, read by {@link dev.reed.proto.KafkaClientProperties}); keys in
+ *     (a {@code --kafka-config} file, read by {@link dev.reed.runtime.KafkaClientProperties}); keys in
  *     {@link #KAFKA_OWNED_KEYS} are refused
  * @param bind local address the probes are sent from (port 0 = any)
  * @param beacon where the calibration beacon listens (A2S_INFO and Quake3 getinfo)
  * @param beaconAdvertise the beacon address announced to peers and clients; null = {@code beacon}
  *     if it is a specific address, else the local address that routes to the Kafka broker
  * @param targetsFile static target list, or null
- * @param denyFile addresses, blocks and endpoints this agent never probes ({@link dev.reed.proto.DenyList}), or null
+ * @param denyFile addresses, blocks and endpoints this agent never probes ({@link dev.reed.runtime.DenyList}), or null
  * @param interval nominal time between round starts; zero = no schedule, rounds only through
  *     {@link LandmarkAgent#runRound()}
  * @param jitter each wait is {@code interval} times a random factor in {@code [1 - jitter, 1 + jitter]},

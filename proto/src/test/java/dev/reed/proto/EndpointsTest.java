@@ -23,7 +23,7 @@ class EndpointsTest {
     assertThatThrownBy(() -> Endpoints.parse("example.com:27960")).hasMessageContaining("not a literal IP address");
     assertThatThrownBy(() -> Endpoints.parse("10.0.0.1:70000")).hasMessageContaining("port out of range");
     assertThatThrownBy(() -> Endpoints.parse("10.0.0.1:x")).hasMessageContaining("bad port");
-    assertThatThrownBy(() -> Endpoints.parse("27960")).hasMessageContaining("expected ip:port");
+    assertThatThrownBy(() -> Endpoints.parse("27960")).hasMessageContaining("expected HOST:PORT");
     assertThatThrownBy(() -> Endpoints.parse("256.1.1.1:1")).hasMessageContaining("not a literal IP address");
   }
 

@@ -1,9 +1,9 @@
 package dev.reed.coordinator.catalog;
 
 import dev.reed.proto.Endpoints;
-import dev.reed.proto.TargetsFile;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
+import dev.reed.runtime.TargetsFile;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;

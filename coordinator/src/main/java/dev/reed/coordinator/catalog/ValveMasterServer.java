@@ -1,10 +1,12 @@
 package dev.reed.coordinator.catalog;
 
+import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.GameProtocol;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
@@ -129,16 +131,12 @@ public final class ValveMasterServer implements AutoCloseable {
   }
 
   private static InetSocketAddress parseSeed(String s) {
-    int colon = s.lastIndexOf(':');
-    if (colon <= 0) return null;
+    String seed = s.replaceFirst(":(\\d{1,5})[^:]*$", ":$1"); // qstat appends a stray byte to the port
     try {
-      String ip = s.substring(0, colon);
-      if (!ip.matches("\\d{1,3}(\\.\\d{1,3}){3}")) return null;
-      String digits = s.substring(colon + 1).replaceFirst("^(\\d{1,5}).*$", "$1"); // qstat appends a stray byte
-      int port = Integer.parseInt(digits);
-      if (port < 0 || port > 65535) return null;
-      return new InetSocketAddress(InetAddress.getByName(ip), port);
-    } catch (NumberFormatException | IOException e) {
+      Endpoints.HostPort hp = Endpoints.hostPort(seed, -1);
+      InetAddress ip = Endpoints.literal(hp.host());
+      return ip instanceof Inet4Address ? new InetSocketAddress(ip, hp.port()) : null;
+    } catch (IllegalArgumentException e) {
       return null;
     }
   }

@@ -1,13 +1,14 @@
-package dev.reed.agent.config;
+package dev.reed.runtime;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses the durations operators type: {@code 5m}, {@code 30s}, {@code 1h30m}, {@code 250ms},
- * {@code 2d}, or ISO-8601 ({@code PT5M}).
+ * The one duration grammar of every command: {@code 5m}, {@code 30s}, {@code 1h30m},
+ * {@code 250ms}, {@code 1.5s}, {@code 2d} (units in either case), or ISO-8601 ({@code PT5M}).
  */
 public final class Durations {
   private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h|d)");
@@ -27,6 +28,7 @@ public final class Durations {
         throw new IllegalArgumentException("invalid duration '" + text + "': " + e.getMessage());
       }
     }
+    s = s.toLowerCase(Locale.ROOT);
     Matcher m = PART.matcher(s);
     int pos = 0;
     long nanos = 0;

@@ -1,4 +1,4 @@
-package dev.reed.agent.config;
+package dev.reed.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +15,9 @@ class DurationsTest {
     assertThat(Durations.parse("250ms")).isEqualTo(Duration.ofMillis(250));
     assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
     assertThat(Durations.parse("PT5M")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(Durations.parse("pt5m")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(Durations.parse("2D")).as("the coordinator accepted units in either case").isEqualTo(Duration.ofDays(2));
+    assertThat(Durations.parse("500MS")).isEqualTo(Duration.ofMillis(500));
   }
 
   @Test
