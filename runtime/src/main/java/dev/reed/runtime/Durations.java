@@ -53,4 +53,23 @@ public final class Durations {
     }
     return Duration.ofNanos(nanos);
   }
+
+  /**
+   * The short form {@link #parse} reads back, e.g. {@code 1h30m}, {@code 250ms}: what help texts
+   * show as a default.
+   */
+  public static String format(Duration d) {
+    if (d.isZero()) return "0s";
+    StringBuilder out = new StringBuilder();
+    long ms = d.toMillis();
+    long[] units = {86_400_000L, 3_600_000L, 60_000L, 1_000L, 1L};
+    String[] names = {"d", "h", "m", "s", "ms"};
+    for (int i = 0; i < units.length; i++) {
+      if (ms >= units[i]) {
+        out.append(ms / units[i]).append(names[i]);
+        ms %= units[i];
+      }
+    }
+    return out.toString();
+  }
 }

@@ -27,4 +27,17 @@ class DurationsTest {
     assertThatThrownBy(() -> Durations.parse("")).hasMessageContaining("empty duration");
     assertThatThrownBy(() -> Durations.parse("PT5Q")).hasMessageContaining("invalid duration");
   }
+
+  @Test
+  void formatsWhatItParses() {
+    assertThat(Durations.format(Duration.ofMinutes(5))).isEqualTo("5m");
+    assertThat(Durations.format(Duration.ofSeconds(30))).isEqualTo("30s");
+    assertThat(Durations.format(Duration.ofMinutes(90))).isEqualTo("1h30m");
+    assertThat(Durations.format(Duration.ofMillis(1250))).isEqualTo("1s250ms");
+    assertThat(Durations.format(Duration.ofDays(2))).isEqualTo("2d");
+    assertThat(Durations.format(Duration.ZERO)).isEqualTo("0s");
+    for (Duration d : new Duration[] {Duration.ofMillis(86_461_001), Duration.ofMinutes(45), Duration.ofMillis(1)}) {
+      assertThat(Durations.parse(Durations.format(d))).isEqualTo(d);
+    }
+  }
 }
