@@ -37,7 +37,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -50,7 +50,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -126,19 +125,15 @@ public final class Coordinator implements AutoCloseable {
     }
     if (config.catalog().denyFile() != null) dev.reed.runtime.DenyList.read(config.catalog().denyFile()); // fail fast; the catalog logs it
     ensureTopics();
-    Properties pp = new Properties();
-    pp.putAll(config.kafka().properties());
-    pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrap());
-    pp.put(ProducerConfig.ACKS_CONFIG, "all");
-    pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-    pp.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-    pp.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    pp.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
-    pp.put(ProducerConfig.CLIENT_ID_CONFIG, "reed-coordinator-" + config.leadership().identity());
-    producer = new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer());
+    producer = config.kafka().clients().producer("reed-coordinator-" + config.leadership().identity(), Map.of(
+        ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+        ProducerConfig.LINGER_MS_CONFIG, "20",
+        ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
+        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000"));
     resources.add(() -> producer.close(Duration.ofSeconds(5)));
 
-    feed = new IndexFeed(config.kafka().bootstrap(), config.kafka().properties(), config.rounds().dimensions(), config.rounds().height(), config.clock(),
+    feed = new IndexFeed(config.kafka().clients(), config.rounds().dimensions(), config.rounds().height(), config.clock(),
         Duration.ofMillis(250));
     resources.add(feed);
     Supplier<ServingState> state = feed::current;
@@ -184,7 +179,7 @@ public final class Coordinator implements AutoCloseable {
     MeshWindows mesh = new MeshWindows(config.rounds().window());
     Set<String> known = feed.knownLandmarks();
     DeadLetters deadLetters = new DeadLetters(producer);
-    SampleIngest ingest = new SampleIngest(config.kafka().bootstrap(), config.kafka().properties(), config.kafka().groupId(), windows, mesh,
+    SampleIngest ingest = new SampleIngest(config.kafka().clients(), config.kafka().groupId(), windows, mesh,
         new SampleValidator(known::contains), deadLetters, config.clock(), config.rounds().replay());
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
         new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
@@ -223,11 +218,7 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private void ensureTopics() throws IOException {
-    Properties p = new Properties();
-    p.putAll(config.kafka().properties());
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrap());
-    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
-    try (Admin admin = Admin.create(p)) {
+    try (Admin admin = config.kafka().clients().admin(null, Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = Topic.ALL.stream().filter(t -> !existing.contains(t.name()))
           .map(t -> new NewTopic(t.name(), t.partitions(), (short) -1).configs(t.configs())).toList();

@@ -1,5 +1,6 @@
 package dev.reed.coordinator;
 
+import dev.reed.runtime.KafkaClients;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,6 +88,11 @@ public record CoordinatorConfig(
         }
       }
       Objects.requireNonNull(groupId, "groupId");
+    }
+
+    /** The factory of every Kafka client the coordinator creates. */
+    public KafkaClients clients() {
+      return new KafkaClients(bootstrap, properties);
     }
   }
 

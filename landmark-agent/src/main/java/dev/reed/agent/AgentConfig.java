@@ -1,6 +1,7 @@
 package dev.reed.agent;
 
 import dev.reed.probe.responder.ReplyDelay;
+import dev.reed.runtime.KafkaClients;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -118,6 +119,11 @@ public record AgentConfig(
     if (deliveryTimeout == null || deliveryTimeout.toMillis() < 1_000) throw new IllegalArgumentException("delivery timeout must be >= 1 s");
     if (flushTimeout == null || flushTimeout.isNegative()) throw new IllegalArgumentException("flush timeout must be >= 0");
     if (batchSize < 1 || batchSize > 10_000) throw new IllegalArgumentException("batch size must be 1-10000, got " + batchSize);
+  }
+
+  /** The factory of every Kafka client the agent creates. */
+  public KafkaClients kafkaClients() {
+    return new KafkaClients(kafkaBootstrap, kafkaProperties);
   }
 
   /** Defaults for everything but the id and the broker. */

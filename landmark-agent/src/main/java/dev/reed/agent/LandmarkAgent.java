@@ -122,7 +122,7 @@ public final class LandmarkAgent implements AutoCloseable {
       registry.config().commonTags("landmark", config.id());
       Spool spool = Spool.open(config.spoolDir(), config.spoolMaxBytes(), Math.min(16L << 20, config.spoolMaxBytes() / 4), true);
       opened.push(spool);
-      Publisher publisher = new Publisher(spool, config.kafkaBootstrap(), config.kafkaProperties(), "reed-agent-" + config.id(),
+      Publisher publisher = new Publisher(spool, config.kafkaClients(), "reed-agent-" + config.id(),
           config.deliveryTimeout(), registry).start();
       opened.push(() -> publisher.close(Duration.ofSeconds(10)));
       Prober prober = ProbeEngine.builder()
@@ -135,7 +135,7 @@ public final class LandmarkAgent implements AutoCloseable {
       Beacon beacon = Beacon.start(config.beacon(), config.id(), config.region(), version, config.beaconDelay());
       opened.push(beacon);
       InetSocketAddress advertised = advertise(config, beacon.localAddress());
-      CompactedTopicReader reader = new CompactedTopicReader(config.kafkaBootstrap(), config.kafkaProperties(),
+      CompactedTopicReader reader = new CompactedTopicReader(config.kafkaClients(),
           "reed-agent-" + config.id() + "-catalog",
           Duration.ofSeconds(10));
       opened.push(reader);

@@ -17,7 +17,6 @@ import dev.reed.coordinates.ranking.RankingFilter;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.RankedTemplate;
 import dev.reed.coordinator.index.ServingState;
-import dev.reed.coordinator.ingest.SampleValidator;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.RttBound;
 import dev.reed.proto.v1.CalibrationKind;
