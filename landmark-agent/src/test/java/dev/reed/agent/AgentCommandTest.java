@@ -105,6 +105,8 @@ class AgentCommandTest {
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("--id", "--kafka", "--targets", "--interval", "--once", "--spool-dir", "--metrics-port",
         "REED_AGENT_KAFKA", "q3 HOST:PORT");
+    assertThat(r.out()).as("defaults shown from AgentConfig").contains("(default 5m,", "(default 0.0.0.0:27960)",
+        "(default 1s)", "(default 2m)", "(default 256)", "(default reed-agent-spool)");
   }
 
   @Test
