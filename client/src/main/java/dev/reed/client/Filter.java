@@ -1,5 +1,6 @@
 package dev.reed.client;
 
+import dev.reed.proto.RttBound;
 import java.util.Locale;
 
 /**
@@ -25,8 +26,8 @@ public record Filter(String game, String map, int minPlayers, boolean notFull, b
     map = map == null ? "" : map.strip().toLowerCase(Locale.ROOT);
     if (minPlayers < 0) throw new IllegalArgumentException("minPlayers must be >= 0: " + minPlayers);
     if (password == null) password = Password.ANY;
-    if (!(rttLimitMs >= 0) || rttLimitMs > 998.999) {
-      throw new IllegalArgumentException("rttLimitMs must be 0 (none) or 0-998.999 ms: " + rttLimitMs);
+    if (!(rttLimitMs >= 0) || rttLimitMs > RttBound.MAX_MS) {
+      throw new IllegalArgumentException("rttLimitMs must be 0 (none) or 0-" + RttBound.MAX_MS + " ms: " + rttLimitMs);
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.proto.RttBound;
+
 /**
  * When discovery stops probing (REED section 4.3; the player picks the trade-off between probes
  * and completeness). Evaluated in probe order by the policies of
@@ -82,6 +84,6 @@ public sealed interface StopRule {
   }
 
   private static void requireMs(double v, String name) {
-    if (!(v > 0) || v > 998.999) throw new IllegalArgumentException(name + " must be in (0, 998.999] ms: " + v);
+    if (!(v > 0) || v > RttBound.MAX_MS) throw new IllegalArgumentException(name + " must be in (0, " + RttBound.MAX_MS + "] ms: " + v);
   }
 }

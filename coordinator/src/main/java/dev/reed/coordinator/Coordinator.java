@@ -18,7 +18,6 @@ import dev.reed.coordinator.ingest.SampleIngest;
 import dev.reed.coordinator.ingest.SampleValidator;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.coordinator.leader.LeaderElection;
-import dev.reed.coordinator.metrics.MetricsServer;
 import dev.reed.coordinator.position.LandmarkEmbeddingRound;
 import dev.reed.coordinator.position.TargetPositioning;
 import dev.reed.coordinator.snapshot.SnapshotFiles;
@@ -28,6 +27,7 @@ import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.ServerInfo;
 import dev.reed.proto.v1.Target;
+import dev.reed.runtime.OpsServer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -37,7 +37,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -50,7 +50,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +75,7 @@ public final class Coordinator implements AutoCloseable {
   private RoundLoop loop;
   private Quake3MasterFrontEnd quake3Master;
   private ValveMasterFrontEnd valveMaster;
-  private MetricsServer metrics;
+  private OpsServer metrics;
   private TargetWindows windows;
   private KafkaProducer<byte[], byte[]> producer;
   private volatile boolean closed;
@@ -98,7 +97,7 @@ public final class Coordinator implements AutoCloseable {
 
   /**
    * Starts a replica with a given leader election (e.g. a Kubernetes Lease on a particular API
-   * server) instead of the one {@code config.leaderElection()} names; it is closed with the replica.
+   * server) instead of the one {@code config.leadership().election()} names; it is closed with the replica.
    */
   public static Coordinator start(CoordinatorConfig config, LeaderElection leaderElection) throws IOException {
     Coordinator c = new Coordinator(config);
@@ -118,34 +117,30 @@ public final class Coordinator implements AutoCloseable {
 
   private void startAll() throws IOException, InterruptedException {
     long t0 = System.nanoTime();
-    CoordinateConfig math = new CoordinateConfig(config.dimensions(), config.height());
-    ApiKeys keys = config.apiKeysFile() == null ? null : ApiKeys.read(config.apiKeysFile());
-    if (config.targetsFile() != null) {
-      int n = dev.reed.proto.TargetsFile.read(config.targetsFile()).size(); // fail fast on a bad file
-      log.info("target file {}: {} targets", config.targetsFile(), n);
+    CoordinateConfig math = new CoordinateConfig(config.rounds().dimensions(), config.rounds().height());
+    ApiKeys keys = config.api().apiKeysFile() == null ? null : ApiKeys.read(config.api().apiKeysFile());
+    if (config.catalog().targetsFile() != null) {
+      int n = dev.reed.runtime.TargetsFile.read(config.catalog().targetsFile()).size(); // fail fast on a bad file
+      log.info("target file {}: {} targets", config.catalog().targetsFile(), n);
     }
-    if (config.denyFile() != null) dev.reed.proto.DenyList.read(config.denyFile()); // fail fast; the catalog logs it
+    if (config.catalog().denyFile() != null) dev.reed.runtime.DenyList.read(config.catalog().denyFile()); // fail fast; the catalog logs it
     ensureTopics();
-    Properties pp = new Properties();
-    pp.putAll(config.kafkaProperties());
-    pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
-    pp.put(ProducerConfig.ACKS_CONFIG, "all");
-    pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-    pp.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-    pp.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    pp.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
-    pp.put(ProducerConfig.CLIENT_ID_CONFIG, "reed-coordinator-" + config.identity());
-    producer = new KafkaProducer<>(pp, new ByteArraySerializer(), new ByteArraySerializer());
+    producer = config.kafka().clients().producer("reed-coordinator-" + config.leadership().identity(), Map.of(
+        ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+        ProducerConfig.LINGER_MS_CONFIG, "20",
+        ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
+        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000"));
     resources.add(() -> producer.close(Duration.ofSeconds(5)));
 
-    feed = new IndexFeed(config.kafkaBootstrap(), config.kafkaProperties(), config.dimensions(), config.height(), config.clock(),
+    feed = new IndexFeed(config.kafka().clients(), config.rounds().dimensions(), config.rounds().height(), config.clock(),
         Duration.ofMillis(250));
     resources.add(feed);
     Supplier<ServingState> state = feed::current;
-    api = ApiServer.start(new InetSocketAddress(config.bindAddress(), config.grpcPort()), config.tlsCert(),
-        config.tlsKey(), keys, List.of(
-            new ReedServiceImpl(state, math.withCalibrationMaxError(config.calibrationMaxError()), config.clock(),
-                config.calibrationRotation(), config.calibrationMaxError()),
+    api = ApiServer.start(new InetSocketAddress(config.bindAddress(), config.api().grpcPort()), config.api().tlsCert(),
+        config.api().tlsKey(), keys, List.of(
+            new ReedServiceImpl(state, math.withCalibrationMaxError(config.api().calibrationMaxError()), config.clock(),
+                config.api().calibrationRotation(), config.api().calibrationMaxError()),
             new SnapshotServiceImpl(state)));
     resources.add(api);
     feed.start();
@@ -156,39 +151,39 @@ public final class Coordinator implements AutoCloseable {
       feed.onRebuild(() -> api.serving(true));
     }
 
-    if (leader == null) leader = switch (config.leaderElection()) {
+    if (leader == null) leader = switch (config.leadership().election()) {
       case "standalone" -> LeaderElection.standalone();
-      case "kubernetes" -> LeaderElection.inCluster(config.leaseNamespace(), config.leaseName(), config.identity());
+      case "kubernetes" -> LeaderElection.inCluster(config.leadership().leaseNamespace(), config.leadership().leaseName(), config.leadership().identity());
       default -> LeaderElection.inPod()
-          ? LeaderElection.inCluster(config.leaseNamespace(), config.leaseName(), config.identity())
+          ? LeaderElection.inCluster(config.leadership().leaseNamespace(), config.leadership().leaseName(), config.leadership().identity())
           : LeaderElection.standalone();
     };
     resources.add(leader);
 
-    List<MasterCrawler.Master> masters = config.crawlMasters().stream().map(MasterCrawler.Master::parse).toList();
-    TargetPublisher catalog = new TargetPublisher(producer, config.clock(), config.targetsFile(), config.denyFile(), masters,
-        new MasterCrawler(Duration.ofSeconds(3), Duration.ofSeconds(1), 200), config.crawlEvery(),
-        config.heartbeatExpiry());
-    if (config.quake3MasterPort() >= 0) {
-      quake3Master = Quake3MasterFrontEnd.start(new InetSocketAddress(config.bindAddress(), config.quake3MasterPort()),
+    List<MasterCrawler.Master> masters = config.catalog().crawlMasters().stream().map(MasterCrawler.Master::parse).toList();
+    TargetPublisher catalog = new TargetPublisher(producer, config.clock(), config.catalog().targetsFile(), config.catalog().denyFile(), masters,
+        new MasterCrawler(Duration.ofSeconds(3), Duration.ofSeconds(1), 200), config.catalog().crawlEvery(),
+        config.catalog().heartbeatExpiry());
+    if (config.catalog().quake3MasterPort() >= 0) {
+      quake3Master = Quake3MasterFrontEnd.start(new InetSocketAddress(config.bindAddress(), config.catalog().quake3MasterPort()),
           this::listed, (addr, info) -> catalog.registerHeartbeat(addr, feed.current().targets()), config.clock());
       resources.add(quake3Master);
     }
-    if (config.valveMasterPort() >= 0) {
-      valveMaster = ValveMasterFrontEnd.start(new InetSocketAddress(config.bindAddress(), config.valveMasterPort()),
+    if (config.catalog().valveMasterPort() >= 0) {
+      valveMaster = ValveMasterFrontEnd.start(new InetSocketAddress(config.bindAddress(), config.catalog().valveMasterPort()),
           this::listed);
       resources.add(valveMaster);
     }
 
-    windows = new TargetWindows(config.window(), 1024);
-    MeshWindows mesh = new MeshWindows(config.window());
+    windows = new TargetWindows(config.rounds().window(), 1024);
+    MeshWindows mesh = new MeshWindows(config.rounds().window());
     Set<String> known = feed.knownLandmarks();
     DeadLetters deadLetters = new DeadLetters(producer);
-    SampleIngest ingest = new SampleIngest(config.kafkaBootstrap(), config.kafkaProperties(), config.groupId(), windows, mesh,
-        new SampleValidator(known::contains), deadLetters, config.clock(), config.replay());
+    SampleIngest ingest = new SampleIngest(config.kafka().clients(), config.kafka().groupId(), windows, mesh,
+        new SampleValidator(known::contains), deadLetters, config.clock(), config.rounds().replay());
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
-        new LandmarkEmbeddingRound(math, config.minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
-        new TargetPositioning(math, producer, config.clock(), config.expireAfter().dividedBy(3), 0.5),
+        new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
+        new TargetPositioning(math, producer, config.clock(), config.rounds().expireAfter().dividedBy(3), 0.5),
         catalog, producer);
     resources.add(loop);
     loop.start();
@@ -196,37 +191,34 @@ public final class Coordinator implements AutoCloseable {
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
         Thread.ofPlatform().name("snapshots").daemon().factory());
     resources.add(scheduler::shutdownNow);
-    if (config.snapshotDir() != null) {
-      SnapshotFiles files = new SnapshotFiles(config.snapshotDir(), config.snapshotKeep());
-      long every = config.snapshotEvery().toMillis();
+    if (config.snapshots().dir() != null) {
+      SnapshotFiles files = new SnapshotFiles(config.snapshots().dir(), config.snapshots().keep());
+      long every = config.snapshots().every().toMillis();
       scheduler.scheduleAtFixedRate(() -> {
         try {
           ServingState s = feed.current();
           files.write(s, config.clock().instant());
-          log.info("snapshot written to {}: {} servers, {} landmarks", config.snapshotDir(), s.servers().size(),
+          log.info("snapshot written to {}: {} servers, {} landmarks", config.snapshots().dir(), s.servers().size(),
               s.landmarks().size());
         } catch (IOException | RuntimeException e) {
-          log.warn("snapshot to {} failed: {}", config.snapshotDir(), e.toString());
+          log.warn("snapshot to {} failed: {}", config.snapshots().dir(), e.toString());
         }
       }, every, every, TimeUnit.MILLISECONDS);
     }
     registerMetrics(deadLetters, ingest);
     if (config.metricsPort() >= 0) {
-      metrics = MetricsServer.start(new InetSocketAddress(config.bindAddress(), config.metricsPort()), registry,
-          this::healthy);
+      metrics = OpsServer.start(new InetSocketAddress(config.bindAddress(), config.metricsPort()), registry::scrape,
+          this::health);
       resources.add(metrics);
+      log.info("metrics on http://{}/metrics, health on /healthz", Endpoints.key(metrics.address()));
     }
-    log.info("coordinator {} started in {} ms: grpc {}, dims {}{}, leader election {}, kafka {}", config.identity(),
-        (System.nanoTime() - t0) / 1_000_000, api.address(), config.dimensions(), config.height() ? "+height" : "",
-        leader.describe(), config.kafkaBootstrap());
+    log.info("coordinator {} started in {} ms: grpc {}, dims {}{}, leader election {}, kafka {}", config.leadership().identity(),
+        (System.nanoTime() - t0) / 1_000_000, api.address(), config.rounds().dimensions(), config.rounds().height() ? "+height" : "",
+        leader.describe(), config.kafka().bootstrap());
   }
 
   private void ensureTopics() throws IOException {
-    Properties p = new Properties();
-    p.putAll(config.kafkaProperties());
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
-    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
-    try (Admin admin = Admin.create(p)) {
+    try (Admin admin = config.kafka().clients().admin(null, Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = Topic.ALL.stream().filter(t -> !existing.contains(t.name()))
           .map(t -> new NewTopic(t.name(), t.partitions(), (short) -1).configs(t.configs())).toList();
@@ -239,7 +231,7 @@ public final class Coordinator implements AutoCloseable {
         }
       }
     } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-      throw new IOException("cannot reach Kafka at " + config.kafkaBootstrap() + ": " + e.getMessage(), e);
+      throw new IOException("cannot reach Kafka at " + config.kafka().bootstrap() + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);
@@ -301,8 +293,12 @@ public final class Coordinator implements AutoCloseable {
     }
   }
 
-  private boolean healthy() {
-    return feed.caughtUp() && loop.alive() && !closed;
+  /** {@code /healthz}: serving only while the index is caught up and the round loop runs. */
+  private OpsServer.Health health() {
+    if (closed) return new OpsServer.Health(false, "shutting down");
+    if (!loop.alive()) return new OpsServer.Health(false, "round loop stopped");
+    if (!feed.caughtUp()) return new OpsServer.Health(false, "index not caught up");
+    return new OpsServer.Health(true, "serving");
   }
 
   public CoordinatorConfig config() {
@@ -366,6 +362,6 @@ public final class Coordinator implements AutoCloseable {
         log.warn("closing {} failed: {}", resources.get(i), e.toString());
       }
     }
-    log.info("coordinator {} stopped", config.identity());
+    log.info("coordinator {} stopped", config.leadership().identity());
   }
 }

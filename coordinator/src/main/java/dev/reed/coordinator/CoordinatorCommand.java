@@ -1,151 +1,137 @@
 package dev.reed.coordinator;
 
-import dev.reed.proto.KafkaClientProperties;
+import dev.reed.coordinator.CoordinatorConfig.Api;
+import dev.reed.coordinator.CoordinatorConfig.Catalog;
+import dev.reed.coordinator.CoordinatorConfig.Kafka;
+import dev.reed.coordinator.CoordinatorConfig.Leadership;
+import dev.reed.coordinator.CoordinatorConfig.Rounds;
+import dev.reed.coordinator.CoordinatorConfig.Snapshots;
+import dev.reed.runtime.Durations;
+import dev.reed.runtime.EnvironmentDefaults;
+import dev.reed.runtime.KafkaClientProperties;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code ./reed coordinator}: runs one coordinator replica until interrupted. Every option also
  * reads an environment variable {@code REED_COORDINATOR_<OPTION>} (e.g.
  * {@code REED_COORDINATOR_KAFKA}, {@code REED_COORDINATOR_GRPC_PORT}); the command line wins.
+ * Defaults are the {@code DEFAULT}s of {@link CoordinatorConfig}'s parts, set as the fields'
+ * initial values (picocli shows and applies those when neither flag nor variable is given).
  */
 @Command(name = "coordinator", mixinStandardHelpOptions = true, sortOptions = false,
+    defaultValueProvider = EnvironmentDefaults.class,
     description = {"Run a REED coordinator: samples from Kafka to coordinates to rankings over gRPC.",
         "Ingests reed.samples and reed.mesh-samples, embeds the landmarks (leader) and positions the targets,",
         "publishes reed.coordinates, serves ReedService and SnapshotService, runs the Quake3 and Valve master",
         "front ends and writes snapshot files. Every option can also be set with REED_COORDINATOR_<OPTION>."})
 public final class CoordinatorCommand implements Callable<Integer> {
 
-  @Option(names = "--kafka", paramLabel = "HOST:PORT", defaultValue = "${REED_COORDINATOR_KAFKA}",
+  @Option(names = "--kafka", paramLabel = "HOST:PORT",
       description = "Kafka bootstrap servers (env REED_COORDINATOR_KAFKA); required")
   String kafka;
 
-  @Option(names = "--kafka-config", paramLabel = "FILE", defaultValue = "${REED_COORDINATOR_KAFKA_CONFIG}",
+  @Option(names = "--kafka-config", paramLabel = "FILE",
       description = "Kafka client properties for TLS/SASL (security.protocol, ssl.*, sasl.*), applied to every "
           + "Kafka client (env REED_COORDINATOR_KAFKA_CONFIG; default: none)")
   Path kafkaConfig;
 
-  @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "${REED_COORDINATOR_BIND:-0.0.0.0}",
-      description = "address every listener binds (default: ${DEFAULT-VALUE})")
-  String bind;
+  @Option(names = "--bind", paramLabel = "ADDRESS", description = "address every listener binds (default: ${DEFAULT-VALUE})")
+  String bind = CoordinatorConfig.DEFAULT_BIND_ADDRESS;
 
-  @Option(names = "--grpc-port", defaultValue = "${REED_COORDINATOR_GRPC_PORT:-50051}",
-      description = "gRPC port, 0 = any free port (default: ${DEFAULT-VALUE})")
-  int grpcPort;
+  @Option(names = "--grpc-port", description = "gRPC port, 0 = any free port (default: ${DEFAULT-VALUE})")
+  int grpcPort = Api.DEFAULT.grpcPort();
 
-  @Option(names = "--metrics-port", defaultValue = "${REED_COORDINATOR_METRICS_PORT:--1}",
-      description = "HTTP port for /metrics and /healthz, -1 = off (default: ${DEFAULT-VALUE})")
-  int metricsPort;
+  @Option(names = "--metrics-port", description = "HTTP port for /metrics and /healthz, -1 = off (default: ${DEFAULT-VALUE})")
+  int metricsPort = CoordinatorConfig.DEFAULT_METRICS_PORT;
 
-  @Option(names = "--dims", defaultValue = "${REED_COORDINATOR_DIMS:-4}",
-      description = "coordinate dimensions: 2, 3, 4, 5, 8 or 10 (default: ${DEFAULT-VALUE})")
-  int dims;
+  @Option(names = "--dims", description = "coordinate dimensions: 2, 3, 4, 5, 8 or 10 (default: ${DEFAULT-VALUE})")
+  int dims = Rounds.DEFAULT.dimensions();
 
-  @Option(names = "--height", defaultValue = "${REED_COORDINATOR_HEIGHT:-false}",
+  @Option(names = "--height",
       description = "add a height (access-link delay) to every coordinate (default: ${DEFAULT-VALUE})")
-  boolean height;
+  boolean height = Rounds.DEFAULT.height();
 
-  @Option(names = "--snapshot-dir", paramLabel = "DIR", defaultValue = "${REED_COORDINATOR_SNAPSHOT_DIR}",
-      description = "write snapshot files here (default: none)")
-  Path snapshotDir;
+  @Option(names = "--snapshot-dir", paramLabel = "DIR", description = "write snapshot files here (default: none)")
+  Path snapshotDir = Snapshots.DEFAULT.dir();
 
-  @Option(names = "--snapshot-every", paramLabel = "DURATION", defaultValue = "${REED_COORDINATOR_SNAPSHOT_EVERY:-5m}",
+  @Option(names = "--snapshot-every", paramLabel = "DURATION",
       description = "snapshot interval, e.g. 30s, 5m, 1h (default: ${DEFAULT-VALUE})")
-  String snapshotEvery;
+  String snapshotEvery = Durations.format(Snapshots.DEFAULT.every());
 
-  @Option(names = "--snapshot-keep", defaultValue = "${REED_COORDINATOR_SNAPSHOT_KEEP:-12}",
-      description = "snapshot generations kept (default: ${DEFAULT-VALUE})")
-  int snapshotKeep;
+  @Option(names = "--snapshot-keep", description = "snapshot generations kept (default: ${DEFAULT-VALUE})")
+  int snapshotKeep = Snapshots.DEFAULT.keep();
 
-  @Option(names = "--targets", paramLabel = "FILE", defaultValue = "${REED_COORDINATOR_TARGETS}",
+  @Option(names = "--targets", paramLabel = "FILE",
       description = "static target list: 'q3 HOST:PORT' / 'a2s HOST:PORT' lines (default: none)")
-  Path targets;
+  Path targets = Catalog.DEFAULT.targetsFile();
 
-  @Option(names = "--deny", paramLabel = "FILE", defaultValue = "${REED_COORDINATOR_DENY}",
+  @Option(names = "--deny", paramLabel = "FILE",
       description = "never probe these: address, CIDR block or HOST:PORT lines; re-read when it changes (default: none)")
-  Path deny;
+  Path deny = Catalog.DEFAULT.denyFile();
 
-  @Option(names = "--q3-master-port", defaultValue = "${REED_COORDINATOR_Q3_MASTER_PORT:-27950}",
-      description = "Quake3 master front end UDP port, -1 = off (default: ${DEFAULT-VALUE})")
-  int q3MasterPort;
+  @Option(names = "--q3-master-port", description = "Quake3 master front end UDP port, -1 = off (default: ${DEFAULT-VALUE})")
+  int q3MasterPort = Catalog.DEFAULT.quake3MasterPort();
 
-  @Option(names = "--valve-master-port", defaultValue = "${REED_COORDINATOR_VALVE_MASTER_PORT:-27011}",
-      description = "Valve master front end UDP port, -1 = off (default: ${DEFAULT-VALUE})")
-  int valveMasterPort;
+  @Option(names = "--valve-master-port", description = "Valve master front end UDP port, -1 = off (default: ${DEFAULT-VALUE})")
+  int valveMasterPort = Catalog.DEFAULT.valveMasterPort();
 
-  @Option(names = "--crawl", paramLabel = "KIND:HOST:PORT", split = ",", defaultValue = "${REED_COORDINATOR_CRAWL}",
+  @Option(names = "--crawl", paramLabel = "KIND:HOST:PORT", split = ",",
       description = "external masters to crawl, e.g. q3:master.ioquake3.org:27950,valve:hl2master.steampowered.com:27011")
   List<String> crawl;
 
-  @Option(names = "--crawl-every", paramLabel = "DURATION", defaultValue = "${REED_COORDINATOR_CRAWL_EVERY:-10m}",
+  @Option(names = "--crawl-every", paramLabel = "DURATION",
       description = "interval between crawls of each master (default: ${DEFAULT-VALUE})")
-  String crawlEvery;
+  String crawlEvery = Durations.format(Catalog.DEFAULT.crawlEvery());
 
-  @Option(names = "--tls-cert", paramLabel = "FILE", defaultValue = "${REED_COORDINATOR_TLS_CERT}",
-      description = "PEM certificate chain: serve gRPC over TLS")
-  Path tlsCert;
+  @Option(names = "--tls-cert", paramLabel = "FILE", description = "PEM certificate chain: serve gRPC over TLS")
+  Path tlsCert = Api.DEFAULT.tlsCert();
 
-  @Option(names = "--tls-key", paramLabel = "FILE", defaultValue = "${REED_COORDINATOR_TLS_KEY}",
-      description = "PEM private key (PKCS#8) for --tls-cert")
-  Path tlsKey;
+  @Option(names = "--tls-key", paramLabel = "FILE", description = "PEM private key (PKCS#8) for --tls-cert")
+  Path tlsKey = Api.DEFAULT.tlsKey();
 
-  @Option(names = "--api-keys", paramLabel = "FILE", defaultValue = "${REED_COORDINATOR_API_KEYS}",
+  @Option(names = "--api-keys", paramLabel = "FILE",
       description = "require an x-api-key header; file of 'KEY [requests-per-second]' lines")
-  Path apiKeys;
+  Path apiKeys = Api.DEFAULT.apiKeysFile();
 
-  @Option(names = "--round-interval", paramLabel = "DURATION", defaultValue = "${REED_COORDINATOR_ROUND_INTERVAL:-30s}",
+  @Option(names = "--round-interval", paramLabel = "DURATION",
       description = "how often landmarks are embedded and targets positioned (default: ${DEFAULT-VALUE})")
-  String roundInterval;
+  String roundInterval = Durations.format(Rounds.DEFAULT.interval());
 
-  @Option(names = "--window", defaultValue = "${REED_COORDINATOR_WINDOW:-8}",
-      description = "landmark rounds kept per (landmark, target) window (default: ${DEFAULT-VALUE})")
-  int window;
+  @Option(names = "--window", description = "landmark rounds kept per (landmark, target) window (default: ${DEFAULT-VALUE})")
+  int window = Rounds.DEFAULT.window();
 
-  @Option(names = "--replay", paramLabel = "DURATION", defaultValue = "${REED_COORDINATOR_REPLAY:-45m}",
+  @Option(names = "--replay", paramLabel = "DURATION",
       description = "samples replayed at start to rebuild the windows (default: ${DEFAULT-VALUE})")
-  String replay;
+  String replay = Durations.format(Rounds.DEFAULT.replay());
 
-  @Option(names = "--expire-after", paramLabel = "DURATION", defaultValue = "${REED_COORDINATOR_EXPIRE_AFTER:-30m}",
+  @Option(names = "--expire-after", paramLabel = "DURATION",
       description = "targets unheard this long are deleted (default: ${DEFAULT-VALUE})")
-  String expireAfter;
+  String expireAfter = Durations.format(Rounds.DEFAULT.expireAfter());
 
-  @Option(names = "--leader-election", defaultValue = "${REED_COORDINATOR_LEADER_ELECTION:-auto}",
+  @Option(names = "--leader-election",
       description = "standalone, kubernetes, or auto = kubernetes inside a pod (default: ${DEFAULT-VALUE})")
-  String leaderElection;
+  String leaderElection = Leadership.DEFAULT.election();
 
-  @Option(names = "--lease", paramLabel = "NAMESPACE/NAME", defaultValue = "${REED_COORDINATOR_LEASE:-reed/reed-coordinator-leader}",
+  @Option(names = "--lease", paramLabel = "NAMESPACE/NAME",
       description = "Kubernetes Lease used for leader election (default: ${DEFAULT-VALUE})")
-  String lease;
+  String lease = Leadership.DEFAULT.leaseNamespace() + "/" + Leadership.DEFAULT.leaseName();
 
-  @Option(names = "--group-id", defaultValue = "${REED_COORDINATOR_GROUP_ID:-reed-coordinator}",
-      description = "consumer group the replicas share reed.samples in (default: ${DEFAULT-VALUE})")
-  String groupId;
+  @Option(names = "--group-id", description = "consumer group the replicas share reed.samples in (default: ${DEFAULT-VALUE})")
+  String groupId = Kafka.DEFAULT_GROUP_ID;
 
-  /** Parses 500ms, 30s, 5m, 2h, 1d, or ISO-8601 (PT5M). */
-  static Duration duration(String option, String text) {
-    String s = text.strip().toLowerCase(Locale.ROOT);
+  private static Duration duration(String option, String text) {
     try {
-      if (s.startsWith("pt") || s.startsWith("p")) return Duration.parse(s.toUpperCase(Locale.ROOT));
-      if (s.endsWith("ms")) return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-      long n = Long.parseLong(s.substring(0, s.length() - 1));
-      return switch (s.charAt(s.length() - 1)) {
-        case 's' -> Duration.ofSeconds(n);
-        case 'm' -> Duration.ofMinutes(n);
-        case 'h' -> Duration.ofHours(n);
-        case 'd' -> Duration.ofDays(n);
-        default -> throw new NumberFormatException();
-      };
-    } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException e) {
-      throw new IllegalArgumentException(option + ": expected a duration like 500ms, 30s, 5m, 2h, got '" + text + "'");
+      return Durations.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage());
     }
   }
 

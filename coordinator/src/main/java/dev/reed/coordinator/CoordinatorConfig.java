@@ -1,5 +1,6 @@
 package dev.reed.coordinator;
 
+import dev.reed.runtime.KafkaClients;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -9,77 +10,32 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Everything a {@link Coordinator} needs, as one value. Ports: -1 = off, 0 = pick a free port
- * (read the real one from the running {@link Coordinator}).
+ * Everything a {@link Coordinator} needs, as one value, by concern. Ports: -1 = off, 0 = pick a
+ * free port (read the real one from the running {@link Coordinator}).
  *
- * @param kafkaBootstrap Kafka bootstrap servers, e.g. {@code 127.0.0.1:9092}
- * @param kafkaProperties further Kafka client settings (TLS, SASL) applied to every Kafka client the
- *     coordinator creates; keys in {@link #KAFKA_OWNED_KEYS} are refused
- * @param bindAddress address every listener binds (gRPC, masters, metrics)
- * @param grpcPort gRPC port (default 50051)
- * @param metricsPort HTTP port for /metrics and /healthz; -1 = off
- * @param dimensions coordinate dimensions (2, 3, 4, 5, 8, 10; default 4, the paper's best)
- * @param height 2-D+height style height model on
- * @param snapshotDir where snapshot files go; null = no snapshot files
- * @param snapshotEvery how often snapshot files are written
- * @param snapshotKeep snapshot generations kept
- * @param targetsFile static target list ({@code q3 HOST:PORT} / {@code a2s HOST:PORT}); null = none
- * @param denyFile addresses, blocks and endpoints never probed ({@link dev.reed.proto.DenyList}); null = none
- * @param quake3MasterPort Quake3 master front end UDP port; -1 = off
- * @param valveMasterPort Valve master-query front end UDP port; -1 = off
- * @param crawlMasters external masters to crawl: {@code q3 HOST:PORT} or {@code valve HOST:PORT}
- * @param crawlEvery interval between crawls of each external master
- * @param tlsCert PEM certificate chain for gRPC TLS; null = plaintext
- * @param tlsKey PEM private key (PKCS#8) for gRPC TLS
- * @param apiKeysFile file of {@code KEY [requests-per-second]} lines; null = no authentication
- * @param roundInterval how often the coordinator embeds landmarks and positions targets
- * @param window landmark rounds per (landmark, target) window
- * @param replay how far back samples are replayed on start to rebuild the windows
- * @param expireAfter targets unheard this long are deleted (tombstone on reed.coordinates)
- * @param heartbeatExpiry Quake3 heartbeat targets not renewed this long leave the catalog
- * @param minMeshPeers a landmark needs mesh RTTs to at least this many peers to be embedded
- * @param calibrationMaxError game servers with a larger relative fit error never calibrate
- * @param calibrationRotation how long one calibration set is served before rotating
- * @param groupId consumer group the replicas share reed.samples in
- * @param leaderElection "standalone", "kubernetes", or "auto" (kubernetes when in a pod)
- * @param leaseNamespace namespace of the Lease (kubernetes)
- * @param leaseName name of the Lease (kubernetes)
- * @param identity this replica's name (pod name in Kubernetes)
+ * <p>Every default is written once, in the {@code DEFAULT} of its part: the {@link Builder} starts
+ * from them and {@link CoordinatorCommand} shows and applies them, so the command line, the
+ * environment variables and the embedded coordinators of the tests and the demo agree.
+ *
+ * @param kafka where the broker is and how the replicas use it
+ * @param bindAddress address every listener binds (gRPC, masters, metrics); default every interface
+ * @param metricsPort HTTP port for /metrics and /healthz; -1 = off (the default)
+ * @param api the gRPC API
+ * @param rounds the coordinate space and the positioning rounds
+ * @param catalog where targets come from
+ * @param snapshots snapshot files
+ * @param leadership which replica embeds the landmarks
  * @param clock wall clock for every timestamp and schedule
  */
 public record CoordinatorConfig(
-    String kafkaBootstrap,
-    Map<String, String> kafkaProperties,
+    Kafka kafka,
     String bindAddress,
-    int grpcPort,
     int metricsPort,
-    int dimensions,
-    boolean height,
-    Path snapshotDir,
-    Duration snapshotEvery,
-    int snapshotKeep,
-    Path targetsFile,
-    Path denyFile,
-    int quake3MasterPort,
-    int valveMasterPort,
-    List<String> crawlMasters,
-    Duration crawlEvery,
-    Path tlsCert,
-    Path tlsKey,
-    Path apiKeysFile,
-    Duration roundInterval,
-    int window,
-    Duration replay,
-    Duration expireAfter,
-    Duration heartbeatExpiry,
-    int minMeshPeers,
-    double calibrationMaxError,
-    Duration calibrationRotation,
-    String groupId,
-    String leaderElection,
-    String leaseNamespace,
-    String leaseName,
-    String identity,
+    Api api,
+    Rounds rounds,
+    Catalog catalog,
+    Snapshots snapshots,
+    Leadership leadership,
     Clock clock) {
 
   public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
@@ -93,40 +49,186 @@ public record CoordinatorConfig(
       "value.serializer", "key.deserializer", "value.deserializer", "enable.auto.commit", "isolation.level",
       "auto.offset.reset", "transactional.id", "acks", "enable.idempotence");
 
+  /** Listeners bind every interface by default (containers; tests and the demo use loopback). */
+  public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
+  /** No metrics endpoint unless asked: the images set 9464. */
+  public static final int DEFAULT_METRICS_PORT = -1;
+
   public CoordinatorConfig {
-    Objects.requireNonNull(kafkaBootstrap, "kafkaBootstrap");
-    if (kafkaBootstrap.isBlank()) throw new IllegalArgumentException("--kafka is required (HOST:PORT)");
-    kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
-    for (String key : kafkaProperties.keySet()) {
-      if (KAFKA_OWNED_KEYS.contains(key)) {
-        throw new IllegalArgumentException("Kafka setting '" + key + "' is set by the coordinator and cannot be overridden");
-      }
-    }
+    Objects.requireNonNull(kafka, "kafka");
     Objects.requireNonNull(bindAddress, "bindAddress");
-    checkPort("grpc port", grpcPort);
     checkPort("metrics port", metricsPort);
-    checkPort("quake3 master port", quake3MasterPort);
-    checkPort("valve master port", valveMasterPort);
-    if (!SUPPORTED_DIMENSIONS.contains(dimensions)) {
-      throw new IllegalArgumentException("dimensions must be one of " + SUPPORTED_DIMENSIONS + ": " + dimensions);
-    }
-    positive("snapshot-every", snapshotEvery);
-    if (snapshotKeep < 1) throw new IllegalArgumentException("snapshot-keep must be >= 1: " + snapshotKeep);
-    crawlMasters = List.copyOf(crawlMasters == null ? List.of() : crawlMasters);
-    positive("crawl-every", crawlEvery);
-    if ((tlsCert == null) != (tlsKey == null)) throw new IllegalArgumentException("--tls-cert and --tls-key go together");
-    positive("round-interval", roundInterval);
-    if (window < 1 || window > 64) throw new IllegalArgumentException("window must be 1-64 rounds: " + window);
-    positive("replay", replay);
-    positive("expire-after", expireAfter);
-    positive("heartbeat-expiry", heartbeatExpiry);
-    if (minMeshPeers < 1) throw new IllegalArgumentException("min-mesh-peers must be >= 1");
-    if (!(calibrationMaxError > 0)) throw new IllegalArgumentException("calibration-max-error must be > 0");
-    positive("calibration-rotation", calibrationRotation);
-    if (!List.of("standalone", "kubernetes", "auto").contains(leaderElection)) {
-      throw new IllegalArgumentException("leader-election must be standalone, kubernetes or auto: " + leaderElection);
-    }
+    Objects.requireNonNull(api, "api");
+    Objects.requireNonNull(rounds, "rounds");
+    Objects.requireNonNull(catalog, "catalog");
+    Objects.requireNonNull(snapshots, "snapshots");
+    Objects.requireNonNull(leadership, "leadership");
     Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Kafka.
+   *
+   * @param bootstrap bootstrap servers, e.g. {@code 127.0.0.1:9092}; no default
+   * @param properties further client settings (TLS, SASL) applied to every Kafka client the
+   *     coordinator creates; keys in {@link #KAFKA_OWNED_KEYS} are refused
+   * @param groupId consumer group the replicas share reed.samples in
+   */
+  public record Kafka(String bootstrap, Map<String, String> properties, String groupId) {
+    /** The consumer group when none is given; the bootstrap has no default and extra properties are none. */
+    public static final String DEFAULT_GROUP_ID = "reed-coordinator";
+
+    public Kafka {
+      Objects.requireNonNull(bootstrap, "bootstrap");
+      if (bootstrap.isBlank()) throw new IllegalArgumentException("--kafka is required (HOST:PORT)");
+      properties = properties == null ? Map.of() : Map.copyOf(properties);
+      for (String key : properties.keySet()) {
+        if (KAFKA_OWNED_KEYS.contains(key)) {
+          throw new IllegalArgumentException("Kafka setting '" + key + "' is set by the coordinator and cannot be overridden");
+        }
+      }
+      Objects.requireNonNull(groupId, "groupId");
+    }
+
+    /** The factory of every Kafka client the coordinator creates. */
+    public KafkaClients clients() {
+      return new KafkaClients(bootstrap, properties);
+    }
+  }
+
+  /**
+   * The gRPC API (ReedService, SnapshotService).
+   *
+   * @param grpcPort gRPC port
+   * @param tlsCert PEM certificate chain for TLS; null = plaintext
+   * @param tlsKey PEM private key (PKCS#8) for TLS
+   * @param apiKeysFile file of {@code KEY [requests-per-second]} lines; null = no authentication
+   * @param calibrationMaxError game servers with a larger relative fit error never calibrate
+   * @param calibrationRotation how long one calibration set is served before rotating
+   */
+  public record Api(int grpcPort, Path tlsCert, Path tlsKey, Path apiKeysFile, double calibrationMaxError,
+      Duration calibrationRotation) {
+    /**
+     * Defaults: gRPC on 50051 (the port gRPC examples use), plaintext, no keys; calibration
+     * servers with a relative fit error up to 0.15, each set served 10 minutes.
+     */
+    public static final Api DEFAULT = new Api(50051, null, null, null, 0.15, Duration.ofMinutes(10));
+
+    public Api {
+      checkPort("grpc port", grpcPort);
+      if ((tlsCert == null) != (tlsKey == null)) throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+      if (!(calibrationMaxError > 0)) throw new IllegalArgumentException("calibration-max-error must be > 0");
+      positive("calibration-rotation", calibrationRotation);
+    }
+  }
+
+  /**
+   * The coordinate space and the rounds that fill it.
+   *
+   * @param dimensions coordinate dimensions (one of {@link #SUPPORTED_DIMENSIONS})
+   * @param height 2-D+height style height model on
+   * @param interval how often the coordinator embeds landmarks and positions targets
+   * @param window landmark rounds per (landmark, target) window
+   * @param replay how far back samples are replayed on start to rebuild the windows
+   * @param expireAfter targets unheard this long are deleted (tombstone on reed.coordinates)
+   * @param minMeshPeers a landmark needs mesh RTTs to at least this many peers to be embedded
+   */
+  public record Rounds(int dimensions, boolean height, Duration interval, int window, Duration replay,
+      Duration expireAfter, int minMeshPeers) {
+    /**
+     * Defaults: 4 dimensions without height (the paper's best), a round every 30 s, windows of 8
+     * landmark rounds, 45 minutes replayed (more than 8 agent rounds of 5 minutes), targets
+     * expire after 30 minutes unheard, a landmark needs 2 mesh peers.
+     */
+    public static final Rounds DEFAULT = new Rounds(4, false, Duration.ofSeconds(30), 8, Duration.ofMinutes(45),
+        Duration.ofMinutes(30), 2);
+
+    public Rounds {
+      if (!SUPPORTED_DIMENSIONS.contains(dimensions)) {
+        throw new IllegalArgumentException("dimensions must be one of " + SUPPORTED_DIMENSIONS + ": " + dimensions);
+      }
+      positive("round-interval", interval);
+      if (window < 1 || window > 64) throw new IllegalArgumentException("window must be 1-64 rounds: " + window);
+      positive("replay", replay);
+      positive("expire-after", expireAfter);
+      if (minMeshPeers < 1) throw new IllegalArgumentException("min-mesh-peers must be >= 1");
+    }
+  }
+
+  /**
+   * Where targets come from.
+   *
+   * @param targetsFile static target list ({@code q3 HOST:PORT} / {@code a2s HOST:PORT}); null = none
+   * @param denyFile addresses, blocks and endpoints never probed ({@link dev.reed.runtime.DenyList}); null = none
+   * @param quake3MasterPort Quake3 master front end UDP port; -1 = off
+   * @param valveMasterPort Valve master-query front end UDP port; -1 = off
+   * @param crawlMasters external masters to crawl: {@code q3 HOST:PORT} or {@code valve HOST:PORT}
+   * @param crawlEvery interval between crawls of each external master
+   * @param heartbeatExpiry Quake3 heartbeat targets not renewed this long leave the catalog
+   */
+  public record Catalog(Path targetsFile, Path denyFile, int quake3MasterPort, int valveMasterPort,
+      List<String> crawlMasters, Duration crawlEvery, Duration heartbeatExpiry) {
+    /**
+     * Defaults: no files, the masters on their games' standard ports (27950 Quake3, 27011 Valve),
+     * no crawling, a crawl every 10 minutes when asked, heartbeats expire after 15 minutes
+     * (Quake3 servers heartbeat every 5).
+     */
+    public static final Catalog DEFAULT = new Catalog(null, null, 27950, 27011, List.of(), Duration.ofMinutes(10),
+        Duration.ofMinutes(15));
+
+    public Catalog {
+      checkPort("quake3 master port", quake3MasterPort);
+      checkPort("valve master port", valveMasterPort);
+      crawlMasters = List.copyOf(crawlMasters == null ? List.of() : crawlMasters);
+      positive("crawl-every", crawlEvery);
+      positive("heartbeat-expiry", heartbeatExpiry);
+    }
+  }
+
+  /**
+   * Snapshot files.
+   *
+   * @param dir where snapshot files go; null = no snapshot files
+   * @param every how often snapshot files are written
+   * @param keep snapshot generations kept
+   */
+  public record Snapshots(Path dir, Duration every, int keep) {
+    /** Defaults: off; when on, every 5 minutes, the last 12 kept (an hour). */
+    public static final Snapshots DEFAULT = new Snapshots(null, Duration.ofMinutes(5), 12);
+
+    public Snapshots {
+      positive("snapshot-every", every);
+      if (keep < 1) throw new IllegalArgumentException("snapshot-keep must be >= 1: " + keep);
+    }
+  }
+
+  /**
+   * Leader election: the leader embeds the landmarks, every replica positions targets.
+   *
+   * @param election "standalone", "kubernetes", or "auto" (kubernetes when in a pod)
+   * @param leaseNamespace namespace of the Lease (kubernetes)
+   * @param leaseName name of the Lease (kubernetes)
+   * @param identity this replica's name; null = the pod name, else host name and process id
+   */
+  public record Leadership(String election, String leaseNamespace, String leaseName, String identity) {
+    /** Defaults: auto, Lease {@code reed/reed-coordinator-leader} (the manifests' names), identity from the process. */
+    public static final Leadership DEFAULT = new Leadership("auto", "reed", "reed-coordinator-leader", null);
+
+    public Leadership {
+      if (!List.of("standalone", "kubernetes", "auto").contains(election)) {
+        throw new IllegalArgumentException("leader-election must be standalone, kubernetes or auto: " + election);
+      }
+      Objects.requireNonNull(leaseNamespace, "leaseNamespace");
+      Objects.requireNonNull(leaseName, "leaseName");
+      if (identity == null) identity = processIdentity();
+    }
+
+    private static String processIdentity() {
+      String pod = System.getenv("POD_NAME");
+      if (pod != null && !pod.isBlank()) return pod;
+      String host = System.getenv("HOSTNAME");
+      return (host == null || host.isBlank() ? "coordinator" : host) + "-" + ProcessHandle.current().pid();
+    }
   }
 
   private static void checkPort(String what, int port) {
@@ -137,99 +239,122 @@ public record CoordinatorConfig(
     if (d == null || d.isNegative() || d.isZero()) throw new IllegalArgumentException(what + " must be > 0: " + d);
   }
 
-  /** Defaults for everything but the broker; listeners on all interfaces at the standard ports. */
+  /** The defaults for everything but the broker. */
   public static Builder builder(String kafkaBootstrap) {
     return new Builder(kafkaBootstrap);
   }
 
   /** A builder starting from this configuration. */
   public Builder toBuilder() {
-    Builder b = new Builder(kafkaBootstrap);
-    b.kafkaProperties = kafkaProperties; b.bindAddress = bindAddress; b.grpcPort = grpcPort; b.metricsPort = metricsPort;
-    b.dimensions = dimensions; b.height = height; b.snapshotDir = snapshotDir; b.snapshotEvery = snapshotEvery; b.snapshotKeep = snapshotKeep;
-    b.targetsFile = targetsFile; b.denyFile = denyFile; b.quake3MasterPort = quake3MasterPort; b.valveMasterPort = valveMasterPort;
-    b.crawlMasters = crawlMasters; b.crawlEvery = crawlEvery; b.tlsCert = tlsCert; b.tlsKey = tlsKey;
-    b.apiKeysFile = apiKeysFile; b.roundInterval = roundInterval; b.window = window; b.replay = replay;
-    b.expireAfter = expireAfter; b.heartbeatExpiry = heartbeatExpiry; b.minMeshPeers = minMeshPeers;
-    b.calibrationMaxError = calibrationMaxError; b.calibrationRotation = calibrationRotation; b.groupId = groupId;
-    b.leaderElection = leaderElection; b.leaseNamespace = leaseNamespace; b.leaseName = leaseName;
-    b.identity = identity; b.clock = clock;
-    return b;
+    return new Builder(this);
   }
 
-  /** Builder with the production defaults. */
+  /**
+   * Builder starting from the {@code DEFAULT}s, one setter per setting, for code that embeds a
+   * coordinator (tests, the demo); {@link #build} validates.
+   */
   public static final class Builder {
     private final String kafkaBootstrap;
-    private Map<String, String> kafkaProperties = Map.of();
-    private String bindAddress = "0.0.0.0";
-    private int grpcPort = 50051;
-    private int metricsPort = -1;
-    private int dimensions = 4;
-    private boolean height;
-    private Path snapshotDir;
-    private Duration snapshotEvery = Duration.ofMinutes(5);
-    private int snapshotKeep = 12;
-    private Path targetsFile;
-    private Path denyFile;
-    private int quake3MasterPort = 27950;
-    private int valveMasterPort = 27011;
-    private List<String> crawlMasters = List.of();
-    private Duration crawlEvery = Duration.ofMinutes(10);
+    private Map<String, String> kafkaProperties;
+    private String groupId;
+    private String bindAddress;
+    private int metricsPort;
+    private int grpcPort;
     private Path tlsCert;
     private Path tlsKey;
     private Path apiKeysFile;
-    private Duration roundInterval = Duration.ofSeconds(30);
-    private int window = 8;
-    private Duration replay = Duration.ofMinutes(45);
-    private Duration expireAfter = Duration.ofMinutes(30);
-    private Duration heartbeatExpiry = Duration.ofMinutes(15);
-    private int minMeshPeers = 2;
-    private double calibrationMaxError = 0.15;
-    private Duration calibrationRotation = Duration.ofMinutes(10);
-    private String groupId = "reed-coordinator";
-    private String leaderElection = "auto";
-    private String leaseNamespace = "reed";
-    private String leaseName = "reed-coordinator-leader";
-    private String identity = defaultIdentity();
-    private Clock clock = Clock.systemUTC();
+    private double calibrationMaxError;
+    private Duration calibrationRotation;
+    private int dimensions;
+    private boolean height;
+    private Duration roundInterval;
+    private int window;
+    private Duration replay;
+    private Duration expireAfter;
+    private int minMeshPeers;
+    private Path targetsFile;
+    private Path denyFile;
+    private int quake3MasterPort;
+    private int valveMasterPort;
+    private List<String> crawlMasters;
+    private Duration crawlEvery;
+    private Duration heartbeatExpiry;
+    private Path snapshotDir;
+    private Duration snapshotEvery;
+    private int snapshotKeep;
+    private String leaderElection;
+    private String leaseNamespace;
+    private String leaseName;
+    private String identity;
+    private Clock clock;
 
     private Builder(String kafkaBootstrap) {
-      this.kafkaBootstrap = kafkaBootstrap;
+      this(new CoordinatorConfig(new Kafka(kafkaBootstrap, Map.of(), Kafka.DEFAULT_GROUP_ID), DEFAULT_BIND_ADDRESS, DEFAULT_METRICS_PORT, Api.DEFAULT, Rounds.DEFAULT, Catalog.DEFAULT,
+          Snapshots.DEFAULT, Leadership.DEFAULT, Clock.systemUTC()));
     }
 
-    private static String defaultIdentity() {
-      String pod = System.getenv("POD_NAME");
-      if (pod != null && !pod.isBlank()) return pod;
-      String host = System.getenv("HOSTNAME");
-      return (host == null || host.isBlank() ? "coordinator" : host) + "-" + ProcessHandle.current().pid();
+    private Builder(CoordinatorConfig c) {
+      kafkaBootstrap = c.kafka.bootstrap();
+      kafkaProperties = c.kafka.properties();
+      groupId = c.kafka.groupId();
+      bindAddress = c.bindAddress;
+      metricsPort = c.metricsPort;
+      grpcPort = c.api.grpcPort();
+      tlsCert = c.api.tlsCert();
+      tlsKey = c.api.tlsKey();
+      apiKeysFile = c.api.apiKeysFile();
+      calibrationMaxError = c.api.calibrationMaxError();
+      calibrationRotation = c.api.calibrationRotation();
+      dimensions = c.rounds.dimensions();
+      height = c.rounds.height();
+      roundInterval = c.rounds.interval();
+      window = c.rounds.window();
+      replay = c.rounds.replay();
+      expireAfter = c.rounds.expireAfter();
+      minMeshPeers = c.rounds.minMeshPeers();
+      targetsFile = c.catalog.targetsFile();
+      denyFile = c.catalog.denyFile();
+      quake3MasterPort = c.catalog.quake3MasterPort();
+      valveMasterPort = c.catalog.valveMasterPort();
+      crawlMasters = c.catalog.crawlMasters();
+      crawlEvery = c.catalog.crawlEvery();
+      heartbeatExpiry = c.catalog.heartbeatExpiry();
+      snapshotDir = c.snapshots.dir();
+      snapshotEvery = c.snapshots.every();
+      snapshotKeep = c.snapshots.keep();
+      leaderElection = c.leadership.election();
+      leaseNamespace = c.leadership.leaseNamespace();
+      leaseName = c.leadership.leaseName();
+      identity = c.leadership.identity();
+      clock = c.clock;
     }
 
     public Builder kafkaProperties(Map<String, String> v) { kafkaProperties = v; return this; }
+    public Builder groupId(String v) { groupId = v; return this; }
     public Builder bindAddress(String v) { bindAddress = v; return this; }
-    public Builder grpcPort(int v) { grpcPort = v; return this; }
     public Builder metricsPort(int v) { metricsPort = v; return this; }
+    public Builder grpcPort(int v) { grpcPort = v; return this; }
+    public Builder tls(Path cert, Path key) { tlsCert = cert; tlsKey = key; return this; }
+    public Builder apiKeysFile(Path v) { apiKeysFile = v; return this; }
+    public Builder calibrationMaxError(double v) { calibrationMaxError = v; return this; }
+    public Builder calibrationRotation(Duration v) { calibrationRotation = v; return this; }
     public Builder dimensions(int v) { dimensions = v; return this; }
     public Builder height(boolean v) { height = v; return this; }
-    public Builder snapshotDir(Path v) { snapshotDir = v; return this; }
-    public Builder snapshotEvery(Duration v) { snapshotEvery = v; return this; }
-    public Builder snapshotKeep(int v) { snapshotKeep = v; return this; }
+    public Builder roundInterval(Duration v) { roundInterval = v; return this; }
+    public Builder window(int v) { window = v; return this; }
+    public Builder replay(Duration v) { replay = v; return this; }
+    public Builder expireAfter(Duration v) { expireAfter = v; return this; }
+    public Builder minMeshPeers(int v) { minMeshPeers = v; return this; }
     public Builder targetsFile(Path v) { targetsFile = v; return this; }
     public Builder denyFile(Path v) { denyFile = v; return this; }
     public Builder quake3MasterPort(int v) { quake3MasterPort = v; return this; }
     public Builder valveMasterPort(int v) { valveMasterPort = v; return this; }
     public Builder crawlMasters(List<String> v) { crawlMasters = v; return this; }
     public Builder crawlEvery(Duration v) { crawlEvery = v; return this; }
-    public Builder tls(Path cert, Path key) { tlsCert = cert; tlsKey = key; return this; }
-    public Builder apiKeysFile(Path v) { apiKeysFile = v; return this; }
-    public Builder roundInterval(Duration v) { roundInterval = v; return this; }
-    public Builder window(int v) { window = v; return this; }
-    public Builder replay(Duration v) { replay = v; return this; }
-    public Builder expireAfter(Duration v) { expireAfter = v; return this; }
     public Builder heartbeatExpiry(Duration v) { heartbeatExpiry = v; return this; }
-    public Builder minMeshPeers(int v) { minMeshPeers = v; return this; }
-    public Builder calibrationMaxError(double v) { calibrationMaxError = v; return this; }
-    public Builder calibrationRotation(Duration v) { calibrationRotation = v; return this; }
-    public Builder groupId(String v) { groupId = v; return this; }
+    public Builder snapshotDir(Path v) { snapshotDir = v; return this; }
+    public Builder snapshotEvery(Duration v) { snapshotEvery = v; return this; }
+    public Builder snapshotKeep(int v) { snapshotKeep = v; return this; }
     public Builder leaderElection(String v) { leaderElection = v; return this; }
     public Builder lease(String namespace, String name) { leaseNamespace = namespace; leaseName = name; return this; }
     public Builder identity(String v) { identity = v; return this; }
@@ -237,19 +362,16 @@ public record CoordinatorConfig(
 
     /** Loopback listeners on free ports: what tests, the demo and the client SDK tests use. */
     public Builder loopbackEphemeral() {
-      bindAddress = "127.0.0.1";
-      grpcPort = 0;
-      quake3MasterPort = 0;
-      valveMasterPort = 0;
-      leaderElection = "standalone";
-      return this;
+      return bindAddress("127.0.0.1").grpcPort(0).quake3MasterPort(0).valveMasterPort(0).leaderElection("standalone");
     }
 
     public CoordinatorConfig build() {
-      return new CoordinatorConfig(kafkaBootstrap, kafkaProperties, bindAddress, grpcPort, metricsPort, dimensions, height,
-          snapshotDir, snapshotEvery, snapshotKeep, targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery,
-          tlsCert, tlsKey, apiKeysFile, roundInterval, window, replay, expireAfter, heartbeatExpiry, minMeshPeers,
-          calibrationMaxError, calibrationRotation, groupId, leaderElection, leaseNamespace, leaseName, identity, clock);
+      return new CoordinatorConfig(new Kafka(kafkaBootstrap, kafkaProperties, groupId), bindAddress, metricsPort,
+          new Api(grpcPort, tlsCert, tlsKey, apiKeysFile, calibrationMaxError, calibrationRotation),
+          new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers),
+          new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
+          new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),
+          new Leadership(leaderElection, leaseNamespace, leaseName, identity), clock);
     }
   }
 }

@@ -97,13 +97,13 @@ final class RoundLoop implements AutoCloseable {
   private void run() {
     try {
       ingest.start();
-      long nextRound = clock.millis() + config.roundInterval().toMillis();
+      long nextRound = clock.millis() + config.rounds().interval().toMillis();
       while (!closed) {
         ingest.poll(Duration.ofMillis(100));
         long now = clock.millis();
         if (now >= nextRound) {
           round();
-          nextRound = now + config.roundInterval().toMillis();
+          nextRound = now + config.rounds().interval().toMillis();
         }
       }
     } catch (WakeupException e) {
@@ -135,7 +135,7 @@ final class RoundLoop implements AutoCloseable {
       cat = "published=" + c.published() + " deleted=" + c.deleted() + " crawled=" + c.crawled();
       swept = sweep(state);
     }
-    TargetPositioning.Result p = positioning.run(windows, state, config.expireAfter());
+    TargetPositioning.Result p = positioning.run(windows, state, config.rounds().expireAfter());
     lastPositioning = p;
     producer.flush();
     positioned.addAndGet(p.fitted());
@@ -157,7 +157,7 @@ final class RoundLoop implements AutoCloseable {
    * tombstone them.
    */
   private int sweep(ServingState state) {
-    long horizon = clock.millis() - 2 * config.expireAfter().toMillis();
+    long horizon = clock.millis() - 2 * config.rounds().expireAfter().toMillis();
     int n = 0;
     for (Map.Entry<String, ServerCoordinate> e : state.servers().entrySet()) {
       Timestamp t = e.getValue().getUpdateTime();

@@ -3,6 +3,7 @@ package dev.reed.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.reed.runtime.EnvironmentDefaults;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -18,9 +19,7 @@ import picocli.CommandLine;
 
 class CoordinatorCommandTest {
   static CoordinatorCommand parse(String... args) {
-    CoordinatorCommand c = new CoordinatorCommand();
-    new CommandLine(c).parseArgs(args);
-    return c;
+    return parse(Map.of(), args);
   }
 
   @Test
@@ -29,38 +28,53 @@ class CoordinatorCommandTest {
         "--snapshot-every", "90s", "--targets", "t.txt", "--q3-master-port", "-1", "--valve-master-port", "27012",
         "--round-interval", "500ms", "--crawl", "q3:10.0.0.1:27950,valve:10.0.0.2:27011", "--lease", "games/leader")
         .config();
-    assertThat(c.kafkaBootstrap()).isEqualTo("127.0.0.1:9092");
-    assertThat(c.grpcPort()).isZero();
-    assertThat(c.dimensions()).isEqualTo(3);
-    assertThat(c.snapshotDir()).isEqualTo(Path.of("/tmp/s"));
-    assertThat(c.snapshotEvery()).isEqualTo(Duration.ofSeconds(90));
-    assertThat(c.quake3MasterPort()).isEqualTo(-1);
-    assertThat(c.valveMasterPort()).isEqualTo(27012);
-    assertThat(c.roundInterval()).isEqualTo(Duration.ofMillis(500));
-    assertThat(c.crawlMasters()).containsExactly("q3:10.0.0.1:27950", "valve:10.0.0.2:27011");
-    assertThat(c.leaseNamespace()).isEqualTo("games");
+    assertThat(c.kafka().bootstrap()).isEqualTo("127.0.0.1:9092");
+    assertThat(c.api().grpcPort()).isZero();
+    assertThat(c.rounds().dimensions()).isEqualTo(3);
+    assertThat(c.snapshots().dir()).isEqualTo(Path.of("/tmp/s"));
+    assertThat(c.snapshots().every()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(c.catalog().quake3MasterPort()).isEqualTo(-1);
+    assertThat(c.catalog().valveMasterPort()).isEqualTo(27012);
+    assertThat(c.rounds().interval()).isEqualTo(Duration.ofMillis(500));
+    assertThat(c.catalog().crawlMasters()).containsExactly("q3:10.0.0.1:27950", "valve:10.0.0.2:27011");
+    assertThat(c.leadership().leaseNamespace()).isEqualTo("games");
     CoordinatorConfig d = parse("--kafka", "k:1").config();
-    assertThat(d.grpcPort()).isEqualTo(50051);
-    assertThat(d.dimensions()).isEqualTo(4);
-    assertThat(d.snapshotEvery()).isEqualTo(Duration.ofMinutes(5));
-    assertThat(d.quake3MasterPort()).isEqualTo(27950);
-    assertThat(d.valveMasterPort()).isEqualTo(27011);
+    assertThat(d.api().grpcPort()).isEqualTo(50051);
+    assertThat(d.rounds().dimensions()).isEqualTo(4);
+    assertThat(d.snapshots().every()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(d.catalog().quake3MasterPort()).isEqualTo(27950);
+    assertThat(d.catalog().valveMasterPort()).isEqualTo(27011);
+  }
+
+  static CoordinatorCommand parse(Map<String, String> env, String... args) {
+    CoordinatorCommand c = new CoordinatorCommand();
+    new CommandLine(c).setDefaultValueProvider(new EnvironmentDefaults(env)).parseArgs(args);
+    return c;
   }
 
   @Test
-  void environmentStyleVariablesAreDefaults() {
-    // picocli resolves ${REED_COORDINATOR_...} from system properties first, then the environment
-    System.setProperty("REED_COORDINATOR_KAFKA", "10.1.1.1:9092");
-    System.setProperty("REED_COORDINATOR_DIMS", "5");
-    try {
-      CoordinatorConfig c = parse().config();
-      assertThat(c.kafkaBootstrap()).isEqualTo("10.1.1.1:9092");
-      assertThat(c.dimensions()).isEqualTo(5);
-      assertThat(parse("--dims", "2").config().dimensions()).as("the command line wins").isEqualTo(2);
-    } finally {
-      System.clearProperty("REED_COORDINATOR_KAFKA");
-      System.clearProperty("REED_COORDINATOR_DIMS");
-    }
+  void environmentVariablesAreDefaults() {
+    Map<String, String> env = Map.of("REED_COORDINATOR_KAFKA", "10.1.1.1:9092", "REED_COORDINATOR_DIMS", "5",
+        "REED_COORDINATOR_SNAPSHOT_EVERY", "2m", "REED_COORDINATOR_HEIGHT", "true",
+        "REED_COORDINATOR_CRAWL", "q3:10.0.0.1:27950,valve:10.0.0.2:27011", "REED_COORDINATOR_LEASE", "games/lead");
+    CoordinatorConfig c = parse(env).config();
+    assertThat(c.kafka().bootstrap()).isEqualTo("10.1.1.1:9092");
+    assertThat(c.rounds().dimensions()).isEqualTo(5);
+    assertThat(c.rounds().height()).isTrue();
+    assertThat(c.snapshots().every()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(c.catalog().crawlMasters()).containsExactly("q3:10.0.0.1:27950", "valve:10.0.0.2:27011");
+    assertThat(c.leadership().leaseName()).isEqualTo("lead");
+    assertThat(c.rounds().window()).as("an option without its variable keeps its default").isEqualTo(8);
+    assertThat(parse(env, "--dims", "2").config().rounds().dimensions()).as("the command line wins").isEqualTo(2);
+  }
+
+  @Test
+  void helpShowsTheDefaultsOfTheConfiguration() {
+    StringWriter out = new StringWriter();
+    new CommandLine(new CoordinatorCommand()).setDefaultValueProvider(new EnvironmentDefaults(Map.of()))
+        .setOut(new PrintWriter(out)).execute("--help");
+    assertThat(out.toString()).contains("(default: 5m)").contains("(default: 30s)").contains("(default: 45m)")
+        .contains("(default: 50051)").contains("(default: reed/reed-coordinator-leader)").contains("(default: -1)");
   }
 
   @Test
@@ -69,15 +83,11 @@ class CoordinatorCommandTest {
     Files.writeString(file, "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n"
         + "ssl.truststore.location=/etc/reed/ca.p12\n");
     CoordinatorConfig c = parse("--kafka", "k:1", "--kafka-config", file.toString()).config();
-    assertThat(c.kafkaProperties()).containsOnly(Map.entry("security.protocol", "SASL_SSL"),
+    assertThat(c.kafka().properties()).containsOnly(Map.entry("security.protocol", "SASL_SSL"),
         Map.entry("sasl.mechanism", "SCRAM-SHA-512"), Map.entry("ssl.truststore.location", "/etc/reed/ca.p12"));
-    assertThat(parse("--kafka", "k:1").config().kafkaProperties()).isEmpty();
-    System.setProperty("REED_COORDINATOR_KAFKA_CONFIG", file.toString());
-    try {
-      assertThat(parse("--kafka", "k:1").config().kafkaProperties()).containsEntry("security.protocol", "SASL_SSL");
-    } finally {
-      System.clearProperty("REED_COORDINATOR_KAFKA_CONFIG");
-    }
+    assertThat(parse("--kafka", "k:1").config().kafka().properties()).isEmpty();
+    assertThat(parse(Map.of("REED_COORDINATOR_KAFKA_CONFIG", file.toString()), "--kafka", "k:1").config().kafka().properties())
+        .containsEntry("security.protocol", "SASL_SSL");
 
     Path bad = dir.resolve("bad.properties");
     Files.writeString(bad, "security.protocol=SSL\ngroup.id=mine\n");
@@ -107,7 +117,7 @@ class CoordinatorCommandTest {
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--dims", "7").config()))
         .hasMessageContaining("dimensions must be one of");
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--snapshot-every", "soon").config()))
-        .hasMessageContaining("--snapshot-every: expected a duration");
+        .hasMessageContaining("--snapshot-every: invalid duration 'soon'");
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--tls-cert", "c.pem").config()))
         .hasMessageContaining("--tls-cert and --tls-key go together");
     java.io.PrintStream realErr = System.err;

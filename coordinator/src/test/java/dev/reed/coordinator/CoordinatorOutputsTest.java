@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.reed.coordinator.catalog.MasterCrawler;
 import dev.reed.coordinator.snapshot.SnapshotCommand;
 import dev.reed.proto.Endpoints;
-import dev.reed.proto.KafkaClientProperties;
+import dev.reed.runtime.KafkaClientProperties;
 import dev.reed.testbed.kafka.KafkaExtension;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -136,8 +136,7 @@ class EvalCommandTest {
     assertThat(run("--matrix", m.toString(), "--model", dir.resolve("absent.properties").toString(), "--out", out.toString())
         .err()).contains("--model").contains("no such file");
     Path badModel = dir.resolve("bad.properties");
-    Files.writeString(badModel, "nearDifferenceWeight = -1
-");
+    Files.writeString(badModel, "nearDifferenceWeight = -1\n");
     Run bad = run("--matrix", m.toString(), "--model", badModel.toString(), "--out", out.toString());
     assertThat(bad.code()).isEqualTo(2);
     assertThat(bad.err()).contains("bad.properties").contains("nearDifferenceWeight must be >= 0");

@@ -1,12 +1,13 @@
 package dev.reed.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.reed.agent.AgentCommand;
+import dev.reed.coordinator.CoordinatorCommand;
+import dev.reed.runtime.EnvironmentDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -15,35 +16,31 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Every REED_AGENT_* and REED_COORDINATOR_* variable the deployment sets (k8s manifests,
  * Dockerfiles, the Terraform cloud-init) is an option the command really reads: a misspelt
- * variable would be ignored silently and the service would run on its default. The options are
- * read from the commands' sources (picocli annotations), which sit beside this module.
-
+ * variable would be ignored silently and the service would run on its default. The variables
+ * are those {@link EnvironmentDefaults}, the commands' default provider, reads for their options.
  */
 class CommandOptionsTest {
 
   private static final Pattern USED = Pattern.compile("\\bREED_(?:AGENT|COORDINATOR)_[A-Z0-9_]+");
-  private static final Pattern AGENT_OPTION = Pattern.compile("names\\s*=\\s*\"--([a-z][a-z0-9-]*)\"");
-  private static final Pattern COORDINATOR_ENV = Pattern.compile("\\$\\{(REED_COORDINATOR_[A-Z0-9_]+)");
 
   @Test
   void everyVariableTheDeploymentSetsIsAnOption() throws IOException {
-    Path repo = Checkout.root();
-    Path agentCommand = repo.resolve("landmark-agent/src/main/java/dev/reed/agent/AgentCommand.java");
-    Path coordinatorCommand = repo.resolve("coordinator/src/main/java/dev/reed/coordinator/CoordinatorCommand.java");
-    assumeTrue(Files.isRegularFile(agentCommand) && Files.isRegularFile(coordinatorCommand),
-        "the agent or coordinator command source is not in this checkout: skipping the option cross-check");
-
     Set<String> known = new TreeSet<>();
-    Matcher a = AGENT_OPTION.matcher(Files.readString(agentCommand));
-    while (a.find()) known.add("REED_AGENT_" + a.group(1).toUpperCase(Locale.ROOT).replace('-', '_'));
-    Matcher c = COORDINATOR_ENV.matcher(Files.readString(coordinatorCommand));
-    while (c.find()) known.add(c.group(1));
+    for (Object command : new Object[] {new AgentCommand(), new CoordinatorCommand()}) {
+      CommandSpec spec = new CommandLine(command).getCommandSpec();
+      assertThat(spec.defaultValueProvider()).as(spec.name() + " reads its environment").isInstanceOf(EnvironmentDefaults.class);
+      for (OptionSpec o : spec.options()) known.add(EnvironmentDefaults.variable(spec.name(), o.longestName()));
+    }
     assertThat(known).contains("REED_AGENT_ID", "REED_AGENT_KAFKA", "REED_COORDINATOR_KAFKA", "REED_COORDINATOR_GRPC_PORT");
 
+    Path repo = Checkout.root();
     Map<String, Set<String>> usedIn = new TreeMap<>();
     for (Path dir : Set.of(repo.resolve("k8s"), repo.resolve("docker"), repo.resolve("terraform/modules"))) {
       try (Stream<Path> files = Files.walk(dir)) {

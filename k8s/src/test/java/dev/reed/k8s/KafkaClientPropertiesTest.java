@@ -63,7 +63,7 @@ class KafkaClientPropertiesTest {
   void theAgentAcceptsItsMountedFileAsKafkaConfig() throws Exception {
     Path file = written(mountedProperties("components/landmark-agents/configmap.yaml", "reed-landmark-agent-kafka-client"));
     // the agent's --kafka-config reader: rejects keys the agent owns, passes the rest to its clients
-    Map<String, String> read = dev.reed.proto.KafkaClientProperties.read(file, AgentConfig.KAFKA_OWNED_KEYS, "agent");
+    Map<String, String> read = dev.reed.runtime.KafkaClientProperties.read(file, AgentConfig.KAFKA_OWNED_KEYS, "agent");
     assertThat(read).containsEntry("security.protocol", "SSL")
         .containsEntry("ssl.keystore.password", "${dir:" + root.resolve("user") + ":user.password}");
   }
@@ -72,7 +72,7 @@ class KafkaClientPropertiesTest {
   void theCoordinatorAcceptsItsMountedFileAsKafkaConfig() throws Exception {
     Path file = written(mountedProperties("base/coordinator/configmap.yaml", "reed-coordinator-kafka-client"));
     // what CoordinatorCommand does with --kafka-config: the shared reader with the coordinator's own keys
-    Map<String, String> read = dev.reed.proto.KafkaClientProperties.read(file, CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator");
+    Map<String, String> read = dev.reed.runtime.KafkaClientProperties.read(file, CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator");
     assertThat(read).containsEntry("security.protocol", "SSL").containsKey("config.providers");
   }
 

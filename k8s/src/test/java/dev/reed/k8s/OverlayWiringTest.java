@@ -2,6 +2,7 @@ package dev.reed.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -106,10 +107,10 @@ class OverlayWiringTest {
 
     // Kafka: the configured bootstrap is the Strimzi bootstrap Service of a listener whose
     // authentication matches the coordinator's KafkaUser and client.properties.
-    String[] bootstrap = coordinator.env(set).get("REED_COORDINATOR_KAFKA").split(":");
+    Endpoints.HostPort bootstrap = Endpoints.hostPort(coordinator.env(set).get("REED_COORDINATOR_KAFKA"), -1);
     Manifest kafka = set.one("Kafka", "reed-kafka");
-    assertThat(bootstrap[0]).isEqualTo(kafka.name() + "-kafka-bootstrap");
-    int kafkaPort = Integer.parseInt(bootstrap[1]);
+    assertThat(bootstrap.host()).isEqualTo(kafka.name() + "-kafka-bootstrap");
+    int kafkaPort = bootstrap.port();
     Map<String, Object> listener = Manifest.maps(kafka.at("spec.kafka.listeners")).stream()
         .filter(l -> l.get("port").equals(kafkaPort)).findFirst()
         .orElseThrow(() -> new AssertionError(root + ": no Kafka listener on " + kafkaPort));
@@ -290,18 +291,18 @@ class OverlayWiringTest {
     assertThat(agent.port("metrics")).isEqualTo(new Workload.Port("metrics", port(env, "REED_AGENT_METRICS_PORT"), "TCP"));
     String beacon = env.get("REED_AGENT_BEACON");
     assertThat(agent.port("beacon")).isEqualTo(new Workload.Port("beacon",
-        Integer.parseInt(beacon.substring(beacon.lastIndexOf(':') + 1)), "UDP"));
+        Endpoints.hostPort(beacon, -1).port(), "UDP"));
     for (Map<String, Object> p : Manifest.maps(agent.container().get("ports"))) {
       assertThat(p.get("hostPort")).as("with hostNetwork hostPort = containerPort").isEqualTo(p.get("containerPort"));
     }
     for (String probe : List.of("readinessProbe", "livenessProbe")) {
       assertThat(agent.resolve(Manifest.at(agent.container(), probe + ".httpGet.port"), "TCP")).contains(agent.port("metrics"));
     }
-    String[] bootstrap = env.get("REED_AGENT_KAFKA").split(":");
+    Endpoints.HostPort bootstrap = Endpoints.hostPort(env.get("REED_AGENT_KAFKA"), -1);
     Manifest kafka = set.one("Kafka", "reed-kafka");
-    assertThat(bootstrap[0]).isEqualTo(kafka.name() + "-kafka-bootstrap");
+    assertThat(bootstrap.host()).isEqualTo(kafka.name() + "-kafka-bootstrap");
     Map<String, Object> listener = Manifest.maps(kafka.at("spec.kafka.listeners")).stream()
-        .filter(l -> l.get("port").equals(Integer.parseInt(bootstrap[1]))).findFirst().orElseThrow();
+        .filter(l -> l.get("port").equals(bootstrap.port())).findFirst().orElseThrow();
     assertThat(Manifest.at(listener, "authentication.type"))
         .isEqualTo(set.one("KafkaUser", "reed-landmark-agent").string("spec.authentication.type"));
     // hostNetwork is outside the restricted and baseline Pod Security levels

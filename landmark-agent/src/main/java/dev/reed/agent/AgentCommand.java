@@ -1,19 +1,21 @@
 package dev.reed.agent;
 
-import dev.reed.agent.config.Durations;
-import dev.reed.agent.config.EnvironmentDefaults;
-import dev.reed.agent.config.SocketAddresses;
 import dev.reed.agent.round.RoundReport;
+import dev.reed.proto.Endpoints;
+import dev.reed.runtime.Durations;
+import dev.reed.runtime.EnvironmentDefaults;
+import dev.reed.runtime.KafkaClientProperties;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code ./reed agent}: runs a landmark agent until stopped (SIGTERM/Ctrl-C shut it down
@@ -53,10 +55,10 @@ public final class AgentCommand implements Callable<Integer> {
       description = "Local address probes are sent from (default ${DEFAULT-VALUE}). Env: REED_AGENT_BIND.")
   String bind;
 
-  @Option(names = "--beacon", paramLabel = "ADDR:PORT", defaultValue = "0.0.0.0:27960",
+  @Option(names = "--beacon", paramLabel = "ADDR:PORT",
       description = "Where the calibration beacon answers A2S_INFO and Quake3 getinfo (default ${DEFAULT-VALUE}). "
           + "Env: REED_AGENT_BEACON.")
-  String beacon;
+  String beacon = "0.0.0.0:" + AgentConfig.DEFAULT_BEACON_PORT;
 
   @Option(names = "--beacon-advertise", paramLabel = "ADDR:PORT",
       description = "Beacon address announced to peers and clients (public IP behind NAT). Default: the beacon "
@@ -72,44 +74,44 @@ public final class AgentCommand implements Callable<Integer> {
           + "re-read before every round. Env: REED_AGENT_DENY.")
   Path deny;
 
-  @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "5m",
+  @Option(names = "--interval", paramLabel = "DURATION",
       description = "Time between rounds, e.g. 5m, 30s, 1h (default ${DEFAULT-VALUE}, +-10%% jitter). Env: REED_AGENT_INTERVAL.")
-  String interval;
+  String interval = Durations.format(AgentConfig.DEFAULT_INTERVAL);
 
-  @Option(names = "--rate", paramLabel = "N", defaultValue = "140",
+  @Option(names = "--rate", paramLabel = "N",
       description = "Probes per second (default ${DEFAULT-VALUE}). Env: REED_AGENT_RATE.")
-  double rate;
+  double rate = AgentConfig.DEFAULT_RATE;
 
   @Option(names = "--once", defaultValue = "false",
       description = "Run one round, flush to Kafka and exit. Env: REED_AGENT_ONCE=true.")
   boolean once;
 
-  @Option(names = "--spool-dir", paramLabel = "DIR", defaultValue = "reed-agent-spool",
+  @Option(names = "--spool-dir", paramLabel = "DIR",
       description = "On-disk spool for batches Kafka has not acknowledged yet (default ${DEFAULT-VALUE}). "
           + "Env: REED_AGENT_SPOOL_DIR.")
-  Path spoolDir;
+  Path spoolDir = AgentConfig.DEFAULT_SPOOL_DIR;
 
-  @Option(names = "--spool-max-mb", paramLabel = "MIB", defaultValue = "256",
+  @Option(names = "--spool-max-mb", paramLabel = "MIB",
       description = "Spool bound in MiB; when full the oldest batches are dropped (default ${DEFAULT-VALUE}). "
           + "Env: REED_AGENT_SPOOL_MAX_MB.")
-  long spoolMaxMb;
+  long spoolMaxMb = AgentConfig.DEFAULT_SPOOL_MAX_BYTES >> 20;
 
   @Option(names = "--metrics-port", paramLabel = "P", defaultValue = "0",
       description = "Serve /metrics (Prometheus) and /healthz on this port; 0 = off (default). Env: REED_AGENT_METRICS_PORT.")
   int metricsPort;
 
-  @Option(names = "--metrics-host", paramLabel = "ADDR", defaultValue = "0.0.0.0",
+  @Option(names = "--metrics-host", paramLabel = "ADDR",
       description = "Address of the metrics endpoint (default ${DEFAULT-VALUE}). Env: REED_AGENT_METRICS_HOST.")
-  String metricsHost;
+  String metricsHost = AgentConfig.DEFAULT_METRICS_HOST;
 
-  @Option(names = "--probe-timeout", paramLabel = "DURATION", defaultValue = "1s",
+  @Option(names = "--probe-timeout", paramLabel = "DURATION",
       description = "Time to wait for a reply (default ${DEFAULT-VALUE}). Env: REED_AGENT_PROBE_TIMEOUT.")
-  String probeTimeout;
+  String probeTimeout = Durations.format(AgentConfig.DEFAULT_PROBE_TIMEOUT);
 
-  @Option(names = "--delivery-timeout", paramLabel = "DURATION", defaultValue = "2m",
+  @Option(names = "--delivery-timeout", paramLabel = "DURATION",
       description = "How long Kafka sends are retried before a batch waits in the spool for a replay "
           + "(default ${DEFAULT-VALUE}). Env: REED_AGENT_DELIVERY_TIMEOUT.")
-  String deliveryTimeout;
+  String deliveryTimeout = Durations.format(AgentConfig.DEFAULT_DELIVERY_TIMEOUT);
 
   /** Builds the configuration, or throws a ParameterException naming the bad option. */
   AgentConfig config() {
@@ -118,9 +120,9 @@ public final class AgentCommand implements Callable<Integer> {
     try {
       AgentConfig.Builder b = AgentConfig.builder(id, kafka)
           .region(region)
-          .kafkaProperties(kafkaConfig == null ? java.util.Map.of() : dev.reed.proto.KafkaClientProperties.read(kafkaConfig, AgentConfig.KAFKA_OWNED_KEYS, "agent"))
-          .bind(option("--bind", () -> SocketAddresses.parse(bind, 0)))
-          .beacon(option("--beacon", () -> SocketAddresses.parse(beacon, AgentConfig.DEFAULT_BEACON_PORT)))
+          .kafkaProperties(kafkaConfig == null ? Map.of() : KafkaClientProperties.read(kafkaConfig, AgentConfig.KAFKA_OWNED_KEYS, "agent"))
+          .bind(option("--bind", () -> Endpoints.socketAddress(bind, 0)))
+          .beacon(option("--beacon", () -> Endpoints.socketAddress(beacon, AgentConfig.DEFAULT_BEACON_PORT)))
           .interval(option("--interval", () -> Durations.parse(interval)))
           .rate(rate)
           .probeTimeout(option("--probe-timeout", () -> Durations.parse(probeTimeout)))
@@ -131,7 +133,7 @@ public final class AgentCommand implements Callable<Integer> {
           .targetsFile(targets)
           .denyFile(deny);
       if (beaconAdvertise != null && !beaconAdvertise.isBlank()) {
-        b.beaconAdvertise(option("--beacon-advertise", () -> SocketAddresses.parse(beaconAdvertise, -1)));
+        b.beaconAdvertise(option("--beacon-advertise", () -> Endpoints.socketAddress(beaconAdvertise, -1)));
       }
       if (once) b.interval(Duration.ZERO);
       else if (option("--interval", () -> Durations.parse(interval)).isZero()) throw usage("--interval must be > 0 (or use --once)");

@@ -1,6 +1,7 @@
 package dev.reed.agent;
 
 import dev.reed.probe.responder.ReplyDelay;
+import dev.reed.runtime.KafkaClients;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,14 +21,14 @@ import java.util.regex.Pattern;
  * @param region free-form region label for people
  * @param kafkaBootstrap Kafka {@code bootstrap.servers}
  * @param kafkaProperties further Kafka client settings (TLS, SASL) for the producer and consumers;
- *     (a {@code --kafka-config} file, read by {@link dev.reed.proto.KafkaClientProperties}); keys in
+ *     (a {@code --kafka-config} file, read by {@link dev.reed.runtime.KafkaClientProperties}); keys in
  *     {@link #KAFKA_OWNED_KEYS} are refused
  * @param bind local address the probes are sent from (port 0 = any)
  * @param beacon where the calibration beacon listens (A2S_INFO and Quake3 getinfo)
  * @param beaconAdvertise the beacon address announced to peers and clients; null = {@code beacon}
  *     if it is a specific address, else the local address that routes to the Kafka broker
  * @param targetsFile static target list, or null
- * @param denyFile addresses, blocks and endpoints this agent never probes ({@link dev.reed.proto.DenyList}), or null
+ * @param denyFile addresses, blocks and endpoints this agent never probes ({@link dev.reed.runtime.DenyList}), or null
  * @param interval nominal time between round starts; zero = no schedule, rounds only through
  *     {@link LandmarkAgent#runRound()}
  * @param jitter each wait is {@code interval} times a random factor in {@code [1 - jitter, 1 + jitter]},
@@ -77,6 +78,22 @@ public record AgentConfig(
   /** Default beacon: every interface, the Quake3 default port where browsers expect servers. */
   public static final int DEFAULT_BEACON_PORT = 27960;
 
+  // The defaults below are written only here: the builder and AgentCommand (its flags and help) start from them.
+  /** Default time between rounds (operations.md sizes rounds against it). */
+  public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(5);
+  /** Default probes per second. */
+  public static final double DEFAULT_RATE = 140;
+  /** Default reply timeout: a reply after it would be over the RTT bound anyway. */
+  public static final Duration DEFAULT_PROBE_TIMEOUT = Duration.ofSeconds(1);
+  /** Default spool directory, relative to the working directory. */
+  public static final Path DEFAULT_SPOOL_DIR = Path.of("reed-agent-spool");
+  /** Default spool bound: 256 MiB. */
+  public static final long DEFAULT_SPOOL_MAX_BYTES = 256L << 20;
+  /** Default address of the metrics endpoint: every interface. */
+  public static final String DEFAULT_METRICS_HOST = "0.0.0.0";
+  /** Default time the producer retries a batch before it waits in the spool. */
+  public static final Duration DEFAULT_DELIVERY_TIMEOUT = Duration.ofMinutes(2);
+
   /**
    * Kafka settings the agent's guarantees rest on (acks, idempotence, serializers; the bootstrap
    * servers come from {@code --kafka}): a {@code --kafka-config} file setting one is rejected with
@@ -120,6 +137,11 @@ public record AgentConfig(
     if (batchSize < 1 || batchSize > 10_000) throw new IllegalArgumentException("batch size must be 1-10000, got " + batchSize);
   }
 
+  /** The factory of every Kafka client the agent creates. */
+  public KafkaClients kafkaClients() {
+    return new KafkaClients(kafkaBootstrap, kafkaProperties);
+  }
+
   /** Defaults for everything but the id and the broker. */
   public static Builder builder(String id, String kafkaBootstrap) {
     return new Builder(id, kafkaBootstrap);
@@ -136,18 +158,18 @@ public record AgentConfig(
     private InetSocketAddress beaconAdvertise;
     private Path targetsFile;
     private Path denyFile;
-    private Duration interval = Duration.ofMinutes(5);
+    private Duration interval = DEFAULT_INTERVAL;
     private double jitter = 0.1;
-    private double rate = 140;
-    private Duration probeTimeout = Duration.ofSeconds(1);
+    private double rate = DEFAULT_RATE;
+    private Duration probeTimeout = DEFAULT_PROBE_TIMEOUT;
     private int meshProbes = 4;
-    private Path spoolDir = Path.of("reed-agent-spool");
-    private long spoolMaxBytes = 256L << 20;
-    private String metricsHost = "0.0.0.0";
+    private Path spoolDir = DEFAULT_SPOOL_DIR;
+    private long spoolMaxBytes = DEFAULT_SPOOL_MAX_BYTES;
+    private String metricsHost = DEFAULT_METRICS_HOST;
     private int metricsPort;
     private ReplyDelay beaconDelay = ReplyDelay.NONE;
     private Clock clock = Clock.systemUTC();
-    private Duration deliveryTimeout = Duration.ofMinutes(2);
+    private Duration deliveryTimeout = DEFAULT_DELIVERY_TIMEOUT;
     private Duration flushTimeout = Duration.ofSeconds(30);
     private int batchSize = 500;
     private long seed;

@@ -1,7 +1,6 @@
 package dev.reed.agent;
 
 import dev.reed.agent.beacon.Beacon;
-import dev.reed.agent.ops.OpsServer;
 import dev.reed.agent.publish.Publisher;
 import dev.reed.agent.publish.RecordBatcher;
 import dev.reed.agent.round.RoundReport;
@@ -12,10 +11,12 @@ import dev.reed.agent.targets.LandmarkDirectory;
 import dev.reed.agent.targets.RoundTargets;
 import dev.reed.probe.ProbeEngine;
 import dev.reed.probe.Prober;
-import dev.reed.proto.DenyList;
-import dev.reed.proto.TargetsFile;
-import dev.reed.proto.WatchedFile;
+import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.Target;
+import dev.reed.runtime.DenyList;
+import dev.reed.runtime.OpsServer;
+import dev.reed.runtime.TargetsFile;
+import dev.reed.runtime.WatchedFile;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -122,7 +123,7 @@ public final class LandmarkAgent implements AutoCloseable {
       registry.config().commonTags("landmark", config.id());
       Spool spool = Spool.open(config.spoolDir(), config.spoolMaxBytes(), Math.min(16L << 20, config.spoolMaxBytes() / 4), true);
       opened.push(spool);
-      Publisher publisher = new Publisher(spool, config.kafkaBootstrap(), config.kafkaProperties(), "reed-agent-" + config.id(),
+      Publisher publisher = new Publisher(spool, config.kafkaClients(), "reed-agent-" + config.id(),
           config.deliveryTimeout(), registry).start();
       opened.push(() -> publisher.close(Duration.ofSeconds(10)));
       Prober prober = ProbeEngine.builder()
@@ -135,7 +136,7 @@ public final class LandmarkAgent implements AutoCloseable {
       Beacon beacon = Beacon.start(config.beacon(), config.id(), config.region(), version, config.beaconDelay());
       opened.push(beacon);
       InetSocketAddress advertised = advertise(config, beacon.localAddress());
-      CompactedTopicReader reader = new CompactedTopicReader(config.kafkaBootstrap(), config.kafkaProperties(),
+      CompactedTopicReader reader = new CompactedTopicReader(config.kafkaClients(),
           "reed-agent-" + config.id() + "-catalog",
           Duration.ofSeconds(10));
       opened.push(reader);
@@ -154,7 +155,7 @@ public final class LandmarkAgent implements AutoCloseable {
       OpsServer ops = null;
       LandmarkAgent[] self = new LandmarkAgent[1];
       if (config.metricsPort() > 0) {
-        ops = OpsServer.start(new InetSocketAddress(config.metricsHost(), config.metricsPort()), registry,
+        ops = OpsServer.start(new InetSocketAddress(config.metricsHost(), config.metricsPort()), registry::scrape,
             () -> self[0] == null ? new OpsServer.Health(false, "starting") : self[0].health());
         opened.push(ops);
       }
@@ -167,7 +168,7 @@ public final class LandmarkAgent implements AutoCloseable {
               + "Kafka {}, spool {}{}, {}",
           config.id(), version, config.region().isBlank() ? "" : ", " + config.region(), beacon.localAddress(), advertised,
           config.bind(), staticTargets.size(), config.kafkaBootstrap(), config.spoolDir(),
-          ops == null ? "" : ", metrics http://" + hostPort(ops.address()) + "/metrics",
+          ops == null ? "" : ", metrics http://" + Endpoints.key(ops.address()) + "/metrics",
           config.interval().isZero() ? "rounds on demand" : "a round every " + config.interval() + " +-" + Math.round(config.jitter() * 100) + "%");
       agent.schedule(firstDelay(config, random));
       return agent;
@@ -323,11 +324,8 @@ public final class LandmarkAgent implements AutoCloseable {
     if (config.beaconAdvertise() != null) return config.beaconAdvertise();
     if (!bound.getAddress().isAnyLocalAddress()) return bound;
     String first = config.kafkaBootstrap().split(",")[0].strip();
-    int colon = first.lastIndexOf(':');
     try (DatagramSocket probe = new DatagramSocket()) {
-      String host = colon > 0 ? first.substring(0, colon) : first;
-      if (host.startsWith("[")) host = host.substring(1, host.length() - 1);
-      probe.connect(new InetSocketAddress(InetAddress.getByName(host), colon > 0 ? Integer.parseInt(first.substring(colon + 1)) : 9092));
+      probe.connect(Endpoints.socketAddress(first, 9092));
       InetAddress local = probe.getLocalAddress();
       if (local != null && !local.isAnyLocalAddress()) return new InetSocketAddress(local, bound.getPort());
     } catch (IOException | RuntimeException e) {
@@ -377,10 +375,6 @@ public final class LandmarkAgent implements AutoCloseable {
 
   private static <T> void counter(PrometheusMeterRegistry r, String name, String description, T obj, ToDoubleFunction<T> f) {
     FunctionCounter.builder(name, obj, f).description(description).register(r);
-  }
-
-  private static String hostPort(InetSocketAddress a) {
-    return a.getAddress().getHostAddress() + ":" + a.getPort();
   }
 
   private static void closeAll(Deque<AutoCloseable> resources) {

@@ -2,7 +2,7 @@ package dev.reed.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.reed.agent.config.EnvironmentDefaults;
+import dev.reed.runtime.EnvironmentDefaults;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
@@ -18,7 +18,7 @@ class AgentCommandTest {
   /** Parses only (no agent is started): validation happens in config(). */
   static AgentConfig parse(Map<String, String> env, String... args) {
     AgentCommand cmd = new AgentCommand();
-    CommandLine cl = new CommandLine(cmd).setDefaultValueProvider(new EnvironmentDefaults("REED_AGENT_", env));
+    CommandLine cl = new CommandLine(cmd).setDefaultValueProvider(new EnvironmentDefaults(env));
     cl.parseArgs(args);
     return cmd.config();
   }
@@ -27,7 +27,7 @@ class AgentCommandTest {
     AgentCommand cmd = new AgentCommand();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cl = new CommandLine(cmd).setDefaultValueProvider(new EnvironmentDefaults("REED_AGENT_", env))
+    CommandLine cl = new CommandLine(cmd).setDefaultValueProvider(new EnvironmentDefaults(env))
         .setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
     int code = cl.execute(args);
     return new Run(code, out.toString(), err.toString(), cmd);
@@ -72,7 +72,7 @@ class AgentCommandTest {
     assertThat(c.beaconAdvertise()).isEqualTo(new InetSocketAddress("203.0.113.9", 27960));
     assertThat(parse(env, "--rate", "10", "--id", "ap-3").rate()).isEqualTo(10);
     assertThat(parse(env, "--id", "ap-3").id()).isEqualTo("ap-3");
-    assertThat(new EnvironmentDefaults().variable("--spool-max-mb")).isEqualTo("REED_AGENT_SPOOL_MAX_MB");
+    assertThat(EnvironmentDefaults.variable("agent", "--spool-max-mb")).isEqualTo("REED_AGENT_SPOOL_MAX_MB");
   }
 
   @Test
@@ -105,6 +105,8 @@ class AgentCommandTest {
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("--id", "--kafka", "--targets", "--interval", "--once", "--spool-dir", "--metrics-port",
         "REED_AGENT_KAFKA", "q3 HOST:PORT");
+    assertThat(r.out()).as("defaults shown from AgentConfig").contains("(default 5m,", "(default 0.0.0.0:27960)",
+        "(default 1s)", "(default 2m)", "(default 256)", "(default reed-agent-spool)");
   }
 
   @Test

@@ -36,34 +36,82 @@ public final class Endpoints {
   }
 
   /**
+   * A host and a port as an operator or a peer wrote them, split but not resolved.
+   *
+   * @param host a literal address or a host name, without brackets; empty = every local address
+   * @param port 0-65535
+   */
+  public record HostPort(String host, int port) {}
+
+  /**
+   * The one {@code host:port} splitter of the project: {@code HOST:PORT}, {@code [v6]:PORT},
+   * {@code HOST}, {@code :PORT}. When the port is required ({@code defaultPort} -1), the last
+   * colon always starts the port, so {@code 2001:db8::7:27015} is an IPv6 address and a port; with
+   * a default port an unbracketed text with several colons is an IPv6 address alone.
+   *
+   * @param defaultPort the port when the text has none; -1 = the text must have a host and a port
+   * @throws IllegalArgumentException with a message naming the bad part
+   */
+  public static HostPort hostPort(String text, int defaultPort) {
+    String s = text.strip();
+    boolean bracketed = s.startsWith("[");
+    int colon = s.lastIndexOf(':');
+    boolean hasPort = colon >= 0
+        && (bracketed ? s.indexOf(']') < colon : defaultPort < 0 || s.indexOf(':') == colon);
+    String host = hasPort ? s.substring(0, colon) : s;
+    int port = defaultPort;
+    if (hasPort) {
+      try {
+        port = Integer.parseInt(s.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        if (colon == s.length() - 1) throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
+        throw new IllegalArgumentException("bad port in '" + text + "'");
+      }
+    }
+    if (bracketed && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+    if (port < 0 || (defaultPort < 0 && host.isEmpty())) throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
+    if (port > 65535) throw new IllegalArgumentException("port out of range 0-65535 in '" + text + "'");
+    return new HostPort(host, port);
+  }
+
+  /**
    * Parses {@code ip:port} or {@code [ipv6]:port}; the address must be a literal.
    *
    * @throws IllegalArgumentException with a message naming the bad part
    */
   public static Endpoint parse(String text) {
-    String s = text.strip();
-    int colon = s.lastIndexOf(':');
-    if (colon <= 0) throw new IllegalArgumentException("expected ip:port, got '" + text + "'");
-    String host = s.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
-    int port;
-    try {
-      port = Integer.parseInt(s.substring(colon + 1));
-    } catch (NumberFormatException ex) {
-      throw new IllegalArgumentException("bad port in '" + text + "'");
-    }
-    InetAddress address = literal(host);
-    Endpoint e = Endpoint.newBuilder().setIp(address.getHostAddress()).setPort(port).build();
+    HostPort hp = hostPort(text, -1);
+    InetAddress address = literal(hp.host());
+    Endpoint e = Endpoint.newBuilder().setIp(address.getHostAddress()).setPort(hp.port()).build();
     validate(e);
     return e;
+  }
+
+  /**
+   * Parses an address an operator typed ({@link #hostPort} forms) into a socket address; a host
+   * name is resolved now, an empty host is every local address.
+   *
+   * @throws IllegalArgumentException naming the text when it is malformed or does not resolve
+   */
+  public static InetSocketAddress socketAddress(String text, int defaultPort) {
+    HostPort hp = hostPort(text, defaultPort);
+    try {
+      return new InetSocketAddress(hp.host().isEmpty() ? InetAddress.getByName("0.0.0.0") : InetAddress.getByName(hp.host()), hp.port());
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("cannot resolve '" + hp.host() + "' in '" + text + "'");
+    }
   }
 
   private static final java.util.regex.Pattern IPV4 =
       java.util.regex.Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
   private static final java.util.regex.Pattern IPV6 = java.util.regex.Pattern.compile("[0-9A-Fa-f:.]+(%\\w+)?");
 
-  /** Parses a literal IP address without ever asking DNS (InetAddress.ofLiteral is JDK 22+). */
-  static InetAddress literal(String ip) {
+  /**
+   * Parses a literal IP address without ever asking DNS (InetAddress.ofLiteral is JDK 22+).
+   *
+   * @throws IllegalArgumentException the text is not a literal address
+   */
+  public static InetAddress literal(String ip) {
     boolean v4 = IPV4.matcher(ip).matches();
     boolean v6 = !v4 && ip.indexOf(':') >= 0 && IPV6.matcher(ip).matches();
     if (!v4 && !v6) throw new IllegalArgumentException("not a literal IP address: '" + ip + "'");

@@ -23,8 +23,35 @@ class EndpointsTest {
     assertThatThrownBy(() -> Endpoints.parse("example.com:27960")).hasMessageContaining("not a literal IP address");
     assertThatThrownBy(() -> Endpoints.parse("10.0.0.1:70000")).hasMessageContaining("port out of range");
     assertThatThrownBy(() -> Endpoints.parse("10.0.0.1:x")).hasMessageContaining("bad port");
-    assertThatThrownBy(() -> Endpoints.parse("27960")).hasMessageContaining("expected ip:port");
+    assertThatThrownBy(() -> Endpoints.parse("27960")).hasMessageContaining("expected HOST:PORT");
     assertThatThrownBy(() -> Endpoints.parse("256.1.1.1:1")).hasMessageContaining("not a literal IP address");
+  }
+
+  @Test
+  void hostPortSplitsEveryFormOperatorsTypeAndSaysWhatIsMissing() {
+    assertThat(Endpoints.hostPort("kafka:9092", -1)).isEqualTo(new Endpoints.HostPort("kafka", 9092));
+    assertThat(Endpoints.hostPort(" [2001:db8::7]:27015 ", -1)).isEqualTo(new Endpoints.HostPort("2001:db8::7", 27015));
+    assertThat(Endpoints.hostPort("2001:db8::7:27015", -1)).as("port required: the last colon starts it")
+        .isEqualTo(new Endpoints.HostPort("2001:db8::7", 27015));
+    assertThat(Endpoints.hostPort("2001:db8::7", 27960)).as("with a default port: an address alone")
+        .isEqualTo(new Endpoints.HostPort("2001:db8::7", 27960));
+    assertThat(Endpoints.hostPort("[::1]", 0)).isEqualTo(new Endpoints.HostPort("::1", 0));
+    assertThat(Endpoints.hostPort("10.0.0.1", 27960)).isEqualTo(new Endpoints.HostPort("10.0.0.1", 27960));
+    assertThat(Endpoints.hostPort(":9400", 0)).isEqualTo(new Endpoints.HostPort("", 9400));
+    assertThatThrownBy(() -> Endpoints.hostPort("kafka", -1)).hasMessage("expected HOST:PORT, got 'kafka'");
+    assertThatThrownBy(() -> Endpoints.hostPort("kafka:", -1)).hasMessage("expected HOST:PORT, got 'kafka:'");
+    assertThatThrownBy(() -> Endpoints.hostPort(":9092", -1)).hasMessage("expected HOST:PORT, got ':9092'");
+    assertThatThrownBy(() -> Endpoints.hostPort("kafka:x", -1)).hasMessage("bad port in 'kafka:x'");
+    assertThatThrownBy(() -> Endpoints.hostPort("kafka:65536", 0)).hasMessage("port out of range 0-65535 in 'kafka:65536'");
+  }
+
+  @Test
+  void socketAddressResolvesOperatorInputAndEmptyMeansEveryInterface() {
+    assertThat(Endpoints.socketAddress("127.0.0.2:27960", -1)).isEqualTo(new InetSocketAddress("127.0.0.2", 27960));
+    assertThat(Endpoints.socketAddress(":9400", 0).getAddress().isAnyLocalAddress()).isTrue();
+    assertThat(Endpoints.socketAddress("localhost", 5).getAddress().isLoopbackAddress()).isTrue();
+    assertThatThrownBy(() -> Endpoints.socketAddress("no-such-host.invalid:1", -1))
+        .hasMessage("cannot resolve 'no-such-host.invalid' in 'no-such-host.invalid:1'");
   }
 
   @Test

@@ -64,7 +64,7 @@ class CloudInitTest {
         .containsEntry("REED_AGENT_SPOOL_DIR", "/var/lib/reed/spool")
         .containsEntry("REED_AGENT_DENY", "/etc/reed/deny.txt");
     // the agent's own parser reads the deny file the VM gets
-    dev.reed.proto.DenyList deny = dev.reed.proto.DenyList.parse("deny.txt", files.get("/etc/reed/deny.txt").lines().toList());
+    dev.reed.runtime.DenyList deny = dev.reed.runtime.DenyList.parse("deny.txt", files.get("/etc/reed/deny.txt").lines().toList());
     assertThat(deny.size()).isEqualTo(2);
     assertThat(deny.denies(dev.reed.proto.Endpoints.parse("198.51.100.70:27960"))).isTrue();
     assertThat(deny.denies(dev.reed.proto.Endpoints.parse("198.51.100.8:27960"))).isFalse();
@@ -127,7 +127,7 @@ class CloudInitTest {
     Path written = tmp.resolve("run/kafka-client.properties");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(written))).isEqualTo("rw-------");
     // the agent's --kafka-config reader accepts it (no key the agent owns) ...
-    assertThat(dev.reed.proto.KafkaClientProperties.read(written, AgentConfig.KAFKA_OWNED_KEYS, "agent")).containsEntry("security.protocol", "SASL_SSL");
+    assertThat(dev.reed.runtime.KafkaClientProperties.read(written, AgentConfig.KAFKA_OWNED_KEYS, "agent")).containsEntry("security.protocol", "SASL_SSL");
     // ... and the Kafka client accepts what it passes on
     ProducerConfig kafka = new ProducerConfig(producer(properties(Files.readString(written))));
     assertThat(kafka.getString("security.protocol")).isEqualTo("SASL_SSL");

@@ -7,6 +7,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.reed.proto.Endpoints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -158,7 +159,7 @@ class DemoCommandTest {
   }
 
   private static int portOf(String hostPort) {
-    return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+    return Endpoints.hostPort(hostPort, -1).port();
   }
 
   private static boolean portFree(int port) throws IOException {

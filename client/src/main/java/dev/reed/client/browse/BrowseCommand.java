@@ -15,23 +15,22 @@ import dev.reed.client.ReedClient;
 import dev.reed.client.ReedClientException;
 import dev.reed.client.ServerListSource;
 import dev.reed.client.StopRule;
+import dev.reed.proto.Endpoints;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code ./reed browse}: a reference server browser on the client SDK. Shows servers as their
@@ -369,30 +368,21 @@ public final class BrowseCommand implements Callable<Integer> {
   }
 
   static InetSocketAddress bindAddress(String text) {
-    String s = text.strip();
-    boolean hasPort = s.matches("\\[.*]:\\d+") || s.matches("[^:]+:\\d+");
-    String host = s;
-    int port = 0;
-    if (hasPort) {
-      int colon = s.lastIndexOf(':');
-      host = s.substring(0, colon);
-      port = Integer.parseInt(s.substring(colon + 1));
-    }
-    if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
-    if (port > 65535) throw new IllegalArgumentException("--bind port out of range: " + text);
-    try {
-      return new InetSocketAddress(InetAddress.getByName(host), port);
-    } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("--bind: unknown address " + text);
-    }
+    return socketAddress(text, "--bind", 0);
   }
 
   private static InetSocketAddress socketAddress(String text, String option) {
-    int colon = text.lastIndexOf(':');
-    if (colon <= 0) throw new IllegalArgumentException(option + " must be HOST:PORT: " + text);
-    InetSocketAddress a = bindAddress(text);
+    InetSocketAddress a = socketAddress(text, option, -1);
     if (a.getPort() == 0) throw new IllegalArgumentException(option + " needs a port: " + text);
     return a;
+  }
+
+  private static InetSocketAddress socketAddress(String text, String option, int defaultPort) {
+    try {
+      return Endpoints.socketAddress(text, defaultPort);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage());
+    }
   }
 
   private static boolean isTerminal() {

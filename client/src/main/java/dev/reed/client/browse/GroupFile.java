@@ -1,7 +1,8 @@
 package dev.reed.client.browse;
 
 import dev.reed.coordinates.Coordinate;
-import dev.reed.proto.ConfigLine;
+import dev.reed.proto.Endpoints;
+import dev.reed.runtime.ConfigLine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ final class GroupFile {
     if (tokens[i].startsWith("@")) {
       if (tokens.length != i + 1) throw new IllegalArgumentException("nothing may follow @HOST:PORT");
       String via = tokens[i].substring(1);
-      if (via.lastIndexOf(':') <= 0) throw new IllegalArgumentException("expected @HOST:PORT");
+      Endpoints.hostPort(via, -1); // fails now, naming the text, rather than at the first probe
       return new Entry(id, null, via);
     }
     List<Double> comps = new ArrayList<>();

@@ -1,11 +1,11 @@
 package dev.reed.coordinator.api;
 
-import dev.reed.proto.ConfigLine;
+import dev.reed.runtime.ConfigLine;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -15,9 +15,10 @@ import dev.reed.coordinates.ranking.Ranked;
 import dev.reed.coordinates.ranking.RankedPage;
 import dev.reed.coordinates.ranking.RankingFilter;
 import dev.reed.coordinator.index.CoordinateCodec;
+import dev.reed.coordinator.index.RankedTemplate;
 import dev.reed.coordinator.index.ServingState;
-import dev.reed.coordinator.ingest.SampleValidator;
 import dev.reed.proto.Endpoints;
+import dev.reed.proto.RttBound;
 import dev.reed.proto.v1.CalibrationKind;
 import dev.reed.proto.v1.CalibrationMeasurement;
 import dev.reed.proto.v1.CalibrationServer;
@@ -38,15 +39,14 @@ import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.StreamOrderedServersRequest;
 import dev.reed.proto.v1.StreamOrderedServersResponse;
-import dev.reed.coordinator.index.RankedTemplate;
 import io.grpc.Context;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServiceDescriptor;
 import io.grpc.protobuf.ProtoUtils;
-import io.grpc.stub.ServerCalls;
 import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 import java.time.Duration;
@@ -192,8 +192,8 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     for (int i = 0; i < n; i++) {
       CalibrationMeasurement m = req.getMeasurements(i);
       long us = Integer.toUnsignedLong(m.getRttUs());
-      if (us < 1 || us > SampleValidator.MAX_RTT_US) {
-        throw invalid("measurements[" + i + "].rtt_us must be 1-" + SampleValidator.MAX_RTT_US + ", got " + us);
+      if (us < 1 || us > RttBound.MAX_US) {
+        throw invalid("measurements[" + i + "].rtt_us must be 1-" + RttBound.MAX_US + ", got " + us);
       }
       String key;
       try {

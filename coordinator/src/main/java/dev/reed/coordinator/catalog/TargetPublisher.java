@@ -1,15 +1,15 @@
 package dev.reed.coordinator.catalog;
 
 import com.google.protobuf.Timestamp;
-import dev.reed.proto.DenyList;
 import dev.reed.proto.Endpoints;
-import dev.reed.proto.TargetsFile;
 import dev.reed.proto.Topic;
-import dev.reed.proto.WatchedFile;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.Target;
 import dev.reed.proto.v1.TargetSource;
+import dev.reed.runtime.DenyList;
+import dev.reed.runtime.TargetsFile;
+import dev.reed.runtime.WatchedFile;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;

@@ -10,6 +10,7 @@ import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.ServerInfo;
 import dev.reed.proto.v1.Target;
+import dev.reed.runtime.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -31,7 +31,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,21 +69,17 @@ public final class IndexFeed implements AutoCloseable {
   private volatile boolean closed;
   private volatile Runnable onRebuild = () -> { };
 
-  /** @param clientProperties operator's Kafka settings (TLS, SASL); the feed's own settings win */
-  public IndexFeed(String bootstrap, Map<String, String> clientProperties, int dimensions, boolean heightModel, Clock clock, Duration rebuildEvery) {
+  /** @param kafka the broker and the operator's Kafka settings (TLS, SASL); the feed's own settings win */
+  public IndexFeed(KafkaClients kafka, int dimensions, boolean heightModel, Clock clock, Duration rebuildEvery) {
     this.dimensions = dimensions;
     this.heightModel = heightModel;
     this.clock = clock;
     this.rebuildEvery = rebuildEvery;
     this.state = new AtomicReference<>(ServingState.empty(dimensions, heightModel, clock.instant()));
-    Properties p = new Properties();
-    p.putAll(clientProperties);
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-    p.put(ConsumerConfig.CLIENT_ID_CONFIG, "reed-coordinator-index");
-    this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.consumer = kafka.consumer("reed-coordinator-index", Map.of(
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+        ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000"));
     this.thread = Thread.ofPlatform().name("index-feed").daemon().unstarted(this::run);
   }
 

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.MeshSample;
 import dev.reed.proto.v1.RttSample;
+import dev.reed.runtime.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,7 +13,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -24,7 +24,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,8 +59,8 @@ public final class SampleIngest implements AutoCloseable {
   /** Per partition: records below the group's committed offset were handled (and dead-lettered) before. */
   private final Map<Integer, Long> replayUntil = new HashMap<>();
 
-  /** @param clientProperties operator's Kafka settings (TLS, SASL); the ingest's own settings win */
-  public SampleIngest(String bootstrap, Map<String, String> clientProperties, String groupId, TargetWindows targets, MeshWindows meshWindows,
+  /** @param kafka the broker and the operator's Kafka settings (TLS, SASL); the ingest's own settings win */
+  public SampleIngest(KafkaClients kafka, String groupId, TargetWindows targets, MeshWindows meshWindows,
       SampleValidator validator, DeadLetters deadLetters, Clock clock, Duration replay) {
     this.targets = targets;
     this.meshWindows = meshWindows;
@@ -69,9 +68,7 @@ public final class SampleIngest implements AutoCloseable {
     this.deadLetters = deadLetters;
     this.clock = clock;
     this.replay = replay;
-    Properties p = new Properties();
-    p.putAll(clientProperties);
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Map<String, Object> p = new HashMap<>();
     p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true");
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -81,17 +78,12 @@ public final class SampleIngest implements AutoCloseable {
     // a crashed replica's partitions move to the others after 10 s, not the default 45 s
     p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
     p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
-    p.put(ConsumerConfig.CLIENT_ID_CONFIG, "reed-coordinator-samples");
     // a replica joining or leaving moves only the partitions it must: the others keep their windows
     p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
-    this.samples = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    Properties m = new Properties();
-    m.putAll(clientProperties);
-    m.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    m.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    m.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    m.put(ConsumerConfig.CLIENT_ID_CONFIG, "reed-coordinator-mesh");
-    this.mesh = new KafkaConsumer<>(m, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.samples = kafka.consumer("reed-coordinator-samples", p);
+    this.mesh = kafka.consumer("reed-coordinator-mesh", Map.of(
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"));
   }
 
   /** Subscribes and seeks; call once from the owning thread. */

@@ -1,6 +1,7 @@
 package dev.reed.coordinator.ingest;
 
 import dev.reed.proto.Endpoints;
+import dev.reed.proto.RttBound;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.MeshSample;
 import dev.reed.proto.v1.ProbeStatus;
@@ -13,8 +14,6 @@ import java.util.function.Predicate;
  * refused (DESIGN.md section 7: nothing is lost silently, nothing invalid reaches the embedding).
  */
 public final class SampleValidator {
-  /** Valid RTTs: 1-998999 us (REED section 4.1: 0-998 ms; 999 means no answer). */
-  public static final int MAX_RTT_US = 998_999;
 
   private final Predicate<String> knownLandmark;
 
@@ -68,7 +67,7 @@ public final class SampleValidator {
     switch (status) {
       case PROBE_STATUS_OK -> {
         long rtt = Integer.toUnsignedLong(rttUs);
-        if (rtt < 1 || rtt > MAX_RTT_US) return "rtt_us out of range 1-" + MAX_RTT_US + ": " + rtt;
+        if (rtt < 1 || rtt > RttBound.MAX_US) return "rtt_us out of range 1-" + RttBound.MAX_US + ": " + rtt;
         return null;
       }
       case PROBE_STATUS_TIMEOUT, PROBE_STATUS_ERROR -> {

@@ -30,7 +30,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -99,8 +98,8 @@ public final class GrpcLoadGenerator {
       Thread.currentThread().join();
     }
     if (args.length > 0 && args[0].equals("load")) {
-      String[] hp = args[1].split(":");
-      ManagedChannel ch = NettyChannelBuilder.forAddress(hp[0], Integer.parseInt(hp[1])).usePlaintext().build();
+      Endpoints.HostPort hp = Endpoints.hostPort(args[1], -1);
+      ManagedChannel ch = NettyChannelBuilder.forAddress(hp.host(), hp.port()).usePlaintext().build();
       GetOrderedServersRequest[] requests = requests(4, Integer.parseInt(args[4]));
       ReedServiceGrpc.ReedServiceStub stub = ReedServiceGrpc.newStub(ch);
       run(stub, requests, Integer.parseInt(args[3]), Duration.ofSeconds(5), false);

@@ -9,6 +9,7 @@ import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.proto.Endpoints;
+import dev.reed.proto.RttBound;
 import dev.reed.proto.v1.CalibrationKind;
 import dev.reed.proto.v1.CalibrationMeasurement;
 import dev.reed.proto.v1.CalibrationServer;
@@ -417,7 +418,7 @@ class ReedServiceTest {
       badRtt.addMeasurements(CalibrationMeasurement.newBuilder()
           .setEndpoint(Endpoint.newBuilder().setIp("10.0.0." + i).setPort(27015)).setRttUs(i == 2 ? 0 : 1000));
     }
-    assertInvalid(() -> reed.locate(badRtt.build()), "rtt_us must be 1-998999");
+    assertInvalid(() -> reed.locate(badRtt.build()), "rtt_us must be 1-" + RttBound.MAX_US);
     assertInvalid(() -> reed.rankForGroup(RankForGroupRequest.getDefaultInstance()), "members");
     assertInvalid(() -> reed.rankForGroup(RankForGroupRequest.newBuilder().addMembers(GroupMember.newBuilder()
         .setMemberId("alice").setCoordinate(coord(Double.NaN, 1))).build()), "alice");

@@ -7,11 +7,11 @@ import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ProbeStatus;
 import dev.reed.proto.v1.RttSample;
 import dev.reed.proto.v1.ServerInfo;
+import dev.reed.runtime.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -87,7 +87,7 @@ public class IngestBenchmark {
     for (int l = 0; l < landmarks; l++) known.add("landmark-" + l);
     windows = new TargetWindows(8, targets);
     KafkaProducer<byte[], byte[]> unused = producer();
-    ingest = new SampleIngest("127.0.0.1:1", Map.of(), "bench", windows, new MeshWindows(8), new SampleValidator(known::contains),
+    ingest = new SampleIngest(KafkaClients.of("127.0.0.1:1"), "bench", windows, new MeshWindows(8), new SampleValidator(known::contains),
         new DeadLetters(unused), Clock.systemUTC(), Duration.ofMinutes(1));
   }
 

@@ -7,12 +7,12 @@ import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ProbeStatus;
 import dev.reed.proto.v1.RttSample;
 import dev.reed.proto.v1.ServerInfo;
+import dev.reed.runtime.KafkaClients;
 import dev.reed.testbed.kafka.EmbeddedKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -81,7 +81,7 @@ public final class KafkaIngestHarness {
       for (int l = 0; l < landmarks; l++) known.add("landmark-" + l);
       TargetWindows windows = new TargetWindows(8, targets);
       KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-      try (SampleIngest ingest = new SampleIngest(kafka.bootstrapServers(), Map.of(), "harness", windows, new MeshWindows(8),
+      try (SampleIngest ingest = new SampleIngest(KafkaClients.of(kafka.bootstrapServers()), "harness", windows, new MeshWindows(8),
           new SampleValidator(known::contains), new DeadLetters(dlq), Clock.systemUTC(), Duration.ofHours(1))) {
         ingest.start();
         long start = 0;

@@ -2,6 +2,7 @@ package dev.reed.coordinator.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.reed.proto.RttBound;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.MeshSample;
@@ -30,7 +31,7 @@ class SampleValidatorTest {
     assertThat(check(ok().toBuilder().setStatus(ProbeStatus.PROBE_STATUS_TIMEOUT).clearRttUs().build())).isNull();
     assertThat(check(ok().toBuilder().setRttUs(0).build())).contains("rtt_us out of range");
     assertThat(check(ok().toBuilder().setRttUs(999_000).build())).contains("rtt_us out of range");
-    assertThat(check(ok().toBuilder().setRttUs(-5).build())).contains("rtt_us out of range 1-998999: 4294967291");
+    assertThat(check(ok().toBuilder().setRttUs(-5).build())).contains("rtt_us out of range 1-" + RttBound.MAX_US + ": 4294967291");
     assertThat(check(ok().toBuilder().setLandmarkId("").build())).isEqualTo("missing landmark_id");
     assertThat(check(ok().toBuilder().setLandmarkId("zz").build())).isEqualTo("unknown landmark 'zz'");
     assertThat(check(ok().toBuilder().clearTarget().build())).isEqualTo("missing target");

@@ -3,6 +3,7 @@ package dev.reed.agent.publish;
 import dev.reed.agent.spool.Spool;
 import dev.reed.agent.spool.SpoolEntry;
 import dev.reed.agent.spool.SpooledRecord;
+import dev.reed.runtime.KafkaClients;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -17,14 +18,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,8 +58,7 @@ public final class Publisher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Publisher.class);
 
   private final Spool spool;
-  private final String bootstrap;
-  private final Map<String, String> clientProperties;
+  private final KafkaClients kafka;
   private final String clientId;
   private final Duration deliveryTimeout;
   private final ReadBack readBack;
@@ -82,20 +80,13 @@ public final class Publisher implements AutoCloseable {
    * @param deliveryTimeout how long the producer retries one batch before it counts as failed
    *     (Kafka {@code delivery.timeout.ms}); outages shorter than this never touch the read-back
    */
-  public Publisher(Spool spool, String bootstrap, String clientId, Duration deliveryTimeout, MeterRegistry registry) {
-    this(spool, bootstrap, Map.of(), clientId, deliveryTimeout, registry);
-  }
-
-  /** @param clientProperties further Kafka client settings (TLS, SASL) for the producer and the read-back */
-  public Publisher(Spool spool, String bootstrap, Map<String, String> clientProperties, String clientId,
-      Duration deliveryTimeout, MeterRegistry registry) {
+  public Publisher(Spool spool, KafkaClients kafka, String clientId, Duration deliveryTimeout, MeterRegistry registry) {
     this.spool = spool;
-    this.clientProperties = Map.copyOf(clientProperties);
-    this.bootstrap = bootstrap;
+    this.kafka = kafka;
     this.clientId = clientId;
     this.deliveryTimeout = deliveryTimeout;
     this.registry = registry;
-    this.readBack = new ReadBack(bootstrap, clientProperties, deliveryTimeout.plusSeconds(5));
+    this.readBack = new ReadBack(kafka, deliveryTimeout.plusSeconds(5));
     this.latency = Timer.builder("reed.agent.publish.latency")
         .description("time from sending a batch to the broker's acknowledgement of all its records")
         .publishPercentileHistogram()
@@ -163,13 +154,13 @@ public final class Publisher implements AutoCloseable {
           spool.acknowledge(entry);
           uncertain = false;
           backoffMs = 250;
-          if (!reachable) log.info("Kafka at {} reachable again; replaying the spool", bootstrap);
+          if (!reachable) log.info("Kafka at {} reachable again; replaying the spool", kafka.bootstrap());
           reachable = true;
         } else {
           failures.increment();
           uncertain = true;
           if (reachable) {
-            log.warn("Kafka at {} unreachable ({}); batches stay in the spool until it is back", bootstrap, failure.toString());
+            log.warn("Kafka at {} unreachable ({}); batches stay in the spool until it is back", kafka.bootstrap(), failure.toString());
           }
           reachable = false;
           closeProducer();
@@ -276,9 +267,7 @@ public final class Publisher implements AutoCloseable {
   }
 
   private Producer<byte[], byte[]> newProducer() {
-    Map<String, Object> p = new HashMap<>(clientProperties);
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+    Map<String, Object> p = new HashMap<>();
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
@@ -290,7 +279,7 @@ public final class Publisher implements AutoCloseable {
     p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(30_000, delivery - 10));
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, delivery);
     p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000);
-    return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    return kafka.producer(clientId, p);
   }
 
   private void closeProducer() {

@@ -1,6 +1,7 @@
 package dev.reed.agent.publish;
 
 import dev.reed.agent.spool.SpooledRecord;
+import dev.reed.runtime.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -14,7 +15,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Finds which records of a batch already reached the broker, so a replay after an ambiguous
@@ -30,13 +30,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * partition is fixed by the key, so the read is short and exact.
  */
 final class ReadBack {
-  private final String bootstrap;
-  private final Map<String, String> clientProperties;
+  private final KafkaClients kafka;
   private final Duration timeout;
 
-  ReadBack(String bootstrap, Map<String, String> clientProperties, Duration timeout) {
-    this.bootstrap = bootstrap;
-    this.clientProperties = Map.copyOf(clientProperties);
+  ReadBack(KafkaClients kafka, Duration timeout) {
+    this.kafka = kafka;
     this.timeout = timeout;
   }
 
@@ -54,14 +52,10 @@ final class ReadBack {
       wanted.add(r.id());
     }
     Set<String> found = new HashSet<>();
-    Map<String, Object> props = new HashMap<>(clientProperties);
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-    props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
-    props.put(ConsumerConfig.CLIENT_ID_CONFIG, "reed-agent-readback");
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer = kafka.consumer("reed-agent-readback", Map.of(
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+        ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis(),
+        ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000)))) {
       consumer.assign(from.keySet());
       Map<TopicPartition, OffsetAndTimestamp> start = consumer.offsetsForTimes(from, timeout);
       Map<TopicPartition, Long> end = consumer.endOffsets(from.keySet(), timeout);

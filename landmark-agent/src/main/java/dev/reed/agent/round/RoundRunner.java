@@ -9,6 +9,7 @@ import dev.reed.probe.ProbeResult;
 import dev.reed.probe.ProbeTarget;
 import dev.reed.probe.Prober;
 import dev.reed.proto.Endpoints;
+import dev.reed.proto.RttBound;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.Landmark;
@@ -66,8 +67,6 @@ public final class RoundRunner {
   static int window(double rate) {
     return (int) Math.max(16, Math.min(4096, rate * 2));
   }
-  /** Paper section 4.1: valid samples are 0-998 ms; 999 ms means no answer. */
-  static final long MAX_RTT_US = 998_999;
 
   /** What the round needs to know about its landmark. */
   public record Settings(String landmarkId, String region, String version, Duration interval, double rate,
@@ -228,7 +227,7 @@ public final class RoundRunner {
         .setPeerBeacon(peer.getBeacon())
         .setSendTime(timestamp(first == null ? clock.instant() : first));
     long us = ok > 0 ? micros(min) : -1;
-    if (us > 0 && us <= MAX_RTT_US) m.setStatus(ProbeStatus.PROBE_STATUS_OK).setRttUs((int) us);
+    if (us > 0 && us <= RttBound.MAX_US) m.setStatus(ProbeStatus.PROBE_STATUS_OK).setRttUs((int) us);
     else m.setStatus(ProbeStatus.PROBE_STATUS_TIMEOUT);
     return m.build();
   }
@@ -305,11 +304,11 @@ public final class RoundRunner {
         .setSendTime(timestamp(r.sendTime() == null ? clock.instant() : r.sendTime()));
     ProbeStatus status = r.status();
     long us = micros(r.rttNanos());
-    if (status == ProbeStatus.PROBE_STATUS_OK && us > MAX_RTT_US) status = ProbeStatus.PROBE_STATUS_TIMEOUT;
+    if (status == ProbeStatus.PROBE_STATUS_OK && us > RttBound.MAX_US) status = ProbeStatus.PROBE_STATUS_TIMEOUT;
     switch (status) {
       case PROBE_STATUS_OK -> {
         s.setStatus(status).setRttUs((int) Math.max(1, us));
-        if (r.challengeRttNanos() > 0) s.setChallengeRttUs((int) Math.min(MAX_RTT_US, Math.max(1, micros(r.challengeRttNanos()))));
+        if (r.challengeRttNanos() > 0) s.setChallengeRttUs((int) Math.min(RttBound.MAX_US, Math.max(1, micros(r.challengeRttNanos()))));
         if (r.serverInfo() != null) s.setServerInfo(r.serverInfo());
         targetRtt.record(Math.max(1, us), TimeUnit.MICROSECONDS);
         tally.ok(us, retried);

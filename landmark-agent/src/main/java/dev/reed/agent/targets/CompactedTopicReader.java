@@ -1,7 +1,7 @@
 package dev.reed.agent.targets;
 
+import dev.reed.runtime.KafkaClients;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +9,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
@@ -25,16 +24,13 @@ public final class CompactedTopicReader implements AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
   private final Duration timeout;
 
-  /** @param clientProperties further Kafka client settings (TLS, SASL) */
-  public CompactedTopicReader(String bootstrap, Map<String, String> clientProperties, String clientId, Duration timeout) {
-    Map<String, Object> p = new HashMap<>(clientProperties);
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-    p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1_000, timeout.toMillis() / 2));
-    p.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000);
-    this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+  /** @param kafka the broker and the operator's Kafka settings (TLS, SASL) */
+  public CompactedTopicReader(KafkaClients kafka, String clientId, Duration timeout) {
+    this.consumer = kafka.consumer(clientId, Map.of(
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+        ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis(),
+        ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1_000, timeout.toMillis() / 2),
+        ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000), new StringDeserializer());
     this.timeout = timeout;
   }
 

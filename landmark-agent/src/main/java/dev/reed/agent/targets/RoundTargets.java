@@ -1,12 +1,12 @@
 package dev.reed.agent.targets;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.reed.proto.DenyList;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
-import dev.reed.proto.WatchedFile;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.Target;
+import dev.reed.runtime.DenyList;
+import dev.reed.runtime.WatchedFile;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -7,6 +7,7 @@ import dev.reed.agent.TopicDump;
 import dev.reed.agent.spool.Spool;
 import dev.reed.agent.spool.SpooledRecord;
 import dev.reed.proto.Topic;
+import dev.reed.runtime.KafkaClients;
 import dev.reed.testbed.kafka.KafkaExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ class PublisherOutageTest {
     int batches = 40;
     int perBatch = 25;
     try (Spool spool = Spool.open(spoolDir, 64 << 20, 1 << 20, true)) {
-      Publisher publisher = new Publisher(spool, KAFKA.broker().bootstrapServers(), "test-agent",
+      Publisher publisher = new Publisher(spool, KafkaClients.of(KAFKA.broker().bootstrapServers()), "test-agent",
           Duration.ofSeconds(3), registry).start();
       for (int b = 0; b < batches; b++) {
         spool.append(batch(topic, b, perBatch));
@@ -85,14 +86,14 @@ class PublisherOutageTest {
     // deliver the head batch by other means, as the dead agent did
     try (Spool other = Spool.open(spoolDir.resolve("other"), 1 << 20, 1 << 20, true)) {
       other.append(first);
-      Publisher p = new Publisher(other, KAFKA.broker().bootstrapServers(), "other", Duration.ofSeconds(10),
+      Publisher p = new Publisher(other, KafkaClients.of(KAFKA.broker().bootstrapServers()), "other", Duration.ofSeconds(10),
           new SimpleMeterRegistry()).start();
       assertThat(other.awaitEmpty(Duration.ofSeconds(30))).isTrue();
       p.close();
     }
     var registry = new SimpleMeterRegistry();
     try (Spool spool = Spool.open(spoolDir, 1 << 20, 1 << 20, true)) {
-      Publisher p = new Publisher(spool, KAFKA.broker().bootstrapServers(), "restarted", Duration.ofSeconds(10), registry).start();
+      Publisher p = new Publisher(spool, KafkaClients.of(KAFKA.broker().bootstrapServers()), "restarted", Duration.ofSeconds(10), registry).start();
       assertThat(spool.awaitEmpty(Duration.ofSeconds(30))).isTrue();
       p.close();
     }
@@ -118,7 +119,7 @@ class PublisherOutageTest {
       long now = System.currentTimeMillis();
       spool.append(List.of(new SpooledRecord(topic, now, "t/1/big", "k1".getBytes(StandardCharsets.UTF_8), big)));
       spool.append(List.of(new SpooledRecord(topic, now, "t/1/small", "k2".getBytes(StandardCharsets.UTF_8), new byte[] {1})));
-      Publisher p = new Publisher(spool, KAFKA.broker().bootstrapServers(), "refused", Duration.ofSeconds(10), registry).start();
+      Publisher p = new Publisher(spool, KafkaClients.of(KAFKA.broker().bootstrapServers()), "refused", Duration.ofSeconds(10), registry).start();
       assertThat(spool.awaitEmpty(Duration.ofSeconds(60))).isTrue();
       p.close();
     }

@@ -1,6 +1,9 @@
 package dev.reed.probe.master;
 
+import dev.reed.proto.Endpoints;
 import java.io.ByteArrayOutputStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -117,26 +120,16 @@ public final class ValveMasterCodec {
   }
 
   private static InetSocketAddress parseSeed(String s) {
-    int colon = s.lastIndexOf(':');
-    if (colon <= 0) return null;
-    String ip = s.substring(0, colon);
-    if (!ip.matches("\\d{1,3}(\\.\\d{1,3}){3}")) return null;
-    String digits = s.substring(colon + 1).replaceFirst("^(\\d{1,5}).*$", "$1"); // qstat appends a stray byte
-    byte[] octets = new byte[4];
-    String[] parts = ip.split("\\.");
+    String seed = s.replaceFirst(":(\\d{1,5})[^:]*$", ":$1"); // qstat appends a stray byte to the port
     try {
-      for (int i = 0; i < 4; i++) {
-        int v = Integer.parseInt(parts[i]);
-        if (v > 255) return null;
-        octets[i] = (byte) v;
-      }
-      int port = Integer.parseInt(digits);
-      if (port > 65535) return null;
-      return new InetSocketAddress(Ipv4Entry.address(octets), port);
-    } catch (NumberFormatException e) {
+      Endpoints.HostPort hp = Endpoints.hostPort(seed, -1);
+      InetAddress ip = Endpoints.literal(hp.host());
+      return ip instanceof Inet4Address ? new InetSocketAddress(ip, hp.port()) : null;
+    } catch (IllegalArgumentException e) {
       return null;
     }
   }
+
 
   private static int indexOf(byte[] a, int from, int to, byte b) {
     for (int i = from; i < to; i++) if (a[i] == b) return i;

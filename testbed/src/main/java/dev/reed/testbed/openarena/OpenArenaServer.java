@@ -1,5 +1,6 @@
 package dev.reed.testbed.openarena;
 
+import dev.reed.proto.Endpoints;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -50,7 +51,7 @@ public final class OpenArenaServer implements AutoCloseable {
   /** The Debian launcher script; it {@code exec}s the engine, so signals reach the server. */
   public static final Path BINARY = Path.of("/usr/games/openarena-server");
 
-  private static final Pattern OPENING = Pattern.compile("Opening IP socket: ([0-9.]+):(\\d+)");
+  private static final Pattern OPENING = Pattern.compile("Opening IP socket: ([0-9.]+:\\d+)");
   private static final int CONSOLE_LINES_KEPT = 60;
   private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
@@ -254,7 +255,7 @@ public final class OpenArenaServer implements AutoCloseable {
         }
         Matcher m = OPENING.matcher(line);
         if (m.find()) {
-          candidate = new InetSocketAddress(InetAddress.getByName(m.group(1)), Integer.parseInt(m.group(2)));
+          candidate = Endpoints.socketAddress(m.group(1), -1);
         } else if (line.contains("Couldn't bind to a v4 ip address")) {
           opened.completeExceptionally(new IOException("no free port: " + line));
         }

@@ -1,7 +1,8 @@
-package dev.reed.proto;
+package dev.reed.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.reed.proto.Endpoints;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;

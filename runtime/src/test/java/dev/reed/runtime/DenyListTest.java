@@ -1,8 +1,9 @@
-package dev.reed.proto;
+package dev.reed.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.reed.proto.Endpoints;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.reed.proto;
+package dev.reed.runtime;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.reed.proto;
+package dev.reed.runtime;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
-package dev.reed.proto;
+package dev.reed.runtime;
 
+import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.Target;
@@ -83,24 +84,15 @@ public final class TargetsFile {
    * @throws IllegalArgumentException what is wrong, without file or line
    */
   public static Endpoint endpoint(String text) {
-    int colon = text.lastIndexOf(':');
-    if (colon <= 0 || colon == text.length() - 1) throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
-    String host = text.substring(0, colon);
-    int port;
+    Endpoints.HostPort hp = Endpoints.hostPort(text, -1);
+    if (hp.port() < 1) throw new IllegalArgumentException("port out of range 1-65535 in '" + text + "'");
     try {
-      port = Integer.parseInt(text.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("bad port in '" + text + "'");
-    }
-    if (port < 1 || port > 65535) throw new IllegalArgumentException("port out of range 1-65535 in '" + text + "'");
-    if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
-    try {
-      return Endpoints.parse(host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port);
+      return Endpoint.newBuilder().setIp(Endpoints.literal(hp.host()).getHostAddress()).setPort(hp.port()).build();
     } catch (IllegalArgumentException notLiteral) {
       try {
-        return Endpoints.resolve(host, port);
+        return Endpoints.resolve(hp.host(), hp.port());
       } catch (UnknownHostException e) {
-        throw new IllegalArgumentException("cannot resolve host '" + host + "'");
+        throw new IllegalArgumentException("cannot resolve host '" + hp.host() + "'");
       }
     }
   }

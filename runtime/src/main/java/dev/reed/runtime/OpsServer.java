@@ -1,8 +1,7 @@
-package dev.reed.agent.ops;
+package dev.reed.runtime;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -12,12 +11,19 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * The agent's operations endpoint: {@code GET /metrics} (Prometheus text format) and
- * {@code GET /healthz} (200 when healthy, 503 otherwise, with a one-line reason). Uses the JDK's
- * own HTTP server: two plain-text endpoints need no framework.
+ * A service's operations endpoint, what Prometheus scrapes and Kubernetes and Docker probe:
+ * {@code GET /metrics} (Prometheus text format) and {@code GET /healthz} (200 when healthy, 503
+ * otherwise, with a one-line reason: {@code ok: ...} or {@code unhealthy: ...}); {@code HEAD}
+ * too, other methods get 405 and other paths 404. Used by the landmark agent and the coordinator.
+ * Uses the JDK's own HTTP server: two plain-text endpoints need no framework.
  */
 public final class OpsServer implements AutoCloseable {
-  /** Health verdict for {@code /healthz}. */
+  /**
+   * Health verdict for {@code /healthz}.
+   *
+   * @param ok 200 when true, 503 when false
+   * @param detail one line saying why
+   */
   public record Health(boolean ok, String detail) {}
 
   private final HttpServer server;
@@ -28,12 +34,18 @@ public final class OpsServer implements AutoCloseable {
     this.executor = executor;
   }
 
-  public static OpsServer start(InetSocketAddress bind, PrometheusMeterRegistry registry, Supplier<Health> health)
+  /**
+   * Binds and starts serving.
+   *
+   * @param metrics the Prometheus text exposition, e.g. {@code PrometheusMeterRegistry::scrape}
+   * @param health asked on every {@code /healthz}
+   */
+  public static OpsServer start(InetSocketAddress bind, Supplier<String> metrics, Supplier<Health> health)
       throws IOException {
     HttpServer s = HttpServer.create(bind, 16);
     s.createContext("/metrics", ex -> {
       if (!get(ex)) return;
-      respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
+      respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.get());
     });
     s.createContext("/healthz", ex -> {
       if (!get(ex)) return;
@@ -47,6 +59,7 @@ public final class OpsServer implements AutoCloseable {
     return new OpsServer(s, ex);
   }
 
+  /** The bound address (the real port when 0 was asked). */
   public InetSocketAddress address() {
     return server.getAddress();
   }

@@ -1,13 +1,14 @@
-package dev.reed.agent.config;
+package dev.reed.runtime;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses the durations operators type: {@code 5m}, {@code 30s}, {@code 1h30m}, {@code 250ms},
- * {@code 2d}, or ISO-8601 ({@code PT5M}).
+ * The one duration grammar of every command: {@code 5m}, {@code 30s}, {@code 1h30m},
+ * {@code 250ms}, {@code 1.5s}, {@code 2d} (units in either case), or ISO-8601 ({@code PT5M}).
  */
 public final class Durations {
   private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h|d)");
@@ -27,6 +28,7 @@ public final class Durations {
         throw new IllegalArgumentException("invalid duration '" + text + "': " + e.getMessage());
       }
     }
+    s = s.toLowerCase(Locale.ROOT);
     Matcher m = PART.matcher(s);
     int pos = 0;
     long nanos = 0;
@@ -50,5 +52,24 @@ public final class Durations {
       pos = m.end();
     }
     return Duration.ofNanos(nanos);
+  }
+
+  /**
+   * The short form {@link #parse} reads back, e.g. {@code 1h30m}, {@code 250ms}: what help texts
+   * show as a default.
+   */
+  public static String format(Duration d) {
+    if (d.isZero()) return "0s";
+    StringBuilder out = new StringBuilder();
+    long ms = d.toMillis();
+    long[] units = {86_400_000L, 3_600_000L, 60_000L, 1_000L, 1L};
+    String[] names = {"d", "h", "m", "s", "ms"};
+    for (int i = 0; i < units.length; i++) {
+      if (ms >= units[i]) {
+        out.append(ms / units[i]).append(names[i]);
+        ms %= units[i];
+      }
+    }
+    return out.toString();
   }
 }

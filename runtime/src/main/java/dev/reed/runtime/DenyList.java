@@ -1,5 +1,6 @@
-package dev.reed.proto;
+package dev.reed.runtime;
 
+import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.Endpoint;
 import java.io.IOException;
 import java.nio.file.Files;

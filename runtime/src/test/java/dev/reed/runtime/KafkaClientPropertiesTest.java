@@ -1,4 +1,4 @@
-package dev.reed.proto;
+package dev.reed.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
