@@ -1,5 +1,6 @@
 package dev.reed.client;
 
+import dev.reed.proto.RttBound;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.discovery.RankedCandidate;
 import dev.reed.proto.Endpoints;
@@ -39,7 +40,7 @@ record Candidate(InetSocketAddress address, GameProtocol protocol, double predic
     Map<String, Double> ms = new HashMap<>();
     for (LandmarkRtt r : landmarkRtts) {
       long us = Integer.toUnsignedLong(r.getRttUs());
-      if (!r.getLandmarkId().isEmpty() && us >= 1 && us <= MAX_RTT_US) ms.merge(r.getLandmarkId(), us / 1000.0, Math::min);
+      if (!r.getLandmarkId().isEmpty() && us >= 1 && us <= RttBound.MAX_US) ms.merge(r.getLandmarkId(), us / 1000.0, Math::min);
     }
     return new RankedCandidate(key(), coordinate, predictedMs, ms);
   }
@@ -47,6 +48,4 @@ record Candidate(InetSocketAddress address, GameProtocol protocol, double predic
   static Candidate of(ListedServer s) {
     return new Candidate(s.address(), s.protocol(), Double.NaN);
   }
-
-  private static final long MAX_RTT_US = 998_999;
 }

@@ -1,5 +1,6 @@
 package dev.reed.client;
 
+import dev.reed.proto.RttBound;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.MoreExecutors;
@@ -180,7 +181,7 @@ final class CoordinatorClient implements AutoCloseable {
     for (Measurement m : measurements) {
       int us = (int) Math.round(m.rttMs() * 1000);
       req.addMeasurements(CalibrationMeasurement.newBuilder()
-          .setEndpoint(Endpoints.of(m.address())).setRttUs(Math.max(1, Math.min(998_999, us))));
+          .setEndpoint(Endpoints.of(m.address())).setRttUs(Math.max(1, Math.min(RttBound.MAX_US, us))));
     }
     LocateResponse r = call("Locate", () -> blocking().locate(req.build()));
     try {

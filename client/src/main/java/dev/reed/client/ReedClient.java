@@ -1,5 +1,7 @@
 package dev.reed.client;
 
+import dev.reed.proto.Endpoints;
+import dev.reed.proto.RttBound;
 import dev.reed.probe.NanoTicker;
 
 import dev.reed.coordinates.discovery.DiscoveryModel;
@@ -106,7 +108,9 @@ public final class ReedClient implements AutoCloseable {
       Filter filter, int pageSize) {
     if (members.isEmpty() || members.size() > 64) throw new IllegalArgumentException("a group has 1-64 members: " + members.size());
     if (pageSize < 1 || pageSize > 5000) throw new IllegalArgumentException("pageSize must be 1-5000: " + pageSize);
-    if (!(ceilingMs >= 0) || ceilingMs > 998.999) throw new IllegalArgumentException("ceilingMs must be 0-998.999: " + ceilingMs);
+    if (!(ceilingMs >= 0) || ceilingMs > RttBound.MAX_MS) {
+      throw new IllegalArgumentException("ceilingMs must be 0-" + RttBound.MAX_MS + ": " + ceilingMs);
+    }
     int d = members.get(0).coordinate().dimensions();
     for (GroupMember m : members) {
       if (m.coordinate().dimensions() != d) {
@@ -163,16 +167,13 @@ public final class ReedClient implements AutoCloseable {
     /** The coordinator's gRPC address, "host:port" or "[ipv6]:port" (plaintext). Required unless {@link #channel} is given. */
     public Builder coordinator(String hostPort) {
       this.target = Objects.requireNonNull(hostPort, "hostPort").strip();
-      int colon = target.lastIndexOf(':');
-      if (colon <= 0 || colon == target.length() - 1) {
-        throw new IllegalArgumentException("coordinator must be HOST:PORT, got '" + hostPort + "'");
-      }
+      Endpoints.HostPort hp;
       try {
-        int port = Integer.parseInt(target.substring(colon + 1));
-        if (port < 1 || port > 65535) throw new NumberFormatException();
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("coordinator port must be 1-65535, got '" + hostPort + "'");
+        hp = Endpoints.hostPort(target, -1);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("coordinator must be HOST:PORT with a port 1-65535, got '" + hostPort + "'", e);
       }
+      if (hp.port() < 1) throw new IllegalArgumentException("coordinator port must be 1-65535, got '" + hostPort + "'");
       return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.reed.client;
 
+import dev.reed.proto.RttBound;
 import dev.reed.probe.NanoTicker;
 
 import dev.reed.coordinates.Coordinate;
@@ -85,7 +86,7 @@ final class ReedDiscovery {
 
     Filter filter = request.filter();
     if (request.stop() instanceof StopRule.RttLimit l) {
-      double limit = Math.min(998.999, l.limitMs() + l.deltaMs());
+      double limit = Math.min(RttBound.MAX_MS, l.limitMs() + l.deltaMs());
       if (filter.rttLimitMs() == 0 || filter.rttLimitMs() > limit) filter = filter.withRttLimitMs(limit);
     }
     ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, events, start, request.maxDuration(), cal.probesSent(),
