@@ -65,33 +65,24 @@ class ContainerEntrypointSmokeTest {
 
   @Test
   void coordinatorImageStartsAndPassesItsHealthCheck() throws Exception {
-    Dockerfile.Stage image = Dockerfile.parse(Checkout.docker().resolve("coordinator.Dockerfile")).runtime();
-    List<String> entrypoint = entrypoint(image, "coordinator");
-    Map<String, String> env = imageEnv(image);
-    env.putAll(configMap("base/coordinator/configmap.yaml", "reed-coordinator"));
+    Image image = image("coordinator", "base/coordinator/configmap.yaml", "reed-coordinator");
+    Map<String, String> env = image.env();
     env.remove("REED_COORDINATOR_KAFKA_CONFIG");
     env.put("REED_COORDINATOR_KAFKA", kafka);
     env.put("REED_COORDINATOR_BIND", "127.0.0.1");
     env.put("REED_COORDINATOR_GRPC_PORT", Integer.toString(freeTcpPort()));
-    int metrics = freeTcpPort();
-    env.put("REED_COORDINATOR_METRICS_PORT", Integer.toString(metrics));
+    env.put("REED_COORDINATOR_METRICS_PORT", Integer.toString(freeTcpPort()));
     env.put("REED_COORDINATOR_Q3_MASTER_PORT", Integer.toString(freeUdpPort()));
     env.put("REED_COORDINATOR_VALVE_MASTER_PORT", Integer.toString(freeUdpPort()));
     env.put("REED_COORDINATOR_SNAPSHOT_DIR", Files.createDirectories(tmp.resolve("snapshots")).toString());
     env.put("REED_COORDINATOR_LEADER_ELECTION", "standalone");
-
-    Started coordinator = start(entrypoint, env, "coordinator");
-    List<String> healthcheck = healthcheck(image);
-    awaitTrue(() -> run(healthcheck, env) == 0, coordinator, "coordinator HEALTHCHECK " + healthcheck);
-    assertThat(coordinator.process().isAlive()).isTrue();
+    startsAndPassesItsHealthCheck(image, "coordinator");
   }
 
   @Test
   void agentImageStartsAndPassesItsHealthCheck() throws Exception {
-    Dockerfile.Stage image = Dockerfile.parse(Checkout.docker().resolve("landmark-agent.Dockerfile")).runtime();
-    List<String> entrypoint = entrypoint(image, "landmark-agent");
-    Map<String, String> env = imageEnv(image);
-    env.putAll(configMap("components/landmark-agents/configmap.yaml", "reed-landmark-agent"));
+    Image image = image("landmark-agent", "components/landmark-agents/configmap.yaml", "reed-landmark-agent");
+    Map<String, String> env = image.env();
     env.remove("REED_AGENT_KAFKA_CONFIG");
     env.put("REED_AGENT_ID", "smoke-test-agent");
     env.put("REED_AGENT_KAFKA", kafka);
@@ -100,11 +91,26 @@ class ContainerEntrypointSmokeTest {
     env.put("REED_AGENT_METRICS_HOST", "127.0.0.1");
     env.put("REED_AGENT_METRICS_PORT", Integer.toString(freeTcpPort()));
     env.put("REED_AGENT_SPOOL_DIR", tmp.resolve("spool").toString());
+    startsAndPassesItsHealthCheck(image, "agent");
+  }
 
-    Started agent = start(entrypoint, env, "agent");
-    List<String> healthcheck = healthcheck(image);
-    awaitTrue(() -> run(healthcheck, env) == 0, agent, "agent HEALTHCHECK " + healthcheck);
-    assertThat(agent.process().isAlive()).isTrue();
+  /** An image's runtime stage, its ENTRYPOINT on this machine, and its ENV with the cluster's ConfigMap over it. */
+  private record Image(Dockerfile.Stage stage, List<String> entrypoint, Map<String, String> env) {}
+
+  private Image image(String module, String configMapFile, String configMapName) throws IOException {
+    Dockerfile.Stage stage = Dockerfile.parse(Checkout.docker().resolve(module + ".Dockerfile")).runtime();
+    List<String> entrypoint = entrypoint(stage, module);
+    Map<String, String> env = imageEnv(stage);
+    env.putAll(configMap(configMapFile, configMapName));
+    return new Image(stage, entrypoint, env);
+  }
+
+  /** Starts the image's entry point with its environment; its HEALTHCHECK, run verbatim, must pass. */
+  private void startsAndPassesItsHealthCheck(Image image, String name) throws Exception {
+    Started started = start(image.entrypoint(), image.env(), name);
+    List<String> healthcheck = healthcheck(image.stage());
+    awaitTrue(() -> run(healthcheck, image.env()) == 0, started, name + " HEALTHCHECK " + healthcheck);
+    assertThat(started.process().isAlive()).isTrue();
   }
 
   /**
