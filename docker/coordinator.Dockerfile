@@ -4,7 +4,8 @@
 #   docker build -f docker/coordinator.Dockerfile -t reed-coordinator .     (context = repository root)
 #
 # Built from source with the Maven wrapper, like ./reed does; the runtime stage holds only a JRE
-# and the distribution (reed-cli.jar + lib/). It runs as an unprivileged user and writes only to
+# and the coordinator's own jar set (reed-coordinator.jar + its runtime lib/, not the whole
+# ./reed distribution: see docker/README.md for the sizes). It runs as an unprivileged user and writes only to
 # the volumes below, so it works with a read-only root file system (k8s/base sets that).
 # Options come from REED_COORDINATOR_* environment variables or arguments after the image name.
 
@@ -12,15 +13,15 @@ FROM eclipse-temurin:21-jdk AS build
 WORKDIR /src
 COPY . .
 RUN --mount=type=cache,target=/root/.m2 \
-    ./mvnw -B -q -Dmaven.test.skip=true -pl cli -am package \
- && test -f cli/target/reed-cli.jar
+    ./mvnw -B -q -Dmaven.test.skip=true -pl coordinator -am package \
+ && test -f coordinator/target/reed-coordinator.jar
 
 FROM eclipse-temurin:21-jre
 RUN groupadd --system --gid 10001 reed \
  && useradd --system --uid 10001 --gid reed --home-dir /var/lib/reed --no-create-home --shell /usr/sbin/nologin reed \
  && install -d -o reed -g reed -m 0750 /var/lib/reed/snapshots
-COPY --from=build --chown=root:root /src/cli/target/reed-cli.jar /opt/reed/reed-cli.jar
-COPY --from=build --chown=root:root /src/cli/target/lib/ /opt/reed/lib/
+COPY --from=build --chown=root:root /src/coordinator/target/reed-coordinator.jar /opt/reed/reed-coordinator.jar
+COPY --from=build --chown=root:root /src/coordinator/target/lib/ /opt/reed/lib/
 
 # Writable paths: snapshots for analysts, and /tmp (Netty unpacks its native transport there).
 VOLUME ["/var/lib/reed/snapshots", "/tmp"]
@@ -43,4 +44,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 # -XX:-UsePerfData: no hsperfdata files; MaxRAMPercentage sizes the heap from the container limit.
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", \
             "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=/tmp", \
-            "-jar", "/opt/reed/reed-cli.jar", "coordinator"]
+            "-jar", "/opt/reed/reed-coordinator.jar"]

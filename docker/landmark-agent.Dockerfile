@@ -8,20 +8,22 @@
 # Host networking gives the most accurate RTTs (no NAT/bridge in the path; paper 5.1.1 wants the
 # least-disturbed measurements). The spool must survive restarts: mount a volume there.
 # Options come from REED_AGENT_* environment variables or arguments after the image name.
+# The runtime stage holds only a JRE and the agent's own jar set (reed-landmark-agent.jar + its
+# runtime lib/, not the whole ./reed distribution: see docker/README.md for the sizes).
 
 FROM eclipse-temurin:21-jdk AS build
 WORKDIR /src
 COPY . .
 RUN --mount=type=cache,target=/root/.m2 \
-    ./mvnw -B -q -Dmaven.test.skip=true -pl cli -am package \
- && test -f cli/target/reed-cli.jar
+    ./mvnw -B -q -Dmaven.test.skip=true -pl landmark-agent -am package \
+ && test -f landmark-agent/target/reed-landmark-agent.jar
 
 FROM eclipse-temurin:21-jre
 RUN groupadd --system --gid 10001 reed \
  && useradd --system --uid 10001 --gid reed --home-dir /var/lib/reed --no-create-home --shell /usr/sbin/nologin reed \
  && install -d -o reed -g reed -m 0750 /var/lib/reed/spool
-COPY --from=build --chown=root:root /src/cli/target/reed-cli.jar /opt/reed/reed-cli.jar
-COPY --from=build --chown=root:root /src/cli/target/lib/ /opt/reed/lib/
+COPY --from=build --chown=root:root /src/landmark-agent/target/reed-landmark-agent.jar /opt/reed/reed-landmark-agent.jar
+COPY --from=build --chown=root:root /src/landmark-agent/target/lib/ /opt/reed/lib/
 
 # Writable paths: the spool (batches Kafka has not acknowledged yet) and /tmp.
 VOLUME ["/var/lib/reed/spool", "/tmp"]
@@ -40,4 +42,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", \
             "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=/tmp", \
-            "-jar", "/opt/reed/reed-cli.jar", "agent"]
+            "-jar", "/opt/reed/reed-landmark-agent.jar"]

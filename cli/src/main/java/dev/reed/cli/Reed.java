@@ -1,10 +1,10 @@
 package dev.reed.cli;
 
 import dev.reed.agent.AgentCommand;
+import dev.reed.cli.browse.BrowseCommand;
 import dev.reed.cli.demo.DemoCommand;
-import dev.reed.client.browse.BrowseCommand;
+import dev.reed.cli.snapshot.SnapshotCommand;
 import dev.reed.coordinator.CoordinatorCommand;
-import dev.reed.coordinator.snapshot.SnapshotCommand;
 import dev.reed.eval.EvalCommand;
 import dev.reed.testbed.kafka.KafkaCommand;
 import picocli.CommandLine;

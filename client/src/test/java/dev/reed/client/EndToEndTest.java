@@ -3,11 +3,8 @@ package dev.reed.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import dev.reed.agent.AgentConfig;
 import dev.reed.agent.LandmarkAgent;
-import dev.reed.client.browse.BrowseCommand;
 import dev.reed.coordinator.Coordinator;
 import dev.reed.coordinator.CoordinatorConfig;
 import dev.reed.probe.responder.GameQueryResponder;
@@ -17,8 +14,6 @@ import dev.reed.testbed.kafka.KafkaExtension;
 import dev.reed.testbed.openarena.OpenArenaServer;
 import dev.reed.testbed.qstat.QStat;
 import dev.reed.testbed.relay.DelayingUdpRelay;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -46,7 +41,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 
 /**
  * REED discovery against real parts: an embedded Kafka broker, the real coordinator, eight landmark
@@ -318,27 +312,6 @@ class EndToEndTest {
     assertThat(found.maxPlayers()).isEqualTo(q.maxPlayers());
     assertThat(found.players()).isEqualTo(q.players());
     assertThat(found.rttMs()).isGreaterThan(trueRtt(Endpoints.key(near)) - 1.0);
-  }
-
-  @Test
-  void browseComparesWithTraditionalAsJson() {
-    InetSocketAddress grpc = coordinator.grpcAddress();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cmd = new CommandLine(new BrowseCommand());
-    cmd.setOut(new PrintWriter(out));
-    cmd.setErr(new PrintWriter(err));
-    int code = cmd.execute("--coordinator", grpc.getAddress().getHostAddress() + ":" + grpc.getPort(),
-        "--bind", net.address(clientHost).getHostAddress(), "--n-close", "10", "--autostop", "first",
-        "--compare-traditional", "--json");
-    assertThat(code).as(err.toString()).isZero();
-    JsonObject j = JsonParser.parseString(out.toString()).getAsJsonObject();
-    log.info("browse --json: reed {} probes {} s, traditional {} probes {} s, reduction {}", j.get("probes"), j.get("seconds"),
-        j.getAsJsonObject("traditional").get("probes"), j.getAsJsonObject("traditional").get("seconds"), j.get("reduction"));
-    assertThat(j.getAsJsonObject("reduction").get("probes_percent").getAsDouble()).isPositive();
-    assertThat(j.get("probes_needed").getAsInt() * 3).isLessThan(j.getAsJsonObject("traditional").get("probes").getAsInt());
-    assertThat(j.getAsJsonObject("reduction").has("seconds_percent")).isTrue();
-    assertThat(j.getAsJsonArray("servers").size()).isGreaterThanOrEqualTo(10);
   }
 
   @Test

@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.reed.coordinator.catalog.MasterCrawler;
-import dev.reed.coordinator.snapshot.SnapshotCommand;
 import dev.reed.proto.Endpoints;
 import dev.reed.runtime.KafkaClientProperties;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.SnapshotServiceGrpc;
+import dev.reed.proto.v1.StreamSnapshotRequest;
+import dev.reed.proto.v1.StreamSnapshotResponse;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
 import dev.reed.testbed.kafka.KafkaExtension;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -19,18 +25,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
- * What a running coordinator gives analysts and operators: snapshot files, ./reed snapshot, metrics, master lists;
+ * What a running coordinator gives analysts and operators: snapshot files, the live snapshot stream, metrics, master lists;
  * it runs with a {@code --kafka-config} file.
  */
 class CoordinatorOutputsTest {
@@ -74,19 +82,21 @@ class CoordinatorOutputsTest {
       assertThat(summary).contains("\"dimensions\": 2").contains("\"servers\": 20").contains("\"landmarks\": 5")
           .contains("\"p50\"").contains("\"id\": \"lm-0\"");
 
-      // ./reed snapshot
-      String grpc = "127.0.0.1:" + c.grpcAddress().getPort();
-      Path outCsv = dir.resolve("live.csv");
-      assertThat(new CommandLine(new SnapshotCommand()).execute("--coordinator", grpc, "--out", outCsv.toString())).isZero();
-      List<String> lines = Files.readAllLines(outCsv);
-      assertThat(lines).hasSize(21);
-      assertThat(lines.get(1)).startsWith("127.0.2.").contains(",q3,baseoa,");
-      Path outJson = dir.resolve("live.jsonl");
-      assertThat(new CommandLine(new SnapshotCommand()).execute("--coordinator", grpc, "--out", outJson.toString(),
-          "--format", "jsonl")).isZero();
-      assertThat(Files.readAllLines(outJson)).hasSize(20).allMatch(l -> l.startsWith("{") && l.contains("\"coordinate\""));
-      assertThat(new CommandLine(new SnapshotCommand()).execute("--coordinator", "127.0.0.1:1", "--out",
-          dir.resolve("x").toString(), "--timeout", "3")).isEqualTo(2);
+      // the live snapshot stream (./reed snapshot reads it; cli's SnapshotCommandTest)
+      ManagedChannel channel = Grpc.newChannelBuilder("127.0.0.1:" + c.grpcAddress().getPort(),
+          InsecureChannelCredentials.create()).build();
+      try {
+        Iterator<StreamSnapshotResponse> stream = SnapshotServiceGrpc.newBlockingStub(channel)
+            .withDeadlineAfter(30, TimeUnit.SECONDS).streamSnapshot(StreamSnapshotRequest.getDefaultInstance());
+        assertThat(stream.next().getHeader().getServerCount()).isEqualTo(20);
+        List<ServerCoordinate> streamed = new ArrayList<>();
+        stream.forEachRemaining(r -> streamed.addAll(r.getChunk().getServersList()));
+        assertThat(streamed).hasSize(20);
+        assertThat(Endpoints.key(streamed.getFirst().getEndpoint())).startsWith("127.0.2.");
+        assertThat(streamed.getFirst().getServerInfo().getGame()).isEqualTo("baseoa");
+      } finally {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
 
       // metrics and health
       HttpClient http = HttpClient.newHttpClient();

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.reed.testbed.kafka.KafkaExtension;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,39 +22,36 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a container would run, run here without a container engine: the images' ENTRYPOINT (JVM
- * flags, {@code -jar reed-cli.jar coordinator|agent}) with the images' ENV and the Kubernetes
- * ConfigMap's variables, against a real Kafka broker ({@code reed-cli.jar kafka}); then the
+ * flags, {@code -jar reed-coordinator.jar} / {@code -jar reed-landmark-agent.jar}, each with only
+ * its own {@code lib/}, exactly the jar set the image copies) with the images' ENV and the
+ * Kubernetes ConfigMap's variables, against a real Kafka broker (embedded in this JVM); then the
  * images' HEALTHCHECK command, verbatim, must succeed against the running service. Ports and
  * directories are moved to free loopback ports and temporary directories; Kafka is plaintext, so
  * the TLS client settings (KafkaClientPropertiesTest) are left out.
- * Needs the distribution ({@code cli/target/reed-cli.jar} + {@code lib/}); skips without it.
+ * Needs the service's jar set ({@code <module>/target/reed-<module>.jar} + {@code lib/}, built by
+ * the reactor's package phase before this module); skips without it.
  */
 class ContainerEntrypointSmokeTest {
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  private static final String IMAGE_DIR = "/opt/reed/";
 
+  @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   @TempDir Path tmp;
   private final List<Started> processes = new ArrayList<>();
 
   /** A process this test started and the file its output goes to. */
   private record Started(Process process, Path log) {}
-  private Path jar;
   private String kafka;
 
   @BeforeEach
-  void startKafka() throws Exception {
-    jar = Checkout.root().resolve("cli/target/reed-cli.jar");
-    assumeTrue(Files.isRegularFile(jar) && Files.isDirectory(jar.resolveSibling("lib")),
-        "the distribution is not built (cli/target/reed-cli.jar + lib/; ./mvnw -B -q -Dmaven.test.skip=true -pl cli -am package): skipping the entrypoint smoke test");
-    int port = freeTcpPort();
-    kafka = "127.0.0.1:" + port;
-    Started broker = start(List.of(java(), "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar.toString(), "kafka",
-        "--port", Integer.toString(port), "--data-dir", tmp.resolve("kafka").toString()), Map.of(), "kafka");
-    awaitTrue(() -> connects(port), broker, "Kafka on " + kafka);
+  void kafka() {
+    kafka = KAFKA.broker().bootstrapServers();
   }
 
   @AfterEach
@@ -68,31 +65,24 @@ class ContainerEntrypointSmokeTest {
 
   @Test
   void coordinatorImageStartsAndPassesItsHealthCheck() throws Exception {
-    Dockerfile.Stage image = Dockerfile.parse(Checkout.docker().resolve("coordinator.Dockerfile")).runtime();
-    Map<String, String> env = imageEnv(image);
-    env.putAll(configMap("base/coordinator/configmap.yaml", "reed-coordinator"));
+    Image image = image("coordinator", "base/coordinator/configmap.yaml", "reed-coordinator");
+    Map<String, String> env = image.env();
     env.remove("REED_COORDINATOR_KAFKA_CONFIG");
     env.put("REED_COORDINATOR_KAFKA", kafka);
     env.put("REED_COORDINATOR_BIND", "127.0.0.1");
     env.put("REED_COORDINATOR_GRPC_PORT", Integer.toString(freeTcpPort()));
-    int metrics = freeTcpPort();
-    env.put("REED_COORDINATOR_METRICS_PORT", Integer.toString(metrics));
+    env.put("REED_COORDINATOR_METRICS_PORT", Integer.toString(freeTcpPort()));
     env.put("REED_COORDINATOR_Q3_MASTER_PORT", Integer.toString(freeUdpPort()));
     env.put("REED_COORDINATOR_VALVE_MASTER_PORT", Integer.toString(freeUdpPort()));
     env.put("REED_COORDINATOR_SNAPSHOT_DIR", Files.createDirectories(tmp.resolve("snapshots")).toString());
     env.put("REED_COORDINATOR_LEADER_ELECTION", "standalone");
-
-    Started coordinator = start(entrypoint(image), env, "coordinator");
-    List<String> healthcheck = healthcheck(image);
-    awaitTrue(() -> run(healthcheck, env) == 0, coordinator, "coordinator HEALTHCHECK " + healthcheck);
-    assertThat(coordinator.process().isAlive()).isTrue();
+    startsAndPassesItsHealthCheck(image, "coordinator");
   }
 
   @Test
   void agentImageStartsAndPassesItsHealthCheck() throws Exception {
-    Dockerfile.Stage image = Dockerfile.parse(Checkout.docker().resolve("landmark-agent.Dockerfile")).runtime();
-    Map<String, String> env = imageEnv(image);
-    env.putAll(configMap("components/landmark-agents/configmap.yaml", "reed-landmark-agent"));
+    Image image = image("landmark-agent", "components/landmark-agents/configmap.yaml", "reed-landmark-agent");
+    Map<String, String> env = image.env();
     env.remove("REED_AGENT_KAFKA_CONFIG");
     env.put("REED_AGENT_ID", "smoke-test-agent");
     env.put("REED_AGENT_KAFKA", kafka);
@@ -101,19 +91,43 @@ class ContainerEntrypointSmokeTest {
     env.put("REED_AGENT_METRICS_HOST", "127.0.0.1");
     env.put("REED_AGENT_METRICS_PORT", Integer.toString(freeTcpPort()));
     env.put("REED_AGENT_SPOOL_DIR", tmp.resolve("spool").toString());
-
-    Started agent = start(entrypoint(image), env, "agent");
-    List<String> healthcheck = healthcheck(image);
-    awaitTrue(() -> run(healthcheck, env) == 0, agent, "agent HEALTHCHECK " + healthcheck);
-    assertThat(agent.process().isAlive()).isTrue();
+    startsAndPassesItsHealthCheck(image, "agent");
   }
 
-  /** ENTRYPOINT with this machine's java and the distribution's jar in place of /opt/reed. */
-  private List<String> entrypoint(Dockerfile.Stage image) throws IOException {
+  /** An image's runtime stage, its ENTRYPOINT on this machine, and its ENV with the cluster's ConfigMap over it. */
+  private record Image(Dockerfile.Stage stage, List<String> entrypoint, Map<String, String> env) {}
+
+  private Image image(String module, String configMapFile, String configMapName) throws IOException {
+    Dockerfile.Stage stage = Dockerfile.parse(Checkout.docker().resolve(module + ".Dockerfile")).runtime();
+    List<String> entrypoint = entrypoint(stage, module);
+    Map<String, String> env = imageEnv(stage);
+    env.putAll(configMap(configMapFile, configMapName));
+    return new Image(stage, entrypoint, env);
+  }
+
+  /** Starts the image's entry point with its environment; its HEALTHCHECK, run verbatim, must pass. */
+  private void startsAndPassesItsHealthCheck(Image image, String name) throws Exception {
+    Started started = start(image.entrypoint(), image.env(), name);
+    List<String> healthcheck = healthcheck(image.stage());
+    awaitTrue(() -> run(healthcheck, image.env()) == 0, started, name + " HEALTHCHECK " + healthcheck);
+    assertThat(started.process().isAlive()).isTrue();
+  }
+
+  /**
+   * ENTRYPOINT with this machine's java and the module's built jar in place of the image's
+   * /opt/reed one (its manifest Class-Path reaches the sibling lib/, as in the image); skips the
+   * test when the module is not packaged.
+   */
+  private List<String> entrypoint(Dockerfile.Stage image, String module) throws IOException {
     List<String> cmd = new ArrayList<>(new ObjectMapper().readValue(String.join("", image.args("ENTRYPOINT")),
         new TypeReference<List<String>>() {}));
+    String imageJar = cmd.get(cmd.indexOf("-jar") + 1);
+    Path jar = Checkout.root().resolve(module).resolve("target").resolve(imageJar.substring(IMAGE_DIR.length()));
+    assumeTrue(Files.isRegularFile(jar) && Files.isDirectory(jar.resolveSibling("lib")), "the " + module
+        + " jar set is not built (" + jar + " + lib/; ./mvnw -B -q -Dmaven.test.skip=true -pl " + module
+        + " -am package): skipping its entrypoint smoke test");
     cmd.set(0, java());
-    cmd.replaceAll(a -> a.equals("/opt/reed/reed-cli.jar") ? jar.toString() : a.equals("-Djava.io.tmpdir=/tmp")
+    cmd.replaceAll(a -> a.equals(imageJar) ? jar.toString() : a.equals("-Djava.io.tmpdir=/tmp")
         ? "-Djava.io.tmpdir=" + tmp : a);
     return cmd;
   }
@@ -184,15 +198,6 @@ class ContainerEntrypointSmokeTest {
     throw new AssertionError(what + " not ready within " + START_TIMEOUT.toSeconds() + " s (process "
         + (process.isAlive() ? "running" : "exited " + process.exitValue()) + "); last log lines:\n"
         + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
-  }
-
-  private static boolean connects(int port) {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   private static String java() {

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The container images (docker/*.Dockerfile), checked without a Docker engine: multi-stage build
  * with the Maven wrapper, a JRE 21+ runtime, a non-root user that matches the pods' runAsUser,
  * writable paths declared as volumes (read-only root file system), a health check on the metrics
- * port, the distribution's jar as entry point, and EXPOSEd ports equal to the ports the Kubernetes
+ * port, the service's own jar set (its module's jar and runtime lib/, not the ./reed distribution)
+ * as entry point, and EXPOSEd ports equal to the ports the Kubernetes
  * workload declares and configures.
  */
 class DockerfilesTest {
@@ -28,8 +29,8 @@ class DockerfilesTest {
   @ParameterizedTest
   @CsvSource({
       "coordinator.Dockerfile, coordinator, base/coordinator/deployment.yaml, base/coordinator/configmap.yaml, reed-coordinator, REED_COORDINATOR_",
-      "landmark-agent.Dockerfile, agent, components/landmark-agents/daemonset.yaml, components/landmark-agents/configmap.yaml, reed-landmark-agent, REED_AGENT_"})
-  void imageIsBuiltRunAndExposedAsTheClusterExpects(String file, String command, String workloadFile,
+      "landmark-agent.Dockerfile, landmark-agent, components/landmark-agents/daemonset.yaml, components/landmark-agents/configmap.yaml, reed-landmark-agent, REED_AGENT_"})
+  void imageIsBuiltRunAndExposedAsTheClusterExpects(String file, String module, String workloadFile,
       String configFile, String configMap, String envPrefix) throws Exception {
     Dockerfile docker = Dockerfile.parse(Checkout.docker().resolve(file));
     assertThat(docker.stages()).as("multi-stage").hasSizeGreaterThanOrEqualTo(2);
@@ -37,14 +38,16 @@ class DockerfilesTest {
     Dockerfile.Stage build = docker.stages().get(0);
     assertThat(build.name()).isEqualTo("build");
     assertThat(String.join("\n", build.args("RUN")))
-        .contains("./mvnw").contains("-Dmaven.test.skip=true").contains("-pl cli -am package");
+        .contains("./mvnw").contains("-Dmaven.test.skip=true").contains("-pl " + module + " -am package");
 
     Dockerfile.Stage runtime = docker.runtime();
     Matcher jre = Pattern.compile("eclipse-temurin:(\\d+)-jre.*").matcher(runtime.from());
     assertThat(jre.matches()).as("runtime stage on a Temurin JRE: %s", runtime.from()).isTrue();
     assertThat(Integer.parseInt(jre.group(1))).isGreaterThanOrEqualTo(21);
-    assertThat(runtime.args("COPY")).anyMatch(c -> c.startsWith("--from=build") && c.contains("cli/target/reed-cli.jar /opt/reed/reed-cli.jar"));
-    assertThat(runtime.args("COPY")).anyMatch(c -> c.startsWith("--from=build") && c.contains("cli/target/lib/ /opt/reed/lib/"));
+    String jar = "reed-" + module + ".jar";
+    assertThat(runtime.args("COPY")).anyMatch(c -> c.startsWith("--from=build") && c.contains(module + "/target/" + jar + " /opt/reed/" + jar));
+    assertThat(runtime.args("COPY")).anyMatch(c -> c.startsWith("--from=build") && c.contains(module + "/target/lib/ /opt/reed/lib/"));
+    assertThat(String.join("\n", runtime.args("COPY"))).as("no ./reed distribution in a service image").doesNotContain("cli/");
 
     // non-root, and the same uid/gid the pods run as
     Workload workload = new Workload(ManifestSet.read(Checkout.k8s().resolve(workloadFile)).manifests().get(0));
@@ -55,11 +58,10 @@ class DockerfilesTest {
     assertThat(Integer.parseInt(user[0])).isEqualTo(Manifest.at(workload.podSpec(), "securityContext.runAsUser"));
     assertThat(Integer.parseInt(user[1])).isEqualTo(Manifest.at(workload.podSpec(), "securityContext.runAsGroup"));
 
-    // ENTRYPOINT: exec form, java -jar the distribution with the command
+    // ENTRYPOINT: exec form, java -jar the service's jar (its manifest names the main class); arguments after the image name follow
     List<String> entrypoint = new ObjectMapper().readValue(String.join("", runtime.args("ENTRYPOINT")), new TypeReference<>() {});
     assertThat(entrypoint.get(0)).isEqualTo("java");
-    assertThat(entrypoint).containsSubsequence("-jar", "/opt/reed/reed-cli.jar", command);
-    assertThat(entrypoint.get(entrypoint.size() - 1)).isEqualTo(command);
+    assertThat(entrypoint.subList(entrypoint.size() - 2, entrypoint.size())).containsExactly("-jar", "/opt/reed/" + jar);
 
     // ENV defaults agree with the cluster configuration; writable dirs are volumes
     Map<String, String> env = env(runtime);

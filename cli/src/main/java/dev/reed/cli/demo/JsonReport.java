@@ -1,7 +1,9 @@
 package dev.reed.cli.demo;
 
-import com.google.gson.JsonPrimitive;
+import com.google.gson.stream.JsonWriter;
 import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,8 +13,9 @@ import java.util.Locale;
  * The demo's figures as JSON ({@code --json FILE}): {@code {"clients": [{"client", "region",
  * "method", "probes", "seconds", "mean_rtt_ms", "median_rtt_ms", "optimal_mean_rtt_ms", ...}]}}
  * plus the run's setting and rounds; REED rows also carry the client's position (components, then
- * the height) and every reply (probe index, measured, predicted and true RTT). Written by hand: a flat, fixed schema needs no JSON library.
- * Numbers that are not finite are written as {@code null}.
+ * the height) and every reply (probe index, measured, predicted and true RTT). Written with Gson's
+ * streaming {@link JsonWriter}, like the browse report and the evaluation's results.json.
+ * Numbers keep at most four decimals; numbers that are not finite are written as {@code null}.
  */
 final class JsonReport {
   private JsonReport() {}
@@ -24,84 +27,98 @@ final class JsonReport {
   }
 
   static String render(DemoReport r) {
-    StringBuilder b = new StringBuilder("{\n");
-    b.append("  \"world\": ").append(str(r.world())).append(",\n");
-    b.append("  \"servers\": ").append(r.servers()).append(",\n");
-    b.append("  \"landmarks\": ").append(r.landmarks()).append(",\n");
-    b.append("  \"n_close\": ").append(r.nClose()).append(",\n");
-    b.append("  \"kafka\": ").append(str(r.kafka())).append(",\n");
-    b.append("  \"coordinator\": ").append(str(r.coordinator())).append(",\n");
-    b.append("  \"converged\": ").append(r.converged()).append(",\n");
-    b.append("  \"seconds\": ").append(num(r.seconds())).append(",\n");
-    b.append("  \"rounds\": [");
-    List<RoundFigures> rounds = r.rounds();
-    for (int i = 0; i < rounds.size(); i++) {
-      RoundFigures f = rounds.get(i);
-      b.append(i == 0 ? "\n" : ",\n").append("    {\"round\": ").append(f.round())
-          .append(", \"landmark_round\": ").append(f.agentRound())
-          .append(", \"probes\": ").append((long) f.targets() * r.landmarks())
-          .append(", \"replies\": ").append(f.replies())
-          .append(", \"timeouts\": ").append(f.timeouts())
-          .append(", \"measure_seconds\": ").append(num(f.measureSeconds()))
-          .append(", \"positioned\": ").append(f.positioned())
-          .append(", \"median_fit_error\": ").append(num(f.medianFitError()))
-          .append(", \"p90_fit_error\": ").append(num(f.p90FitError()))
-          .append(", \"median_pair_error\": ").append(num(f.medianPairError()))
-          .append(", \"seconds\": ").append(num(f.seconds())).append('}');
-    }
-    b.append(rounds.isEmpty() ? "],\n" : "\n  ],\n");
-    b.append("  \"clients\": [");
-    List<MethodFigures> ms = r.methods();
-    for (int i = 0; i < ms.size(); i++) {
-      MethodFigures m = ms.get(i);
-      MethodFigures base = r.traditional(m.client());
-      b.append(i == 0 ? "\n" : ",\n").append("    {\"client\": ").append(str(m.client().id()))
-          .append(", \"region\": ").append(str(m.client().region()))
-          .append(", \"place\": ").append(str(m.client().place()))
-          .append(", \"address\": ").append(str(m.address()))
-          .append(", \"method\": ").append(str(m.method()))
-          .append(", \"probes\": ").append(m.probes())
-          .append(", \"calibration_probes\": ").append(m.calibrationProbes())
-          .append(", \"timeouts\": ").append(m.timeouts())
-          .append(", \"servers_found\": ").append(m.found())
-          .append(", \"seconds\": ").append(num(m.seconds140()))
-          .append(", \"seconds_rescaled_to_140\": ").append(m.rescaled())
-          .append(", \"wall_seconds\": ").append(num(m.wallSeconds()))
-          .append(", \"probe_rate\": ").append(num(m.rate()))
-          .append(", \"mean_rtt_ms\": ").append(num(m.meanRttMs()))
-          .append(", \"median_rtt_ms\": ").append(num(m.medianRttMs()))
-          .append(", \"optimal_mean_rtt_ms\": ").append(num(m.optimalMeanMs()))
-          .append(", \"optimal_median_rtt_ms\": ").append(num(m.optimalMedianMs()))
-          .append(", \"nearest_found\": ").append(m.nearestFound())
-          .append(", \"probe_reduction_percent\": ").append(m == base ? "null" : num(m.probeReductionVs(base)))
-          .append(", \"time_reduction_percent\": ").append(m == base ? "null" : num(m.timeReductionVs(base)))
-          .append(", \"stop_reason\": ").append(str(m.stopReason()));
-      if (m.position() != null) {
-        b.append(", \"position\": [");
-        for (int k = 0; k < m.position().length; k++) b.append(k == 0 ? "" : ", ").append(num(m.position()[k]));
-        b.append("], \"position_fit_error\": ").append(num(m.positionError()));
+    StringWriter out = new StringWriter();
+    try (JsonWriter w = new JsonWriter(out)) {
+      w.setIndent("  ");
+      w.beginObject();
+      w.name("world").value(r.world());
+      w.name("servers").value(r.servers());
+      w.name("landmarks").value(r.landmarks());
+      w.name("n_close").value(r.nClose());
+      w.name("kafka").value(r.kafka());
+      w.name("coordinator").value(r.coordinator());
+      w.name("converged").value(r.converged());
+      number(w.name("seconds"), r.seconds());
+      w.name("rounds").beginArray();
+      for (RoundFigures f : r.rounds()) {
+        w.beginObject();
+        w.name("round").value(f.round());
+        w.name("landmark_round").value(f.agentRound());
+        w.name("probes").value((long) f.targets() * r.landmarks());
+        w.name("replies").value(f.replies());
+        w.name("timeouts").value(f.timeouts());
+        number(w.name("measure_seconds"), f.measureSeconds());
+        w.name("positioned").value(f.positioned());
+        number(w.name("median_fit_error"), f.medianFitError());
+        number(w.name("p90_fit_error"), f.p90FitError());
+        number(w.name("median_pair_error"), f.medianPairError());
+        number(w.name("seconds"), f.seconds());
+        w.endObject();
       }
-      if (!m.method().equals("traditional")) {
-        b.append(", \"replies\": [");
-        for (int k = 0; k < m.points().size(); k++) {
-          double[] p = m.points().get(k);
-          b.append(k == 0 ? "" : ", ").append("{\"probe\": ").append((long) p[0]).append(", \"rtt_ms\": ").append(num(p[1]))
-              .append(", \"predicted_ms\": ").append(num(p[2])).append(", \"true_rtt_ms\": ").append(num(p[3])).append('}');
-        }
-        b.append(']');
-      }
-      b.append('}');
+      w.endArray();
+      w.name("clients").beginArray();
+      for (MethodFigures m : r.methods()) client(w, m, r.traditional(m.client()));
+      w.endArray();
+      w.endObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter does not fail
     }
-    b.append(ms.isEmpty() ? "]\n" : "\n  ]\n");
-    return b.append("}\n").toString();
+    return out.append('\n').toString();
   }
 
+  private static void client(JsonWriter w, MethodFigures m, MethodFigures base) throws IOException {
+    w.beginObject();
+    w.name("client").value(m.client().id());
+    w.name("region").value(m.client().region());
+    w.name("place").value(m.client().place());
+    w.name("address").value(m.address());
+    w.name("method").value(m.method());
+    w.name("probes").value(m.probes());
+    w.name("calibration_probes").value(m.calibrationProbes());
+    w.name("timeouts").value(m.timeouts());
+    w.name("servers_found").value(m.found());
+    number(w.name("seconds"), m.seconds140());
+    w.name("seconds_rescaled_to_140").value(m.rescaled());
+    number(w.name("wall_seconds"), m.wallSeconds());
+    number(w.name("probe_rate"), m.rate());
+    number(w.name("mean_rtt_ms"), m.meanRttMs());
+    number(w.name("median_rtt_ms"), m.medianRttMs());
+    number(w.name("optimal_mean_rtt_ms"), m.optimalMeanMs());
+    number(w.name("optimal_median_rtt_ms"), m.optimalMedianMs());
+    w.name("nearest_found").value(m.nearestFound());
+    number(w.name("probe_reduction_percent"), m == base ? Double.NaN : m.probeReductionVs(base));
+    number(w.name("time_reduction_percent"), m == base ? Double.NaN : m.timeReductionVs(base));
+    w.name("stop_reason").value(m.stopReason());
+    if (m.position() != null) {
+      w.name("position").beginArray();
+      for (double c : m.position()) number(w, c);
+      w.endArray();
+      number(w.name("position_fit_error"), m.positionError());
+    }
+    if (!m.method().equals("traditional")) {
+      w.name("replies").beginArray();
+      List<double[]> points = m.points();
+      for (double[] p : points) {
+        w.beginObject();
+        w.name("probe").value((long) p[0]);
+        number(w.name("rtt_ms"), p[1]);
+        number(w.name("predicted_ms"), p[2]);
+        number(w.name("true_rtt_ms"), p[3]);
+        w.endObject();
+      }
+      w.endArray();
+    }
+    w.endObject();
+  }
+
+  private static void number(JsonWriter w, double v) throws IOException {
+    if (Double.isFinite(v)) w.jsonValue(num(v));
+    else w.nullValue();
+  }
+
+  /** At most four decimals, no trailing zeros; {@code null} for NaN and infinities (JSON has neither). */
   static String num(double v) {
     if (!Double.isFinite(v)) return "null";
     return String.format(Locale.ROOT, "%.4f", v).replaceAll("0+$", "").replaceAll("\\.$", "");
-  }
-
-  static String str(String s) {
-    return s == null ? "null" : new JsonPrimitive(s).toString(); // quoted and escaped, no HTML escaping
   }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.reed.testbed.world.Noise;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,12 +73,36 @@ class DemoWorldTest {
   }
 
   @Test
-  void jsonNumbersAndStringsAreValid() {
+  void jsonNumbersAreValid() {
     assertThat(JsonReport.num(Double.NaN)).isEqualTo("null");
     assertThat(JsonReport.num(Double.POSITIVE_INFINITY)).isEqualTo("null");
     assertThat(JsonReport.num(100.0)).isEqualTo("100");
     assertThat(JsonReport.num(0.25)).isEqualTo("0.25");
     assertThat(JsonReport.num(-3.5)).isEqualTo("-3.5");
-    assertThat(JsonReport.str("a\"b\\c\n\u0001")).isEqualTo("\"a\\\"b\\\\c\\n\\u0001\"");
+  }
+
+  @Test
+  void theReportIsOneJsonObjectWithEscapedStringsAndNullForMissingFigures() {
+    DemoWorld.Site site = new DemoWorld.Site("c\"1", "eu", "Amster\ndam", 3);
+    MethodFigures reed = new MethodFigures(site, "127.0.0.1", "first", 20, 10, 1, 10, 0.14, false, 0.5, 140, 21.25,
+        20.0, 20.5, 19.0, 9, 0.05, new double[] {1.5, -2.0, 0.25}, "stop_rule", List.<double[]>of(new double[] {1, 12.5, Double.NaN, 12.0}));
+    MethodFigures traditional = new MethodFigures(site, "127.0.0.1", "traditional", 200, 0, 3, 10, 1.43, true, 1.4, 140,
+        20.5, 20.0, 20.5, 19.0, 10, Double.NaN, null, "list_done", List.of());
+    DemoReport report = new DemoReport("w \"x\"", 200, 5, "127.0.0.1:9092", "127.0.0.1:50051",
+        List.of(new RoundFigures(1, 1, 200, 990, 10, 1.5, 200, 0.1, 0.2, Double.NaN, 2.0)), true, 10,
+        List.of(reed, traditional), 12.0);
+    JsonObject root = JsonParser.parseString(JsonReport.render(report)).getAsJsonObject();
+    assertThat(root.get("world").getAsString()).isEqualTo("w \"x\"");
+    assertThat(root.getAsJsonArray("rounds").get(0).getAsJsonObject().get("median_pair_error").isJsonNull()).isTrue();
+    JsonObject first = root.getAsJsonArray("clients").get(0).getAsJsonObject();
+    assertThat(first.get("client").getAsString()).isEqualTo("c\"1");
+    assertThat(first.get("place").getAsString()).isEqualTo("Amster\ndam");
+    assertThat(first.get("probe_reduction_percent").getAsDouble()).isEqualTo(90.0);
+    assertThat(first.getAsJsonArray("position").toString()).isEqualTo("[1.5,-2,0.25]");
+    assertThat(first.getAsJsonArray("replies").get(0).getAsJsonObject().get("predicted_ms").isJsonNull()).isTrue();
+    JsonObject last = root.getAsJsonArray("clients").get(1).getAsJsonObject();
+    assertThat(last.get("probe_reduction_percent").isJsonNull()).isTrue();
+    assertThat(last.has("position")).isFalse();
+    assertThat(last.has("replies")).isFalse();
   }
 }

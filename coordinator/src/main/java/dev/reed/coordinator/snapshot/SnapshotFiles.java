@@ -1,6 +1,6 @@
 package dev.reed.coordinator.snapshot;
 
-import com.google.gson.JsonPrimitive;
+import com.google.gson.stream.JsonWriter;
 import dev.reed.coordinates.Stats;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.proto.Endpoints;
@@ -9,6 +9,7 @@ import dev.reed.proto.v1.ServerCoordinate;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
+import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +17,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -107,41 +107,49 @@ public final class SnapshotFiles {
     return String.format(Locale.ROOT, "%.3f", v);
   }
 
-  private static String summary(ServingState s, List<ServerCoordinate> servers, Instant now) {
+  private static String summary(ServingState s, List<ServerCoordinate> servers, Instant now) throws IOException {
     double[] errors = servers.stream().mapToDouble(c -> c.getFit().getRelativeError()).sorted().toArray();
-    StringBuilder b = new StringBuilder("{\n");
-    b.append("  \"time\": \"").append(now).append("\",\n");
-    b.append("  \"index_time\": \"").append(s.builtAt()).append("\",\n");
-    b.append("  \"dimensions\": ").append(s.dimensions()).append(",\n");
-    b.append("  \"height_model\": ").append(s.heightModel()).append(",\n");
-    b.append("  \"landmark_epoch\": ").append(s.landmarkEpoch()).append(",\n");
-    b.append("  \"counts\": {\"servers\": ").append(servers.size())
-        .append(", \"landmarks\": ").append(s.landmarks().size())
-        .append(", \"catalog_targets\": ").append(s.targets().size()).append("},\n");
-    b.append("  \"relative_error\": {");
-    if (errors.length > 0) {
-      b.append("\"p50\": ").append(fmt(Stats.quantile(errors, 0.5))).append(", \"p90\": ").append(fmt(Stats.quantile(errors, 0.9)))
-          .append(", \"p99\": ").append(fmt(Stats.quantile(errors, 0.99))).append(", \"max\": ").append(fmt(errors[errors.length - 1]));
-    }
-    b.append("},\n  \"landmarks\": [");
     List<LandmarkCoordinate> ls = new ArrayList<>(s.landmarks().values());
     ls.sort(Comparator.comparing(LandmarkCoordinate::getLandmarkId));
-    for (int i = 0; i < ls.size(); i++) {
-      LandmarkCoordinate l = ls.get(i);
-      b.append(i == 0 ? "\n" : ",\n").append("    {\"id\": ").append(jsonString(l.getLandmarkId()))
-          .append(", \"region\": ").append(jsonString(l.getRegion()))
-          .append(", \"beacon\": ").append(jsonString(l.hasBeacon() ? Endpoints.key(l.getBeacon()) : ""))
-          .append(", \"coordinate\": ").append(Arrays.toString(l.getCoordinate().getComponentsList().stream()
-              .map(SnapshotFiles::fmt).toArray()))
-          .append(", \"height_ms\": ").append(fmt(l.getCoordinate().getHeightMs()))
-          .append(", \"relative_error\": ").append(fmt(l.getFit().getRelativeError())).append('}');
+    StringWriter out = new StringWriter();
+    try (JsonWriter w = new JsonWriter(out)) {
+      w.setIndent("  ");
+      w.beginObject();
+      w.name("time").value(now.toString());
+      w.name("index_time").value(s.builtAt().toString());
+      w.name("dimensions").value(s.dimensions());
+      w.name("height_model").value(s.heightModel());
+      w.name("landmark_epoch").value(s.landmarkEpoch());
+      w.name("counts").beginObject()
+          .name("servers").value(servers.size())
+          .name("landmarks").value(s.landmarks().size())
+          .name("catalog_targets").value(s.targets().size())
+          .endObject();
+      w.name("relative_error").beginObject();
+      if (errors.length > 0) {
+        w.name("p50").jsonValue(fmt(Stats.quantile(errors, 0.5)));
+        w.name("p90").jsonValue(fmt(Stats.quantile(errors, 0.9)));
+        w.name("p99").jsonValue(fmt(Stats.quantile(errors, 0.99)));
+        w.name("max").jsonValue(fmt(errors[errors.length - 1]));
+      }
+      w.endObject();
+      w.name("landmarks").beginArray();
+      for (LandmarkCoordinate l : ls) {
+        w.beginObject();
+        w.name("id").value(l.getLandmarkId());
+        w.name("region").value(l.getRegion());
+        w.name("beacon").value(l.hasBeacon() ? Endpoints.key(l.getBeacon()) : "");
+        w.name("coordinate").beginArray();
+        for (double c : l.getCoordinate().getComponentsList()) w.jsonValue(fmt(c));
+        w.endArray();
+        w.name("height_ms").jsonValue(fmt(l.getCoordinate().getHeightMs()));
+        w.name("relative_error").jsonValue(fmt(l.getFit().getRelativeError()));
+        w.endObject();
+      }
+      w.endArray();
+      w.endObject();
     }
-    b.append(ls.isEmpty() ? "]\n" : "\n  ]\n").append("}\n");
-    return b.toString();
-  }
-
-  static String jsonString(String s) {
-    return new JsonPrimitive(s).toString(); // quoted and escaped, no HTML escaping
+    return out.append('\n').toString();
   }
 
   private void prune() throws IOException {

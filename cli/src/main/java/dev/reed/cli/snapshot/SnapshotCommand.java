@@ -1,6 +1,7 @@
-package dev.reed.coordinator.snapshot;
+package dev.reed.cli.snapshot;
 
 import com.google.protobuf.util.JsonFormat;
+import dev.reed.coordinator.snapshot.SnapshotFiles;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.SnapshotHeader;
 import dev.reed.proto.v1.SnapshotServiceGrpc;

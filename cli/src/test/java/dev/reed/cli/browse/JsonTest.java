@@ -1,4 +1,4 @@
-package dev.reed.client.browse;
+package dev.reed.cli.browse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.reed.client.browse;
+package dev.reed.cli.browse;
 
 import com.google.gson.stream.JsonWriter;
 import java.io.IOException;

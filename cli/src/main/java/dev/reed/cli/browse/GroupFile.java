@@ -1,4 +1,4 @@
-package dev.reed.client.browse;
+package dev.reed.cli.browse;
 
 import dev.reed.coordinates.Coordinate;
 import dev.reed.proto.Endpoints;

@@ -1,4 +1,4 @@
-package dev.reed.client.browse;
+package dev.reed.cli.browse;
 
 import dev.reed.client.DiscoveredServer;
 import dev.reed.client.DiscoveryEvent;

@@ -1,0 +1,52 @@
+package dev.reed.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.reed.cli.browse.BrowseCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * What {@code ./reed demo --serve} offers: {@code ./reed browse} against the running system (embedded
+ * Kafka, the real coordinator and landmark agents, emulated servers on their own 127.x addresses with
+ * the world's latency), from a demo client's address, compared with traditional discovery, as JSON.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class DemoServeBrowseTest {
+
+  @Test
+  void browseFindsNearbyServersWithAFractionOfTraditionalsProbes(@TempDir Path dir) throws Exception {
+    DemoOptions options = new DemoOptions(600, 6, "synthetic", 4, true, 1, 1.0, 0, 500, 2, 0.05, 40, 10, 140, 140,
+        dir, null, false, Duration.ofSeconds(60));
+    try (Demo demo = new Demo(options, new Progress(new PrintWriter(new StringWriter()), System::nanoTime))) {
+      demo.run();
+      DemoWorld.Site client = demo.world().clients().getFirst();
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      CommandLine browse = new CommandLine(new BrowseCommand());
+      browse.setOut(new PrintWriter(out));
+      browse.setErr(new PrintWriter(err));
+      int code = browse.execute("--coordinator", demo.coordinatorAddress(),
+          "--bind", demo.world().address(client).getHostAddress(), "--n-close", "10", "--autostop", "first",
+          "--compare-traditional", "--json");
+      assertThat(code).as(err.toString()).isZero();
+
+      JsonObject j = JsonParser.parseString(out.toString()).getAsJsonObject();
+      JsonObject traditional = j.getAsJsonObject("traditional");
+      assertThat(traditional.get("probes").getAsInt()).isEqualTo(600);
+      assertThat(j.get("probes_needed").getAsInt() * 3).isLessThan(traditional.get("probes").getAsInt());
+      assertThat(j.getAsJsonObject("reduction").get("probes_percent").getAsDouble()).isPositive();
+      assertThat(j.getAsJsonObject("reduction").has("seconds_percent")).isTrue();
+      assertThat(j.getAsJsonArray("servers").size()).isGreaterThanOrEqualTo(10);
+    }
+  }
+}

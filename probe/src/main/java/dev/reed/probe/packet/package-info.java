@@ -1,0 +1,5 @@
+/**
+ * Bounds-checked reading and writing of game-query datagrams, and the exceptions for malformed or
+ * unsupported packets.
+ */
+package dev.reed.probe.packet;
