@@ -15,7 +15,7 @@ import java.util.function.LongSupplier;
  * rate (token bucket: burst = one second of rate) is RESOURCE_EXHAUSTED. The health service stays
  * open so load balancers can probe without a key.
  */
-public final class ApiKeyInterceptor implements ServerInterceptor {
+final class ApiKeyInterceptor implements ServerInterceptor {
   public static final Metadata.Key<String> HEADER = Metadata.Key.of("x-api-key", Metadata.ASCII_STRING_MARSHALLER);
 
   private final ApiKeys keys;

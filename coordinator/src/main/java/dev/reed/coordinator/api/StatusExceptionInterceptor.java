@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * otherwise report UNKNOWN), and any other exception into INTERNAL without leaking its message.
  * Handlers can then validate by throwing, and a bug never becomes a hung call.
  */
-public final class StatusExceptionInterceptor implements ServerInterceptor {
+final class StatusExceptionInterceptor implements ServerInterceptor {
   private static final Logger log = LoggerFactory.getLogger(StatusExceptionInterceptor.class);
 
   @Override

@@ -3,4 +3,4 @@ package dev.reed.probe.a2s;
 import java.util.Map;
 
 /** A decoded A2S_RULES reply ({@code 0x45}), rules in the order the server sent them. */
-public record A2sRules(Map<String, String> rules) implements A2sReply {}
+record A2sRules(Map<String, String> rules) implements A2sReply {}

@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
  * REED client filters on exactly these attributes (game, map, players, not full, not empty,
  * password), so tests and the demo need a believable mix. Same seed and server number, same info.
  */
-public final class ServerInfoGenerator {
+final class ServerInfoGenerator {
   static final List<String> CSS_MAPS = List.of("de_dust2", "de_dust2", "de_dust2", "de_inferno", "de_inferno",
       "de_nuke", "de_train", "de_aztec", "de_cbble", "de_dust", "de_piranesi", "de_prodigy", "de_chateau",
       "de_port", "de_tides", "cs_office", "cs_office", "cs_italy", "cs_assault", "cs_compound", "cs_havana",

@@ -13,7 +13,7 @@ import java.util.Objects;
  *
  * @param weight relative share of game servers hosted here
  */
-public record City(String name, Region region, double lat, double lon, double weight) {
+record City(String name, Region region, double lat, double lon, double weight) {
   private static final List<City> CATALOG = List.of(
       new City("Frankfurt", Region.EU, 50.11, 8.68, 14),
       new City("London", Region.EU, 51.51, -0.13, 10),

@@ -22,7 +22,7 @@ package dev.reed.testbed.world;
  * @param clientAccessExtraMs last-mile delay a client adds on top of a server-like access delay
  * @param scatterDeg standard deviation in degrees of a host's position around its city
  */
-public record GeoParameters(double fibreKmPerMs, double pathInflation, double inflationSigma,
+record GeoParameters(double fibreKmPerMs, double pathInflation, double inflationSigma,
     double detourProbability, double detourFactor, double serverAccessMinMs, double serverAccessMeanMs,
     double landmarkAccessMs, double clientAccessExtraMs, double scatterDeg) {
   public GeoParameters {

@@ -19,7 +19,7 @@ import java.util.SplittableRandom;
  * @param tivFraction share of those that violate the triangle inequality
  * @param tivOver10Fraction share that violate it by more than 10 %
  */
-public record WorldStatistics(int hosts, long pairsUsed, double missingFraction, double p5, double p25,
+record WorldStatistics(int hosts, long pairsUsed, double missingFraction, double p5, double p25,
     double median, double p75, double p95, double mean, long trianglesSampled, double tivFraction,
     double tivOver10Fraction) {
 
