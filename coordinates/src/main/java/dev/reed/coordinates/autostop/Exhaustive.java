@@ -1,23 +1,11 @@
 package dev.reed.coordinates.autostop;
 
 /** Traditional discovery: probe everything. */
-final class Exhaustive implements AutoStopPolicy {
-  private int probes;
+final class Exhaustive extends CountingPolicy {
 
   @Override
-  public boolean observe(double predictedMs, double rttMs) {
-    probes++;
+  boolean decide(double predictedMs, double rttMs) {
     return false;
-  }
-
-  @Override
-  public boolean stopped() {
-    return false;
-  }
-
-  @Override
-  public int probes() {
-    return probes;
   }
 
   @Override

@@ -1,11 +1,9 @@
 package dev.reed.coordinates.autostop;
 
 /** First N_close: trust the order and stop after the first N_close answers. */
-final class FirstNClose implements AutoStopPolicy {
+final class FirstNClose extends CountingPolicy {
   private final int nClose;
-  private int probes;
   private int answers;
-  private boolean stopped;
 
   FirstNClose(int nClose) {
     if (nClose < 1) {
@@ -15,23 +13,11 @@ final class FirstNClose implements AutoStopPolicy {
   }
 
   @Override
-  public boolean observe(double predictedMs, double rttMs) {
-    probes++;
+  boolean decide(double predictedMs, double rttMs) {
     if (Double.isFinite(rttMs)) {
       answers++;
     }
-    stopped |= answers >= nClose;
-    return stopped;
-  }
-
-  @Override
-  public boolean stopped() {
-    return stopped;
-  }
-
-  @Override
-  public int probes() {
-    return probes;
+    return answers >= nClose;
   }
 
   @Override

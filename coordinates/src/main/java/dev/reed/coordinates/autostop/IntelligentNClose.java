@@ -11,15 +11,13 @@ package dev.reed.coordinates.autostop;
  * millisecond apart (planetlab490: a median 0.25 ms from the 10th to the 11th), so Algorithm 6
  * keeps probing for swaps no player notices and that RTT jitter alone produces (docs/research/stopping.md). 0 is the paper's rule.
  */
-final class IntelligentNClose implements AutoStopPolicy {
+final class IntelligentNClose extends CountingPolicy {
   private final int nClose;
   private final int window;
   private final double marginMs;
   private final double[] heap; // max-heap of the nClose lowest RTTs
   private int size;
-  private int probes;
   private int sinceChange;
-  private boolean stopped;
 
   IntelligentNClose(int nClose, int window, double marginMs) {
     if (nClose < 1 || window < 1) {
@@ -35,8 +33,7 @@ final class IntelligentNClose implements AutoStopPolicy {
   }
 
   @Override
-  public boolean observe(double predictedMs, double rttMs) {
-    probes++;
+  boolean decide(double predictedMs, double rttMs) {
     boolean changed = false;
     if (Double.isFinite(rttMs) && rttMs >= 0) {
       if (size < nClose) {
@@ -66,23 +63,12 @@ final class IntelligentNClose implements AutoStopPolicy {
       }
     }
     sinceChange = changed ? 0 : sinceChange + 1;
-    stopped |= size == nClose && sinceChange >= window;
-    return stopped;
+    return size == nClose && sinceChange >= window;
   }
 
   /** The current N_close-th lowest RTT (NaN until the set is full). */
   double threshold() {
     return size == nClose ? heap[0] : Double.NaN;
-  }
-
-  @Override
-  public boolean stopped() {
-    return stopped;
-  }
-
-  @Override
-  public int probes() {
-    return probes;
   }
 
   @Override

@@ -1,11 +1,9 @@
 package dev.reed.coordinates.autostop;
 
 /** Section 4.3.2: probe all servers predicted within RTT_limit + delta, then stop. */
-final class RttLimitDelta implements AutoStopPolicy {
+final class RttLimitDelta extends CountingPolicy {
   private final double limit;
   private final double delta;
-  private int probes;
-  private boolean stopped;
 
   RttLimitDelta(double rttLimitMs, double deltaMs) {
     if (!(rttLimitMs > 0) || !Double.isFinite(rttLimitMs) || !(deltaMs >= 0) || !Double.isFinite(deltaMs)) {
@@ -17,25 +15,16 @@ final class RttLimitDelta implements AutoStopPolicy {
   }
 
   @Override
-  public boolean observe(double predictedMs, double rttMs) {
-    probes++;
-    return stopped;
+  boolean decide(double predictedMs, double rttMs) {
+    return false; // decided before each probe
   }
 
   @Override
   public boolean stopBefore(double nextPredictedMs) {
-    stopped |= nextPredictedMs > limit + delta;
-    return stopped;
-  }
-
-  @Override
-  public boolean stopped() {
-    return stopped;
-  }
-
-  @Override
-  public int probes() {
-    return probes;
+    if (nextPredictedMs > limit + delta) {
+      stop();
+    }
+    return stopped();
   }
 
   @Override

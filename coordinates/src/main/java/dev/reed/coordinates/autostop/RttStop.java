@@ -3,14 +3,12 @@ package dev.reed.coordinates.autostop;
 import java.util.Arrays;
 
 /** REED Algorithm 5: stop when a low percentile of the last W probes exceeds RTT_stop. */
-final class RttStop implements AutoStopPolicy {
+final class RttStop extends CountingPolicy {
   private final double rttStopMs;
   private final int window;
   private final int rank; // nearest-rank index of the percentile within a full window (0-based)
   private final double[] ring;
   private final double[] scratch;
-  private int probes;
-  private boolean stopped;
 
   RttStop(double rttStopMs, int window, double percentile) {
     if (!(rttStopMs > 0) || !Double.isFinite(rttStopMs)) {
@@ -27,25 +25,14 @@ final class RttStop implements AutoStopPolicy {
   }
 
   @Override
-  public boolean observe(double predictedMs, double rttMs) {
-    ring[probes % window] = Double.isFinite(rttMs) ? rttMs : Double.POSITIVE_INFINITY;
-    probes++;
-    if (probes >= window && !stopped) {
-      System.arraycopy(ring, 0, scratch, 0, window);
-      Arrays.sort(scratch);
-      stopped = scratch[rank] > rttStopMs;
+  boolean decide(double predictedMs, double rttMs) {
+    ring[(probes() - 1) % window] = Double.isFinite(rttMs) ? rttMs : Double.POSITIVE_INFINITY;
+    if (probes() < window) {
+      return false;
     }
-    return stopped;
-  }
-
-  @Override
-  public boolean stopped() {
-    return stopped;
-  }
-
-  @Override
-  public int probes() {
-    return probes;
+    System.arraycopy(ring, 0, scratch, 0, window);
+    Arrays.sort(scratch);
+    return scratch[rank] > rttStopMs;
   }
 
   @Override
