@@ -117,8 +117,10 @@ final class Report {
       return;
     }
     b.append("## Baselines: the same clients, server lists and truth (mean over seeds)\n\n"
-        + "Probes include calibration; a static order's probes are its positions. Geo rows predict RTT through a line"
-        + " fitted on the landmarks' RTTs to located nodes. GNP uses its own random landmarks, so its clients differ.\n\n"
+        + "Probes include calibration; a static order's probes are its positions."
+        + (methods.containsKey("geoExact") ? " Geo rows predict RTT through a line fitted on the landmarks' RTTs to"
+            + " located nodes." : "")
+        + (methods.containsKey("gnp") ? " GNP uses its own random landmarks, so its clients differ." : "") + "\n\n"
         + "| method | clients | calibration probes | median rel. error | P@" + s.nClose() + " | Intelligent probes"
         + " (precision) | all " + s.nClose() + " nearest seen after |\n|---|---|---|---|---|---|---|\n");
     for (Map.Entry<String, Map<String, Double>> e : methods.entrySet()) {
