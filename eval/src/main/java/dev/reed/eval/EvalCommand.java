@@ -163,6 +163,10 @@ public final class EvalCommand implements Callable<Integer> {
       return 2;
     }
     Files.createDirectories(out);
+    if (settings.baselines() && !settings.geoError().isNone() && !m.nodes().hasLocations()) {
+      err.println("eval: --geo-error " + settings.geoError() + " has no effect: "
+          + (nodes == null ? "no --nodes" : nodes + " has no lat/lon") + ", so there are no geo baselines");
+    }
     long t0 = System.nanoTime();
     err.printf(Locale.ROOT, "eval: %s: %d nodes, %s landmarks (%s), %d-D%s, clients %s, %d seed(s), %d thread(s)%n",
         matrix.getFileName(), m.size(),

@@ -210,6 +210,7 @@ class BaselinesTest {
     EvalCommandTest.Run r = EvalCommandTest.run("--matrix", mp.toString(), "--landmarks", "8", "--dims", "3", "--seeds", "1",
         "--geo-error", "geoip", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).contains("--geo-error geoip has no effect: no --nodes");
     assertThat(baselines(out).keySet()).containsExactly("reed", "relay", "gnp");
     assertThat(Files.readString(out.resolve("report.md"))).contains("## Baselines").doesNotContain("By region");
     Path none = dir.resolve("none");
