@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * (an optional header; the name is the rest of the line), or a header naming the columns, of which
  * {@code index} is required and {@code name}, {@code lat}, {@code lon}, {@code country},
  * {@code asn}, {@code region} are read (other columns are ignored; {@code lat} and {@code lon} come
- * together). An empty cell is unknown for that node.
+ * together). An empty cell is unknown for that node; cells are split on every comma (no quoting).
  *
  * @param nodes one entry per matrix row
  */
