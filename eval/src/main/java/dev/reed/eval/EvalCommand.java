@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
         "Landmarks embed from their own sub-matrix (GNP); every other node is positioned from its RTTs to the",
         "landmarks only; each client runs the client SDK's discovery policy (calibration, ordered probing that",
         "learns from every reply) against a simulated coordinator, and each auto-stop policy is applied to its probe",
-        "sequence.",
+        "sequence. Issue 15's baselines (geo distance, Valve's relay estimate, Armitage's clustering, GNP) are scored",
+        "beside it on the same clients.",
         "Writes results.json, report.md, orders.csv, coordinates.csv and PNG plots to --out."})
 public final class EvalCommand implements Callable<Integer> {
 
@@ -36,8 +37,19 @@ public final class EvalCommand implements Callable<Integer> {
       description = "RTT matrix: N lines of N comma-separated ms values, empty = missing.")
   Path matrix;
 
-  @Option(names = "--nodes", paramLabel = "CSV", description = "Optional node names (index,name).")
+  @Option(names = "--nodes", paramLabel = "CSV",
+      description = "Optional nodes file: index,name lines, or a header naming columns index and any of name, lat, lon,"
+          + " country, asn, region (locations, countries and AS numbers enable the geographic and clustering baselines).")
   Path nodes;
+
+  @Option(names = "--baselines", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Score issue 15's baselines beside REED on the same clients (default: on).")
+  boolean baselines;
+
+  @Option(names = "--geo-error", defaultValue = "none", paramLabel = "MODEL",
+      description = "GeoIP error of the noisy geo baseline: none, geoip (median 50 km, p90 400 km, 5 %% in a wrong"
+          + " country) or geoip:MEDIAN_KM:P90_KM:WRONG_SHARE (default ${DEFAULT-VALUE}).")
+  String geoError;
 
   static final class Landmarks {
     @Option(names = "--landmarks", paramLabel = "N", description = "Number of landmarks (default 15).")
@@ -151,6 +163,10 @@ public final class EvalCommand implements Callable<Integer> {
       return 2;
     }
     Files.createDirectories(out);
+    if (settings.baselines() && !settings.geoError().isNone() && !m.nodes().hasLocations()) {
+      err.println("eval: --geo-error " + settings.geoError() + " has no effect: "
+          + (nodes == null ? "no --nodes" : nodes + " has no lat/lon") + ", so there are no geo baselines");
+    }
     long t0 = System.nanoTime();
     err.printf(Locale.ROOT, "eval: %s: %d nodes, %s landmarks (%s), %d-D%s, clients %s, %d seed(s), %d thread(s)%n",
         matrix.getFileName(), m.size(),
@@ -225,6 +241,7 @@ public final class EvalCommand implements Callable<Integer> {
         .clientStride(clientStride)
         .seeds(seed, seeds)
         .threads(t)
+        .baselines(baselines, GeoErrorModel.parse(geoError))
         .build();
   }
 }

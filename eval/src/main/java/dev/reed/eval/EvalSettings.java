@@ -24,6 +24,9 @@ import dev.reed.coordinates.discovery.DiscoveryModel;
  * @param seed first landmark seed
  * @param seeds number of landmark seeds (seed, seed+1, ...); results are averaged over them
  * @param threads worker threads
+ * @param baselines also score the baselines of issue 15 beside REED (geo distance, Valve's relay
+ *     estimate, Armitage's clustering, straightforward GNP) on the same clients
+ * @param geoError how wrong the GeoIP location of a client is for the noisy geo baseline
  */
 public record EvalSettings(
     CoordinateConfig coordinates,
@@ -41,14 +44,16 @@ public record EvalSettings(
     int clientStride,
     long seed,
     int seeds,
-    int threads) {
+    int threads,
+    boolean baselines,
+    GeoErrorModel geoError) {
 
   /** Who plays the clients. */
   public enum ClientMode { ALL, LANDMARKS }
 
   public EvalSettings {
-    if (coordinates == null || model == null) {
-      throw new IllegalArgumentException("coordinates and model are required");
+    if (coordinates == null || model == null || geoError == null) {
+      throw new IllegalArgumentException("coordinates, model and geoError are required");
     }
     if (pageSize < 1 || pageSize > 5000) {
       throw new IllegalArgumentException("--page-size must be 1-5000");
@@ -102,6 +107,8 @@ public record EvalSettings(
     b.seed = seed;
     b.seeds = seeds;
     b.threads = threads;
+    b.baselines = baselines;
+    b.geoError = geoError;
     return b;
   }
 
@@ -123,6 +130,8 @@ public record EvalSettings(
     private long seed = 1;
     private int seeds = 1;
     private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    private boolean baselines = true;
+    private GeoErrorModel geoError = GeoErrorModel.NONE;
 
     private Builder() {}
 
@@ -186,10 +195,17 @@ public record EvalSettings(
       return this;
     }
 
+    /** Whether to score the baselines, and the GeoIP error of the noisy geo baseline. */
+    public Builder baselines(boolean on, GeoErrorModel error) {
+      baselines = on;
+      geoError = error;
+      return this;
+    }
+
     /** @throws IllegalArgumentException naming the option of a bad value */
     public EvalSettings build() {
       return new EvalSettings(coordinates, model, pageSize, landmarks, landmarkList, strategy, clients, nClose, window,
-          windowMarginMs, rate, kmedoidsCapMs, clientStride, seed, seeds, threads);
+          windowMarginMs, rate, kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.reed.eval;
 
 import dev.reed.coordinates.Stats;
 import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.discovery.DiscoveryModel;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,8 +15,12 @@ import java.util.concurrent.ExecutorService;
 /** Runs the seeds (and the optional sweep) and reports progress on stderr. */
 final class Evaluation {
 
+  /**
+   * @param methods REED and each baseline the data allow, in report order: {@link MethodSummary}'s
+   *     figures, mean over seeds (empty without baselines)
+   */
   record Result(List<Map<String, Double>> perSeed, Map<String, Double> overall, SeedRun.Output first,
-      List<long[]> seedLandmarks) {}
+      List<long[]> seedLandmarks, Map<String, Map<String, Double>> methods) {}
 
   /**
    * @param relErrorsByModel pooled relative errors per coordinate model ("2", "3", ..., "2h")
@@ -37,6 +42,7 @@ final class Evaluation {
     List<Map<String, Double>> perSeed = new ArrayList<>();
     List<long[]> lms = new ArrayList<>();
     SeedRun.Output first = null;
+    Map<String, List<Map<String, Double>>> methodSeeds = new LinkedHashMap<>();
     for (int i = 0; i < s.seeds(); i++) {
       long seed = s.seed() + i;
       long t0 = System.nanoTime();
@@ -51,8 +57,60 @@ final class Evaluation {
           seed, i + 1, s.seeds(), o.clients().size(), (System.nanoTime() - t0) / 1e9, sum.get("relErrMedian"),
           s.nClose(), sum.get("precisionAt10"), sum.get("intelligent.probes"), sum.get("intelligent.precision"),
           sum.get("allNearestSeen"));
+      if (s.baselines()) {
+        Map<String, Map<String, Double>> methods = methods(o, seed, pool);
+        methods.forEach((k, v) -> methodSeeds.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
+        StringBuilder line = new StringBuilder();
+        methods.forEach((k, v) -> line.append(line.isEmpty() ? "" : ", ").append(k)
+            .append(String.format(Locale.ROOT, " %.2f", v.get("precisionAt10"))));
+        progress("seed %d baselines, P@%d: %s", seed, s.nClose(), line);
+      }
     }
-    return new Result(perSeed, Summary.meanOver(perSeed), first, lms);
+    Map<String, Map<String, Double>> methods = new LinkedHashMap<>();
+    for (String k : Baselines.LABELS.keySet()) {
+      if (methodSeeds.containsKey(k)) {
+        methods.put(k, Summary.meanOver(methodSeeds.get(k)));
+      }
+    }
+    return new Result(perSeed, Summary.meanOver(perSeed), first, lms, methods);
+  }
+
+  /** REED and every baseline on one seed, in report order. */
+  private Map<String, Map<String, Double>> methods(SeedRun.Output o, long seed, ExecutorService pool) throws Exception {
+    Map<String, Baselines.MethodRun> runs = new LinkedHashMap<>();
+    runs.put("reed", new Baselines.MethodRun(o.clients().stream().map(MethodOutcome::of).toList(), o.relErrors()));
+    runs.putAll(new Baselines(m, s).run(o));
+    EvalSettings gnp = gnpSettings();
+    if (gnp != null) {
+      SeedRun.Output g = new SeedRun(m, gnp, false).run(seed, false, pool);
+      runs.put("gnp", new Baselines.MethodRun(g.clients().stream().map(MethodOutcome::of).toList(), g.relErrors()));
+    }
+    Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+    for (String k : Baselines.LABELS.keySet()) {
+      if (runs.containsKey(k)) {
+        out.put(k, MethodSummary.of(runs.get(k), m.nodes()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Straightforward GNP as a client would run it (models/gnp-baseline.properties with every
+   * landmark calibrating): random landmarks, plain LM, the served order. Its own landmarks make
+   * its clients differ from REED's. Null when more landmarks than a client may probe.
+   */
+  private EvalSettings gnpSettings() {
+    int l = s.landmarkList() != null ? s.landmarkList().length : s.landmarks();
+    if (l > 64) {
+      return null;
+    }
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("calibrationProbes", Integer.toString(l));
+    p.setProperty("spreadProbes", Integer.toString(l));
+    p.setProperty("comparison", "false");
+    p.setProperty("refitLimit", "0");
+    return s.toBuilder().strategy(LandmarkStrategy.RANDOM).coordinates(s.coordinates().withRobustThreshold(0))
+        .model(DiscoveryModel.of(p), s.pageSize()).baselines(false, s.geoError()).build();
   }
 
   Sweep sweep(ExecutorService pool) throws Exception {

@@ -44,17 +44,7 @@ public enum LandmarkStrategy {
   }
 
   private static int[] random(int n, int count, SplittableRandom r) {
-    int[] perm = new int[n];
-    for (int i = 0; i < n; i++) {
-      perm[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = r.nextInt(i + 1);
-      int t = perm[i];
-      perm[i] = perm[j];
-      perm[j] = t;
-    }
-    int[] out = Arrays.copyOf(perm, count);
+    int[] out = Arrays.copyOf(Orders.shuffled(n, r), count);
     Arrays.sort(out);
     return out;
   }

@@ -86,7 +86,8 @@ final class OutputWriter {
     try (Writer file = Files.newBufferedWriter(out.resolve("results.json"), StandardCharsets.UTF_8);
         JsonWriter j = new JsonWriter(file)) {
       j.beginObject();
-      j.name("matrix").beginObject().name("nodes").value(m.size()).endObject();
+      j.name("matrix").beginObject().name("nodes").value(m.size())
+          .name("locatedNodes").value(m.nodes().nodes().stream().filter(v -> v.location() != null).count()).endObject();
       j.name("settings").beginObject();
       j.name("dimensions").value(s.coordinates().dimensions());
       j.name("height").value(s.coordinates().height());
@@ -109,9 +110,23 @@ final class OutputWriter {
       number(j.name("kmedoidsCapMs"), s.kmedoidsCapMs());
       j.name("seed").value(s.seed());
       j.name("seeds").value(s.seeds());
+      j.name("baselines").value(s.baselines());
+      j.name("geoError").value(s.geoError().toString());
       j.endObject();
       j.name("overall");
       numbers(j, r.overall());
+      if (!r.methods().isEmpty()) {
+        j.name("baselines").beginObject(); // "reed" is REED's row, summarised as the baselines are
+        for (Map.Entry<String, Map<String, Double>> e : r.methods().entrySet()) {
+          j.name(e.getKey()).beginObject();
+          j.name("label").value(Baselines.LABELS.get(e.getKey()));
+          for (Map.Entry<String, Double> v : e.getValue().entrySet()) {
+            number(j.name(v.getKey()), v.getValue());
+          }
+          j.endObject();
+        }
+        j.endObject();
+      }
       j.name("perSeed").beginArray();
       for (int i = 0; i < r.perSeed().size(); i++) {
         j.beginObject();

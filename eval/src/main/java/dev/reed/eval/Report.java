@@ -93,6 +93,7 @@ final class Report {
     }
     b.append('\n');
 
+    baselines(b, r.methods());
     if (sweep != null) {
       b.append("## Sweep: relative error by coordinate model (" + sweep.seeds() + " seed(s))\n\n| model | median | p90 |\n|---|---|---|\n");
       for (Map.Entry<String, double[]> e : sweep.relErrorsByModel().entrySet()) {
@@ -108,6 +109,46 @@ final class Report {
     b.append("Plots: probed-rtt-vs-time.png").append(sweep != null ? ", relerr-cdf.png, relerr-vs-landmarks.png" : "")
         .append(".\n");
     return b.toString();
+  }
+
+  /** Issue 15's table: every method side by side, overall and per region of the client. */
+  private void baselines(StringBuilder b, Map<String, Map<String, Double>> methods) {
+    if (methods.isEmpty()) {
+      return;
+    }
+    b.append("## Baselines: the same clients, server lists and truth (mean over seeds)\n\n"
+        + "Probes include calibration; a static order's probes are its positions."
+        + (methods.containsKey("geoExact") ? " Geo rows predict RTT through a line fitted on the landmarks' RTTs to"
+            + " located nodes." : "")
+        + (methods.containsKey("gnp") ? " GNP uses its own random landmarks, so its clients differ." : "") + "\n\n"
+        + "| method | clients | calibration probes | median rel. error | P@" + s.nClose() + " | Intelligent probes"
+        + " (precision) | all " + s.nClose() + " nearest seen after |\n|---|---|---|---|---|---|---|\n");
+    for (Map.Entry<String, Map<String, Double>> e : methods.entrySet()) {
+      Map<String, Double> v = e.getValue();
+      b.append(f("| %s | %.1f | %.1f | %s | %.3f | %.1f (%.3f) | %.1f |%n", Baselines.LABELS.get(e.getKey()), v.get("clients"),
+          v.get("calibrationProbes"), orDash("%.3f", v.get("relErrMedian")), v.get("precisionAt10"),
+          v.get("intelligent.probes"), v.get("intelligent.precision"), v.get("allNearestSeen")));
+    }
+    b.append('\n');
+    List<String> regions = MethodSummary.regions(methods.values().iterator().next());
+    if (regions.isEmpty()) {
+      return;
+    }
+    b.append("### By region of the client: P@" + s.nClose() + " / Intelligent probes / all " + s.nClose()
+        + " nearest seen after\n\n| region | clients |");
+    methods.keySet().forEach(k -> b.append(' ').append(k).append(" |"));
+    b.append("\n|---|---|").append("---|".repeat(methods.size())).append('\n');
+    for (String region : regions) {
+      String k = "byRegion." + region + ".";
+      b.append(f("| %s | %.1f |", region, methods.get("reed").get(k + "clients")));
+      for (Map<String, Double> v : methods.values()) {
+        b.append(' ').append(Double.isFinite(v.getOrDefault(k + "precisionAt10", Double.NaN))
+            ? f("%.2f / %.1f / %.1f", v.get(k + "precisionAt10"), v.get(k + "intelligent.probes"), v.get(k + "allNearestSeen"))
+            : "-").append(" |");
+      }
+      b.append('\n');
+    }
+    b.append('\n');
   }
 
   /** A bin without clients has no figures: "-" rather than NaN. */

@@ -6,21 +6,26 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A measured RTT matrix (ms; row i to column j; NaN = missing) with node names. File format of
- * ../shared/data: N lines of N comma-separated values, no header, empty cell = missing; the
- * optional nodes file is {@code index,name} per line.
+ * A measured RTT matrix (ms; row i to column j; NaN = missing) with what is known of its nodes.
+ * File format of ../shared/data: N lines of N comma-separated values, no header, empty cell =
+ * missing; the optional nodes file is {@code index,name} per line or a header naming located
+ * columns ({@link NodeTable}).
  */
-public record RttMatrix(double[][] ms, List<String> names) {
+public record RttMatrix(double[][] ms, NodeTable nodes) {
 
   public RttMatrix {
     int n = ms.length;
-    if (names.size() != n) {
-      throw new IllegalArgumentException("one name per node expected: " + names.size() + " names, " + n + " rows");
+    if (nodes.size() != n) {
+      throw new IllegalArgumentException("one node entry per row expected: " + nodes.size() + " nodes, " + n + " rows");
     }
+  }
+
+  /** Every node's name. */
+  public List<String> names() {
+    return nodes.names();
   }
 
   public int size() {
@@ -55,8 +60,8 @@ public record RttMatrix(double[][] ms, List<String> names) {
   }
 
   /**
-   * Loads a matrix. @throws IllegalArgumentException with file and line on a malformed file (not
-   * square, not a number, negative or infinite RTT)
+   * Loads a matrix and its optional nodes file. @throws IllegalArgumentException with file and
+   * line on a malformed file (not square, not a number, negative or infinite RTT; a bad node column)
    */
   public static RttMatrix load(Path matrix, Path nodes) throws IOException {
     double[][] ms;
@@ -70,16 +75,8 @@ public record RttMatrix(double[][] ms, List<String> names) {
     for (int i = 0; i < n; i++) {
       ms[i][i] = 0;
     }
-    List<String> names = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      names.add("node" + i);
-    }
-    if (nodes != null) {
-      String[] named = RttMatrixCsv.parseNodes(Files.readAllLines(nodes, StandardCharsets.UTF_8), n, nodes.toString());
-      for (int i = 0; i < n; i++) {
-        if (named[i] != null) names.set(i, named[i]);
-      }
-    }
-    return new RttMatrix(ms, names);
+    NodeTable table = nodes == null ? NodeTable.unnamed(n)
+        : NodeTable.parse(Files.readAllLines(nodes, StandardCharsets.UTF_8), n, nodes.toString());
+    return new RttMatrix(ms, table);
   }
 }

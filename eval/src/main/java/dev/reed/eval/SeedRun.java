@@ -8,7 +8,6 @@ import dev.reed.coordinates.LandmarkComparison;
 import dev.reed.coordinates.LandmarkEmbedder;
 import dev.reed.coordinates.LandmarkEmbedding;
 import dev.reed.coordinates.PositionFit;
-import dev.reed.coordinates.autostop.AutoStopPolicy;
 import dev.reed.coordinates.calibration.CalibrationCandidate;
 import dev.reed.coordinates.discovery.Calibration;
 import dev.reed.coordinates.discovery.CalibrationPoint;
@@ -24,7 +23,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.function.Supplier;
 
 /**
  * One landmark seed of the paper's section 5 method, offline on a measured matrix: choose and embed
@@ -37,8 +35,12 @@ final class SeedRun {
   /** A client's probe order: server node, predicted RTT when it was probed, measured RTT (NaN = none). */
   record Sequence(int[] servers, double[] predicted, double[] rtt) {}
 
+  /**
+   * One seed's outcome; {@code servers} are the positioned non-landmark nodes (a client's list is
+   * them but itself), {@code landmarkRtt} every node's RTTs as each landmark measured them.
+   */
   record Output(long seed, int[] landmarks, LandmarkEmbedding embedding, Coordinate[] coords, double[] fitError,
-      List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
+      int[] servers, double[][] landmarkRtt, List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
       int failedClients, MatrixCoordinator coordinator) {}
 
   /** One client's simulation: its result, its relative errors (pooled later) and its probe order. */
@@ -51,10 +53,12 @@ final class SeedRun {
 
   private final boolean accuracyOnly;
   private final DiscoveryPolicy policy;
+  private final SequenceScore score;
 
   SeedRun(RttMatrix m, EvalSettings s, boolean accuracyOnly) {
     this.accuracyOnly = accuracyOnly;
     this.policy = new DiscoveryPolicy(s.model(), s.coordinates());
+    this.score = new SequenceScore(s);
     this.m = m;
     this.s = s;
     this.cfg = s.coordinates();
@@ -158,7 +162,7 @@ final class SeedRun {
       }
     }
     double[] pooled = errs.stream().flatMapToDouble(Arrays::stream).toArray();
-    return new Output(seed, lm, emb, coords, fitError, results, pooled, sequences, unpositioned, failed, coordinator);
+    return new Output(seed, lm, emb, coords, fitError, servers, landmarkRtt, results, pooled, sequences, unpositioned, failed, coordinator);
   }
 
   /**
@@ -254,14 +258,7 @@ final class SeedRun {
       predAll[j] = predict(meAll, sc[j], comparedAll, j);
     }
     double spearman = Ranks.spearman(predAll, actual);
-    // truth
-    double[] finite = Arrays.stream(actual).filter(Double::isFinite).sorted().toArray();
-    int nClose = Math.min(s.nClose(), finite.length);
-    double kth = nClose == 0 ? Double.NaN : finite[nClose - 1];
-    double optimalMean = 0;
-    for (int k = 0; k < nClose; k++) {
-      optimalMean += finite[k] / nClose;
-    }
+    SequenceScore.Truth truth = score.truth(actual);
     // the SDK's probe order, every page and reply delivered at once
     ProbeOrder order = policy.order(cal, me, s.pageSize());
     int[] seqIndex = new int[ns];
@@ -307,60 +304,21 @@ final class SeedRun {
     Coordinate finalPosition = order.position();
     double relCal = relativeErrorMedian(me, sc, actual, comparedCal);
     double relFinal = relativeErrorMedian(finalPosition, sc, actual, comparedCal);
-    // metrics on the sequence
-    int seen = 0;
-    int allSeen = probes + ns - len;
-    int correctFirst = 0;
-    int answered = 0;
-    for (int k = 0; k < len; k++) {
-      double r = orderRtt[k];
-      if (Double.isFinite(r)) {
-        if (answered < s.nClose() && r <= kth) {
-          correctFirst++;
-        }
-        answered++;
-        if (r <= kth) {
-          seen++;
-          if (seen == nClose) {
-            allSeen = probesAt[k];
-            break;
-          }
-        }
-      }
-    }
-    double p10 = nClose == 0 ? Double.NaN : Math.min(1.0, correctFirst / (double) nClose);
-    int[] perm = new int[ns];
-    for (int j = 0; j < ns; j++) {
-      perm[j] = j;
-    }
-    SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + c);
-    for (int j = ns - 1; j > 0; j--) {
-      int t = rnd.nextInt(j + 1);
-      int x = perm[j];
-      perm[j] = perm[t];
-      perm[t] = x;
-    }
+    int allSeen = score.allNearestSeen(orderRtt, probesAt, truth, probes + ns - len);
+    double p10 = score.precisionAtNClose(orderRtt, truth);
+    int[] perm = Orders.shuffled(ns, new SplittableRandom(seed * 1_000_003L + c));
     int rseen = 0;
     int randomAll = ns;
     for (int k = 0; k < ns; k++) {
       double r = actual[perm[k]];
-      if (Double.isFinite(r) && r <= kth && ++rseen == nClose) {
+      if (Double.isFinite(r) && r <= truth.kthMs() && ++rseen == truth.nClose()) {
         randomAll = k + 1;
         break;
       }
     }
-    Map<String, PolicyOutcome> policies = new LinkedHashMap<>();
-    evaluate(policies, "first", () -> AutoStopPolicy.firstNClose(s.nClose()), orderPred, orderRtt, probesAt, calib, kth,
-        Double.NaN, actual);
-    evaluate(policies, "intelligent", () -> AutoStopPolicy.intelligentNClose(s.nClose(), s.window(), s.windowMarginMs()), orderPred,
-        orderRtt, probesAt, calib, kth, Double.NaN, actual);
-    for (double stop : EvalSettings.RTT_STOPS) {
-      evaluate(policies, "rttstop" + (int) stop, () -> AutoStopPolicy.rttStop(stop, EvalSettings.RTT_STOP_WINDOW),
-          orderPred, orderRtt, probesAt, calib, kth, stop, actual);
-    }
-    evaluate(policies, "exhaustive", AutoStopPolicy::exhaustive, orderPred, orderRtt, probesAt, calib, kth, Double.NaN, actual);
+    Map<String, PolicyOutcome> policies = score.policies(orderPred, orderRtt, probesAt, calib, truth);
     ClientResult cr = new ClientResult(c, calib, relSorted.length == 0 ? Double.NaN : Stats.quantile(relSorted, 0.5),
-        relSorted.length == 0 ? Double.NaN : Stats.quantile(relSorted, 0.9), spearman, p10, optimalMean,
+        relSorted.length == 0 ? Double.NaN : Stats.quantile(relSorted, 0.9), spearman, p10, truth.optimalMeanMs(),
         allSeen, randomAll, ns, relCal, relFinal, nearest(clientAll), policies);
     Sequence seq = null;
     if (keepSequence) {
@@ -397,53 +355,5 @@ final class SeedRun {
     double[] r = relativeErrors(me, sc, actual, compared);
     Arrays.sort(r);
     return Stats.quantile(r, 0.5);
-  }
-
-  private void evaluate(Map<String, PolicyOutcome> out, String name, Supplier<AutoStopPolicy> factory,
-      double[] pred, double[] rtt, int[] probesAt, int calib, double kth, double playableMs, double[] actual) {
-    AutoStopPolicy p = factory.get();
-    int k = 0;
-    while (k < rtt.length) {
-      if (p.stopBefore(pred[k])) {
-        break;
-      }
-      k++;
-      if (p.observe(pred[k - 1], rtt[k - 1])) {
-        break;
-      }
-    }
-    double[] seenRtt = Arrays.stream(rtt, 0, k).filter(Double::isFinite).sorted().toArray();
-    int nf = Math.min(s.nClose(), seenRtt.length);
-    double mean = Double.NaN;
-    double median = Double.NaN;
-    int correct = 0;
-    if (nf > 0) {
-      mean = 0;
-      for (int i = 0; i < nf; i++) {
-        mean += seenRtt[i] / nf;
-        if (seenRtt[i] <= kth) {
-          correct++;
-        }
-      }
-      median = Stats.quantile(Arrays.copyOf(seenRtt, nf), 0.5);
-    }
-    double precision = Math.min(1.0, correct / (double) s.nClose());
-    int playableFound = -1;
-    int playableTotal = -1;
-    if (!Double.isNaN(playableMs)) {
-      playableFound = 0;
-      for (double v : seenRtt) {
-        if (v <= playableMs) {
-          playableFound++;
-        }
-      }
-      playableTotal = 0;
-      for (double v : actual) {
-        if (Double.isFinite(v) && v <= playableMs) {
-          playableTotal++;
-        }
-      }
-    }
-    out.put(name, new PolicyOutcome(k == 0 ? calib : probesAt[k - 1], mean, median, precision, playableFound, playableTotal));
   }
 }

@@ -37,7 +37,9 @@ class SharedDataAccuracyTest {
     RttMatrix m = RttMatrix.load(matrix, null);
     ExecutorService pool = Executors.newFixedThreadPool(s.threads());
     try {
-      return new Evaluation(m, s, new PrintWriter(new StringWriter())).run(pool).overall();
+      // REED's figures only: the baselines have their own tests (BaselinesTest)
+      EvalSettings reedOnly = s.toBuilder().baselines(false, GeoErrorModel.NONE).build();
+      return new Evaluation(m, reedOnly, new PrintWriter(new StringWriter())).run(pool).overall();
     } finally {
       pool.shutdownNow();
     }
@@ -92,5 +94,30 @@ class SharedDataAccuracyTest {
     assertThat(o.get("relErrMedian")).isFinite().isLessThan(0.5);
     assertThat(o.get("intelligent.probes")).isFinite();
     assertThat(o.get("allNearestSeen")).isLessThan(o.get("allNearestSeenRandom"));
+  }
+
+  /**
+   * azure54 carries locations, countries and regions: every baseline the data allow runs beside
+   * REED. The matrix is small and easy (a cloud backbone; ../shared/data/azure54_latency/README.txt),
+   * so the bounds only catch a broken method, not a worse one.
+   */
+  @Test
+  void azure54RunsEveryLocatedBaseline() throws Exception {
+    Path matrix = shared("azure54_latency");
+    Path out = dir.resolve("azure54");
+    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", matrix.toString(), "--nodes",
+        matrix.resolveSibling("nodes.csv").toString(), "--geo-error", "geoip", "--seeds", "3", "--threads", "2",
+        "--out", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    com.google.gson.JsonObject b = com.google.gson.JsonParser.parseString(Files.readString(out.resolve("results.json")))
+        .getAsJsonObject().getAsJsonObject("baselines");
+    assertThat(b.keySet()).containsExactly("reed", "geoExact", "geoNoisy", "relay", "clusterCountry", "gnp");
+    // measured with 3 seeds: P@10 reed 0.93, geo 0.85 exact and 0.81 noisy, relay 0.89 (rel. error 0.061)
+    assertThat(b.getAsJsonObject("reed").get("precisionAt10").getAsDouble()).isGreaterThan(0.88);
+    assertThat(b.getAsJsonObject("geoExact").get("precisionAt10").getAsDouble()).isGreaterThan(0.8);
+    assertThat(b.getAsJsonObject("geoNoisy").get("precisionAt10").getAsDouble()).isGreaterThan(0.75);
+    assertThat(b.getAsJsonObject("relay").get("relErrMedian").getAsDouble()).isLessThan(0.08);
+    assertThat(b.getAsJsonObject("geoExact").get("byRegion.EU.clients").getAsDouble()).isGreaterThan(10);
+    assertThat(Files.readString(out.resolve("report.md"))).contains("| EU |", "| OC |");
   }
 }
