@@ -55,7 +55,7 @@ final class CsvTableReader {
           for (int i = 2; i < row.size(); i++) fields.add(row.get(i));
           Optional<Object> value = kind.fromCsv(fields);
           if (value.isEmpty()) continue; // a range the database knows nothing useful about
-          table.add(IpKey.of(first), IpKey.of(last), shared.computeIfAbsent(value.get(), v -> v));
+          if (!table.add(IpKey.of(first), IpKey.of(last), shared.computeIfAbsent(value.get(), v -> v))) continue;
           if (first instanceof Inet4Address) v4++; else v6++;
         } catch (IllegalArgumentException e) {
           throw new IOException(file + " line " + line + ": " + e.getMessage(), e);
@@ -66,7 +66,8 @@ final class CsvTableReader {
     } catch (java.util.zip.ZipException e) {
       throw new IOException(file + ": not a gzip file: " + e.getMessage(), e);
     }
-    RangeTable<Object> built = table.build(file + " (CSV, " + kind.label() + ", " + v4 + " IPv4 + " + v6 + " IPv6 ranges)");
+    RangeTable<Object> built = table.build(file + " (CSV, " + kind.label() + ", " + v4 + " IPv4 + " + v6 + " IPv6 ranges"
+        + (table.clipped() > 0 ? ", " + table.clipped() + " overlapping clipped" : "") + ")");
     if (built.size() == 0) throw new IOException(file + ": no " + kind.label() + " ranges in it");
     return built;
   }

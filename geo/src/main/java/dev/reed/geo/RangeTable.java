@@ -67,17 +67,32 @@ final class RangeTable<T> implements IpTable<T> {
     private long[] endLo = new long[1024];
     private Object[] values = new Object[1024];
     private int size;
+    private int clipped;
+
+    /** Rows that overlapped an earlier one and were clipped or dropped. */
+    int clipped() {
+      return clipped;
+    }
 
     /**
-     * Appends {@code [first, last]}.
+     * Appends {@code [first, last]}. A range overlapping the previous one keeps only its part
+     * after the previous end (the first row wins): the published AS table has a few such rows.
      *
-     * @throws IllegalArgumentException the range is reversed, or starts at or before the end of
-     *     the previous one (the message says which)
+     * @return false when nothing of the range was left
+     * @throws IllegalArgumentException the range is reversed, or starts before the previous one
      */
-    void add(IpKey first, IpKey last, T value) {
+    boolean add(IpKey first, IpKey last, T value) {
       if (first.compareTo(last) > 0) throw new IllegalArgumentException("range start is after its end");
-      if (size > 0 && IpKey.compare(first.hi(), first.lo(), endHi[size - 1], endLo[size - 1]) <= 0) {
-        throw new IllegalArgumentException("range overlaps or precedes the previous one (ranges must be sorted and disjoint)");
+      if (size > 0) {
+        if (IpKey.compare(first.hi(), first.lo(), startHi[size - 1], startLo[size - 1]) < 0) {
+          throw new IllegalArgumentException("range starts before the previous one (ranges must be sorted by start)");
+        }
+        if (IpKey.compare(first.hi(), first.lo(), endHi[size - 1], endLo[size - 1]) <= 0) {
+          clipped++;
+          if (IpKey.compare(last.hi(), last.lo(), endHi[size - 1], endLo[size - 1]) <= 0) return false;
+          long lo = endLo[size - 1] + 1;
+          first = new IpKey(lo == 0 ? endHi[size - 1] + 1 : endHi[size - 1], lo);
+        }
       }
       if (size == startHi.length) {
         int n = size * 2;
@@ -93,6 +108,7 @@ final class RangeTable<T> implements IpTable<T> {
       endLo[size] = last.lo();
       values[size] = value;
       size++;
+      return true;
     }
 
     RangeTable<T> build(String description) {

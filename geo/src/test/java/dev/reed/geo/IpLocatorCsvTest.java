@@ -118,6 +118,19 @@ class IpLocatorCsvTest {
   }
 
   @Test
+  void overlappingRowsKeepTheFirst() throws IOException {
+    Path as = file("overlap.csv", "1.0.0.0,1.0.255.255,100,A", "1.0.1.0,1.0.1.255,200,B", "1.0.200.0,1.1.0.255,300,C",
+        "1.2.0.0,1.2.0.255,400,D");
+    try (IpLocator g = open(List.of(), List.of(as))) {
+      assertThat(g.asn(ip("1.0.1.1")).orElseThrow().number()).isEqualTo(100);
+      assertThat(g.asn(ip("1.0.255.255")).orElseThrow().number()).isEqualTo(100);
+      assertThat(g.asn(ip("1.1.0.0")).orElseThrow().number()).isEqualTo(300);
+      assertThat(g.asn(ip("1.2.0.9")).orElseThrow().number()).isEqualTo(400);
+      assertThat(g.describe()).contains("3 IPv4 + 0 IPv6 ranges, 2 overlapping clipped");
+    }
+  }
+
+  @Test
   void gzipCsvAndHeaderRowAndRowsWithoutCoordinates() throws IOException {
     Path gz = dir.resolve("city.csv.gz");
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
@@ -146,7 +159,7 @@ class IpLocatorCsvTest {
     assertError(List.of(file("nan.csv", "1.0.0.0,1.0.0.255,AU,,,,,NaN,153,")), List.of(), "nan.csv line 1", "latitude");
     assertError(List.of(file("cc.csv", "1.0.0.0,1.0.0.255,AUS,,,,,1,2,")), List.of(), "cc.csv line 1", "country code");
     assertError(List.of(file("order.csv", "2.0.0.0,2.0.0.255,AU,,,,,1,2,", "1.0.0.0,1.0.0.255,AU,,,,,1,2,")),
-        List.of(), "order.csv line 2", "sorted and disjoint");
+        List.of(), "order.csv line 2", "must be sorted by start");
     assertError(List.of(file("rev.csv", "1.0.0.9,1.0.0.1,AU,,,,,1,2,")), List.of(), "rev.csv line 1", "start is after");
     assertError(List.of(file("mix.csv", "1.0.0.0,2001::,AU,,,,,1,2,")), List.of(), "mix.csv line 1", "mixes IPv4 and IPv6");
     assertError(List.of(file("num.csv", "16777216,16777471,AU,,,,,1,2,")), List.of(), "num.csv line 1", "'-num' files");
