@@ -1,5 +1,6 @@
 package dev.reed.geo;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -15,6 +16,9 @@ import java.util.List;
  *     live on 127.0.0.0/8 and which writes a database for them, sets this
  */
 public record GeoFiles(List<Path> locations, List<Path> asns, boolean locateLoopback) {
+  /** No databases. */
+  public static final GeoFiles NONE = new GeoFiles(List.of(), List.of(), false);
+
   public GeoFiles {
     locations = List.copyOf(locations == null ? List.of() : locations);
     asns = List.copyOf(asns == null ? List.of() : asns);
@@ -28,5 +32,14 @@ public record GeoFiles(List<Path> locations, List<Path> asns, boolean locateLoop
   /** Whether no file is given at all. */
   public boolean isEmpty() {
     return locations.isEmpty() && asns.isEmpty();
+  }
+
+  /**
+   * {@link IpLocator#open} on these files, or {@link IpLocator#none()} when there are none.
+   *
+   * @throws IOException a file is missing, corrupt or of the wrong kind (the message names it)
+   */
+  public IpLocator open() throws IOException {
+    return isEmpty() ? IpLocator.none() : IpLocator.open(this);
   }
 }
