@@ -2,7 +2,6 @@ package dev.reed.agent;
 
 import dev.reed.agent.round.RoundReport;
 import dev.reed.proto.Endpoints;
-import dev.reed.proto.v1.GeoPoint;
 import dev.reed.runtime.Durations;
 import dev.reed.runtime.EnvironmentDefaults;
 import dev.reed.runtime.KafkaClientProperties;
@@ -119,17 +118,6 @@ public final class AgentCommand implements Callable<Integer> {
           + "(default ${DEFAULT-VALUE}). Env: REED_AGENT_DELIVERY_TIMEOUT.")
   String deliveryTimeout = Durations.format(AgentConfig.DEFAULT_DELIVERY_TIMEOUT);
 
-  /** {@code LAT,LON} in degrees. */
-  static GeoPoint parseLocation(String text) {
-    String[] parts = text.split(",", -1);
-    if (parts.length != 2) throw new IllegalArgumentException("expected LAT,LON in degrees, e.g. 50.11,8.68, got '" + text + "'");
-    try {
-      return AgentConfig.location(Double.parseDouble(parts[0].strip()), Double.parseDouble(parts[1].strip()));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("expected LAT,LON in degrees, e.g. 50.11,8.68, got '" + text + "'");
-    }
-  }
-
   /** Builds the configuration, or throws a ParameterException naming the bad option. */
   AgentConfig config() {
     if (id == null || id.isBlank()) throw usage("--id is required (or REED_AGENT_ID)");
@@ -137,7 +125,7 @@ public final class AgentCommand implements Callable<Integer> {
     try {
       AgentConfig.Builder b = AgentConfig.builder(id, kafka)
           .region(region)
-          .location(location == null || location.isBlank() ? null : option("--location", () -> parseLocation(location)))
+          .location(location == null || location.isBlank() ? null : option("--location", () -> AgentConfig.location(location)))
           .kafkaProperties(kafkaConfig == null ? Map.of() : KafkaClientProperties.read(kafkaConfig, AgentConfig.KAFKA_OWNED_KEYS, "agent"))
           .bind(option("--bind", () -> Endpoints.socketAddress(bind, 0)))
           .beacon(option("--beacon", () -> Endpoints.socketAddress(beacon, AgentConfig.DEFAULT_BEACON_PORT)))

@@ -152,6 +152,23 @@ public record AgentConfig(
     return GeoPoint.newBuilder().setLatitudeDeg(latitudeDeg).setLongitudeDeg(longitudeDeg).build();
   }
 
+  /**
+   * A stated location from its text form {@code LAT,LON} in degrees, e.g. {@code 50.11,8.68}
+   * ({@code --location}, {@code REED_AGENT_LOCATION}).
+   *
+   * @throws IllegalArgumentException not two numbers, or out of range
+   */
+  public static GeoPoint location(String text) {
+    String[] parts = text.split(",", -1);
+    String expected = "expected LAT,LON in degrees, e.g. 50.11,8.68, got '" + text + "'";
+    if (parts.length != 2) throw new IllegalArgumentException(expected);
+    try {
+      return location(Double.parseDouble(parts[0].strip()), Double.parseDouble(parts[1].strip()));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(expected);
+    }
+  }
+
   private static void checkLocation(double lat, double lon) {
     if (!(lat >= -90 && lat <= 90)) throw new IllegalArgumentException("latitude must be in -90..90 degrees, got " + lat);
     if (!(lon >= -180 && lon <= 180)) throw new IllegalArgumentException("longitude must be in -180..180 degrees, got " + lon);
