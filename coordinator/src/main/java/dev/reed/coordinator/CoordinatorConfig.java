@@ -26,7 +26,9 @@ import java.util.Set;
  * @param catalog where targets come from
  * @param snapshots snapshot files
  * @param leadership which replica embeds the landmarks
- * @param geo IP-to-location and IP-to-AS databases (none by default); opened at start
+ * @param geo IP-to-location and IP-to-AS databases (none by default); opened at start. The command
+ *     line never locates loopback addresses; the demo's embedded coordinator does, with the testbed's
+ *     database of its emulated hosts
  * @param clock wall clock for every timestamp and schedule
  */
 public record CoordinatorConfig(
@@ -67,7 +69,6 @@ public record CoordinatorConfig(
     Objects.requireNonNull(snapshots, "snapshots");
     Objects.requireNonNull(leadership, "leadership");
     Objects.requireNonNull(geo, "geo");
-    if (geo.locateLoopback()) throw new IllegalArgumentException("a coordinator never locates loopback addresses");
     Objects.requireNonNull(clock, "clock");
   }
 
@@ -368,6 +369,8 @@ public record CoordinatorConfig(
     public Builder clock(Clock v) { clock = v; return this; }
     /** Location and AS database files ({@code --geoip}, {@code --asn}); checked when the coordinator starts. */
     public Builder geo(List<Path> locationFiles, List<Path> asnFiles) { geo = GeoFiles.of(locationFiles, asnFiles); return this; }
+    /** The databases as a whole, e.g. the testbed's {@code HostLocationsCsv.geoFiles(file)} for the demo. */
+    public Builder geo(GeoFiles v) { geo = v; return this; }
 
     /** Loopback listeners on free ports: what tests, the demo and the client SDK tests use. */
     public Builder loopbackEphemeral() {
