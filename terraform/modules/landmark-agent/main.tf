@@ -29,6 +29,7 @@ locals {
     for id, a in var.agents : id => templatefile("${path.module}/templates/cloud-init.yaml.tftpl", {
       agent_id                  = id
       region                    = a.region
+      location                  = local.agent_locations[id]
       jre_package               = a.cloud == "aws" ? "java-21-amazon-corretto-headless" : "openjdk-21-jre-headless"
       kafka_bootstrap           = var.kafka_bootstrap
       kafka_username            = var.kafka_username

@@ -15,13 +15,16 @@ variable "agents" {
   description = <<-EOT
     The landmark agents, one VM each, keyed by agent id (also REED_AGENT_ID and the VM name).
     cloud = "aws" or "gcp"; region = the cloud's region name (eu-west-1, europe-west1, ...);
-    zone = GCP zone (default: region-b); instance_type = override of the default size.
+    zone = GCP zone (default: region-b); instance_type = override of the default size;
+    latitude, longitude = where the VM is, in degrees (default: its region's, see region_locations).
   EOT
   type = map(object({
     cloud         = string
     region        = string
     zone          = optional(string)
     instance_type = optional(string)
+    latitude      = optional(number)
+    longitude     = optional(number)
   }))
 
   validation {
@@ -31,6 +34,12 @@ variable "agents" {
   validation {
     condition     = alltrue([for id, a in var.agents : can(regex("^[a-z][a-z0-9-]{1,40}$", id))])
     error_message = "Agent ids: lowercase letters, digits and dashes (they name VMs and Kafka keys)."
+  }
+  validation {
+    # coalesce: Terraform before 1.12 evaluates both sides of && and ||, and a comparison with null fails
+    condition = alltrue([for id, a in var.agents : (a.latitude == null) == (a.longitude == null)
+      && abs(coalesce(a.latitude, 0)) <= 90 && abs(coalesce(a.longitude, 0)) <= 180])
+    error_message = "agents[*]: latitude and longitude go together, latitude in -90..90 and longitude in -180..180 degrees."
   }
 }
 

@@ -21,6 +21,7 @@ import dev.reed.coordinator.leader.LeaderElection;
 import dev.reed.coordinator.position.LandmarkEmbeddingRound;
 import dev.reed.coordinator.position.TargetPositioning;
 import dev.reed.coordinator.snapshot.SnapshotFiles;
+import dev.reed.geo.IpLocator;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.GameProtocol;
@@ -78,6 +79,7 @@ public final class Coordinator implements AutoCloseable {
   private OpsServer metrics;
   private TargetWindows windows;
   private KafkaProducer<byte[], byte[]> producer;
+  private IpLocator locator = IpLocator.none();
   private volatile boolean closed;
 
   private Coordinator(CoordinatorConfig config) {
@@ -124,6 +126,11 @@ public final class Coordinator implements AutoCloseable {
       log.info("target file {}: {} targets", config.catalog().targetsFile(), n);
     }
     if (config.catalog().denyFile() != null) dev.reed.runtime.DenyList.read(config.catalog().denyFile()); // fail fast; the catalog logs it
+    if (!config.geo().isEmpty()) {
+      locator = config.geo().open(); // fail fast on a missing or corrupt database, before Kafka
+      resources.add(locator);
+      log.info("geo databases: {}", locator.describe());
+    }
     ensureTopics();
     producer = config.kafka().clients().producer("reed-coordinator-" + config.leadership().identity(), Map.of(
         ProducerConfig.ACKS_CONFIG, "all",
@@ -307,6 +314,14 @@ public final class Coordinator implements AutoCloseable {
 
   public InetSocketAddress grpcAddress() {
     return api.address();
+  }
+
+  /**
+   * Where addresses are and which AS announces them, from {@code --geoip} / {@code --asn};
+   * {@link IpLocator#none()} when no database is configured. Closed with the replica.
+   */
+  public IpLocator locator() {
+    return locator;
   }
 
   /** Where the Quake3 master front end listens; null when off. */

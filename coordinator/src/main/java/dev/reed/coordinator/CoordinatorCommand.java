@@ -124,6 +124,16 @@ public final class CoordinatorCommand implements Callable<Integer> {
       description = "Kubernetes Lease used for leader election (default: ${DEFAULT-VALUE})")
   String lease = Leadership.DEFAULT.leaseNamespace() + "/" + Leadership.DEFAULT.leaseName();
 
+  @Option(names = "--geoip", paramLabel = "FILE", split = ",",
+      description = "IP-to-location databases, first match wins: MaxMind DB (.mmdb, e.g. DB-IP Lite city) or "
+          + "ip-location-db city CSV (.csv, .csv.gz); checked at start (env REED_COORDINATOR_GEOIP; default: none)")
+  List<Path> geoip;
+
+  @Option(names = "--asn", paramLabel = "FILE", split = ",",
+      description = "IP-to-AS databases, first match wins: .mmdb or ip-location-db AS CSV; checked at start "
+          + "(env REED_COORDINATOR_ASN; default: none)")
+  List<Path> asn;
+
   @Option(names = "--group-id", description = "consumer group the replicas share reed.samples in (default: ${DEFAULT-VALUE})")
   String groupId = Kafka.DEFAULT_GROUP_ID;
 
@@ -155,6 +165,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .roundInterval(duration("--round-interval", roundInterval)).window(window)
         .replay(duration("--replay", replay)).expireAfter(duration("--expire-after", expireAfter))
         .leaderElection(leaderElection).lease(ns[0], ns[1]).groupId(groupId)
+        .geo(geoip == null ? List.of() : geoip, asn == null ? List.of() : asn)
         .build();
   }
 

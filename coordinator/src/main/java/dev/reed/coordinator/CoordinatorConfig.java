@@ -1,5 +1,6 @@
 package dev.reed.coordinator;
 
+import dev.reed.geo.GeoFiles;
 import dev.reed.runtime.KafkaClients;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,6 +26,9 @@ import java.util.Set;
  * @param catalog where targets come from
  * @param snapshots snapshot files
  * @param leadership which replica embeds the landmarks
+ * @param geo IP-to-location and IP-to-AS databases (none by default); opened at start. The command
+ *     line never locates loopback addresses; the demo's embedded coordinator does, with the testbed's
+ *     database of its emulated hosts
  * @param clock wall clock for every timestamp and schedule
  */
 public record CoordinatorConfig(
@@ -36,6 +40,7 @@ public record CoordinatorConfig(
     Catalog catalog,
     Snapshots snapshots,
     Leadership leadership,
+    GeoFiles geo,
     Clock clock) {
 
   public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
@@ -63,6 +68,7 @@ public record CoordinatorConfig(
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(snapshots, "snapshots");
     Objects.requireNonNull(leadership, "leadership");
+    Objects.requireNonNull(geo, "geo");
     Objects.requireNonNull(clock, "clock");
   }
 
@@ -286,11 +292,12 @@ public record CoordinatorConfig(
     private String leaseNamespace;
     private String leaseName;
     private String identity;
+    private GeoFiles geo;
     private Clock clock;
 
     private Builder(String kafkaBootstrap) {
       this(new CoordinatorConfig(new Kafka(kafkaBootstrap, Map.of(), Kafka.DEFAULT_GROUP_ID), DEFAULT_BIND_ADDRESS, DEFAULT_METRICS_PORT, Api.DEFAULT, Rounds.DEFAULT, Catalog.DEFAULT,
-          Snapshots.DEFAULT, Leadership.DEFAULT, Clock.systemUTC()));
+          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC()));
     }
 
     private Builder(CoordinatorConfig c) {
@@ -326,6 +333,7 @@ public record CoordinatorConfig(
       leaseNamespace = c.leadership.leaseNamespace();
       leaseName = c.leadership.leaseName();
       identity = c.leadership.identity();
+      geo = c.geo;
       clock = c.clock;
     }
 
@@ -359,6 +367,10 @@ public record CoordinatorConfig(
     public Builder lease(String namespace, String name) { leaseNamespace = namespace; leaseName = name; return this; }
     public Builder identity(String v) { identity = v; return this; }
     public Builder clock(Clock v) { clock = v; return this; }
+    /** Location and AS database files ({@code --geoip}, {@code --asn}); checked when the coordinator starts. */
+    public Builder geo(List<Path> locationFiles, List<Path> asnFiles) { geo = GeoFiles.of(locationFiles, asnFiles); return this; }
+    /** The databases as a whole, e.g. the testbed's {@code HostLocationsCsv.geoFiles(file)} for the demo. */
+    public Builder geo(GeoFiles v) { geo = v; return this; }
 
     /** Loopback listeners on free ports: what tests, the demo and the client SDK tests use. */
     public Builder loopbackEphemeral() {
@@ -371,7 +383,7 @@ public record CoordinatorConfig(
           new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers),
           new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),
-          new Leadership(leaderElection, leaseNamespace, leaseName, identity), clock);
+          new Leadership(leaderElection, leaseNamespace, leaseName, identity), geo, clock);
     }
   }
 }

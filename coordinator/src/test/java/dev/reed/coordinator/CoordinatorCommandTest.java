@@ -139,4 +139,43 @@ class CoordinatorCommandTest {
     assertThat(new CommandLine(new CoordinatorCommand()).setOut(new PrintWriter(out)).execute("--help")).isZero();
     assertThat(out.toString()).contains("--kafka").contains("REED_COORDINATOR_");
   }
+
+  @Test
+  void geoDatabasesFromOptionsOrEnvironment() {
+    CoordinatorConfig c = parse("--kafka", "k:1", "--geoip", "/db/dbip-city-ipv4.mmdb,/db/dbip-city-ipv6.mmdb",
+        "--asn", "/db/asn-ipv4.csv").config();
+    assertThat(c.geo().locations()).containsExactly(Path.of("/db/dbip-city-ipv4.mmdb"), Path.of("/db/dbip-city-ipv6.mmdb"));
+    assertThat(c.geo().asns()).containsExactly(Path.of("/db/asn-ipv4.csv"));
+    assertThat(c.geo().locateLoopback()).isFalse();
+    CoordinatorConfig e = parse(Map.of("REED_COORDINATOR_GEOIP", "/db/a.mmdb", "REED_COORDINATOR_ASN", "/db/b.csv,/db/c.csv"),
+        "--kafka", "k:1").config();
+    assertThat(e.geo().locations()).containsExactly(Path.of("/db/a.mmdb"));
+    assertThat(e.geo().asns()).containsExactly(Path.of("/db/b.csv"), Path.of("/db/c.csv"));
+    assertThat(parse("--kafka", "k:1").config().geo().isEmpty()).isTrue();
+  }
+
+  @Test
+  void missingOrCorruptGeoDatabaseStopsTheStartWithTheFileNamed(@TempDir Path dir) throws Exception {
+    Path missing = dir.resolve("dbip-city-ipv4.mmdb");
+    assertThat(start("--geoip", missing.toString())).contains("coordinator: location database " + missing + ": no such file");
+    Path corrupt = Files.writeString(dir.resolve("corrupt.mmdb"), "this is not a MaxMind DB");
+    assertThat(start("--geoip", corrupt.toString())).contains("coordinator: " + corrupt + ": not a valid MaxMind DB file");
+    Path badCsv = Files.writeString(dir.resolve("asn.csv"), "1.0.0.0,1.0.0.255,AS13335,Cloudflare\n");
+    assertThat(start("--asn", badCsv.toString())).contains(badCsv + " line 1: autonomous_system_number is not a number");
+  }
+
+  /** Starts against a Kafka that is never reached (the databases are checked first); what stderr said. */
+  private static String start(String... geoArgs) {
+    PrintStream realErr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("--kafka", "127.0.0.1:1"),
+        java.util.Arrays.stream(geoArgs)).toArray(String[]::new);
+    try {
+      System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      assertThat(new CommandLine(new CoordinatorCommand()).execute(args)).isEqualTo(1);
+    } finally {
+      System.setErr(realErr);
+    }
+    return captured.toString(StandardCharsets.UTF_8);
+  }
 }

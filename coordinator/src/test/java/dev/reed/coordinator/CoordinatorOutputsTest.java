@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.reed.coordinator.catalog.MasterCrawler;
+import dev.reed.geo.Asn;
+import dev.reed.geo.IpRangeCsvWriter;
+import dev.reed.geo.Location;
 import dev.reed.proto.Endpoints;
 import dev.reed.runtime.KafkaClientProperties;
 import dev.reed.proto.v1.ServerCoordinate;
@@ -28,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -39,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a running coordinator gives analysts and operators: snapshot files, the live snapshot stream, metrics, master lists;
- * it runs with a {@code --kafka-config} file.
+ * it runs with a {@code --kafka-config} file and with location and AS databases.
  */
 class CoordinatorOutputsTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
@@ -59,14 +63,22 @@ class CoordinatorOutputsTest {
     for (int i = 0; i < 20; i++) t.append("a2s ").append(Endpoints.key(SyntheticWorld.target(i))).append('\n');
     Files.writeString(targets, t);
     Path snapshots = dir.resolve("snapshots");
+    Path geoip = dir.resolve("city.csv");
+    Path asn = dir.resolve("asn.csv");
+    IpRangeCsvWriter.writeLocations(geoip, Map.of(Endpoints.literal("203.0.113.7"), Location.of(50.11, 8.68)));
+    IpRangeCsvWriter.writeAsns(asn, Map.of(Endpoints.literal("203.0.113.7"), new Asn(64500, "Example")));
     // --kafka-config: harmless client settings reach the producer, admin client and every consumer
     Path kafkaConfig = dir.resolve("client.properties");
     Files.writeString(kafkaConfig, "client.dns.lookup=use_all_dns_ips\nmetadata.max.age.ms=60000\n");
     CoordinatorConfig config = CoordinatorConfig.builder(bootstrap).loopbackEphemeral().metricsPort(0).dimensions(2)
         .kafkaProperties(KafkaClientProperties.read(kafkaConfig, CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator"))
         .roundInterval(Duration.ofMillis(300)).snapshotDir(snapshots).snapshotEvery(Duration.ofSeconds(1)).snapshotKeep(2)
-        .targetsFile(targets).build();
+        .targetsFile(targets).geo(List.of(geoip), List.of(asn)).build();
     try (Coordinator c = Coordinator.start(config)) {
+      // --geoip / --asn: opened at start, the locator is there for whoever positions with it
+      assertThat(c.locator().locate(Endpoints.literal("203.0.113.7"))).contains(Location.of(50.11, 8.68));
+      assertThat(c.locator().asn(Endpoints.literal("203.0.113.7"))).contains(new Asn(64500, "Example"));
+      assertThat(c.locator().locate(Endpoints.literal("127.0.2.1"))).isEmpty();
       await().atMost(Duration.ofSeconds(60)).until(() -> c.servingState().servers().size() == 20
           && c.servingState().targets().size() == 20);
 

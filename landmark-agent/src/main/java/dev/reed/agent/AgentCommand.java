@@ -51,6 +51,11 @@ public final class AgentCommand implements Callable<Integer> {
       description = "Region label for people, e.g. Europe/Frankfurt. Env: REED_AGENT_REGION.")
   String region;
 
+  @Option(names = "--location", paramLabel = "LAT,LON",
+      description = "Where this host is, in degrees (e.g. 50.11,8.68 for Frankfurt): latitude -90..90, longitude "
+          + "-180..180. Announced on reed.landmarks; wins over a geolocation database. Env: REED_AGENT_LOCATION.")
+  String location;
+
   @Option(names = "--bind", paramLabel = "ADDR[:PORT]", defaultValue = "0.0.0.0",
       description = "Local address probes are sent from (default ${DEFAULT-VALUE}). Env: REED_AGENT_BIND.")
   String bind;
@@ -120,6 +125,7 @@ public final class AgentCommand implements Callable<Integer> {
     try {
       AgentConfig.Builder b = AgentConfig.builder(id, kafka)
           .region(region)
+          .location(location == null || location.isBlank() ? null : option("--location", () -> AgentConfig.location(location)))
           .kafkaProperties(kafkaConfig == null ? Map.of() : KafkaClientProperties.read(kafkaConfig, AgentConfig.KAFKA_OWNED_KEYS, "agent"))
           .bind(option("--bind", () -> Endpoints.socketAddress(bind, 0)))
           .beacon(option("--beacon", () -> Endpoints.socketAddress(beacon, AgentConfig.DEFAULT_BEACON_PORT)))

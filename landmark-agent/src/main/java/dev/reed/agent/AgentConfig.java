@@ -1,6 +1,7 @@
 package dev.reed.agent;
 
 import dev.reed.probe.responder.ReplyDelay;
+import dev.reed.proto.v1.GeoPoint;
 import dev.reed.runtime.KafkaClients;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -19,6 +20,8 @@ import java.util.regex.Pattern;
  * @param id landmark identifier, unique in the deployment ({@code [A-Za-z0-9._-]{1,64}}); the Kafka key
  *     of the announcement and the beacon's server name
  * @param region free-form region label for people
+ * @param location where the landmark's host is, as the operator states it (announced on
+ *     reed.landmarks, wins over a database lookup), or null when not stated
  * @param kafkaBootstrap Kafka {@code bootstrap.servers}
  * @param kafkaProperties further Kafka client settings (TLS, SASL) for the producer and consumers;
  *     (a {@code --kafka-config} file, read by {@link dev.reed.runtime.KafkaClientProperties}); keys in
@@ -50,6 +53,7 @@ import java.util.regex.Pattern;
 public record AgentConfig(
     String id,
     String region,
+    GeoPoint location,
     String kafkaBootstrap,
     Map<String, String> kafkaProperties,
     InetSocketAddress bind,
@@ -109,6 +113,7 @@ public record AgentConfig(
       throw new IllegalArgumentException("landmark id must be 1-64 characters of A-Z a-z 0-9 . _ -, got '" + id + "'");
     }
     region = region == null ? "" : region;
+    if (location != null) checkLocation(location.getLatitudeDeg(), location.getLongitudeDeg());
     if (kafkaBootstrap == null || kafkaBootstrap.isBlank()) throw new IllegalArgumentException("Kafka bootstrap address is required");
     kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
     for (String key : kafkaProperties.keySet()) {
@@ -137,6 +142,38 @@ public record AgentConfig(
     if (batchSize < 1 || batchSize > 10_000) throw new IllegalArgumentException("batch size must be 1-10000, got " + batchSize);
   }
 
+  /**
+   * A stated location: latitude -90..90 and longitude -180..180 degrees.
+   *
+   * @throws IllegalArgumentException out of range or not a number
+   */
+  public static GeoPoint location(double latitudeDeg, double longitudeDeg) {
+    checkLocation(latitudeDeg, longitudeDeg);
+    return GeoPoint.newBuilder().setLatitudeDeg(latitudeDeg).setLongitudeDeg(longitudeDeg).build();
+  }
+
+  /**
+   * A stated location from its text form {@code LAT,LON} in degrees, e.g. {@code 50.11,8.68}
+   * ({@code --location}, {@code REED_AGENT_LOCATION}).
+   *
+   * @throws IllegalArgumentException not two numbers, or out of range
+   */
+  public static GeoPoint location(String text) {
+    String[] parts = text.split(",", -1);
+    String expected = "expected LAT,LON in degrees, e.g. 50.11,8.68, got '" + text + "'";
+    if (parts.length != 2) throw new IllegalArgumentException(expected);
+    try {
+      return location(Double.parseDouble(parts[0].strip()), Double.parseDouble(parts[1].strip()));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(expected);
+    }
+  }
+
+  private static void checkLocation(double lat, double lon) {
+    if (!(lat >= -90 && lat <= 90)) throw new IllegalArgumentException("latitude must be in -90..90 degrees, got " + lat);
+    if (!(lon >= -180 && lon <= 180)) throw new IllegalArgumentException("longitude must be in -180..180 degrees, got " + lon);
+  }
+
   /** The factory of every Kafka client the agent creates. */
   public KafkaClients kafkaClients() {
     return new KafkaClients(kafkaBootstrap, kafkaProperties);
@@ -152,6 +189,7 @@ public record AgentConfig(
     private final String id;
     private final String kafka;
     private String region = "";
+    private GeoPoint location;
     private Map<String, String> kafkaProperties = Map.of();
     private InetSocketAddress bind = new InetSocketAddress(0);
     private InetSocketAddress beacon = new InetSocketAddress(DEFAULT_BEACON_PORT);
@@ -180,6 +218,8 @@ public record AgentConfig(
     }
 
     public Builder region(String v) { region = v; return this; }
+    /** Where the landmark is (see {@link AgentConfig#location(double, double)}); null = not stated. */
+    public Builder location(GeoPoint v) { location = v; return this; }
     public Builder kafkaProperties(Map<String, String> v) { kafkaProperties = v; return this; }
     public Builder bind(InetSocketAddress v) { bind = v; return this; }
     public Builder beacon(InetSocketAddress v) { beacon = v; return this; }
@@ -211,7 +251,7 @@ public record AgentConfig(
     }
 
     public AgentConfig build() {
-      return new AgentConfig(id, region, kafka, kafkaProperties, bind, beacon, beaconAdvertise, targetsFile, denyFile, interval, jitter, rate,
+      return new AgentConfig(id, region, location, kafka, kafkaProperties, bind, beacon, beaconAdvertise, targetsFile, denyFile, interval, jitter, rate,
           probeTimeout, meshProbes, spoolDir, spoolMaxBytes, metricsHost, metricsPort, beaconDelay, clock,
           deliveryTimeout, flushTimeout, batchSize, seed);
     }

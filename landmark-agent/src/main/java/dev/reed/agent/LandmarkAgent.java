@@ -147,7 +147,7 @@ public final class LandmarkAgent implements AutoCloseable {
       RecordBatcher batcher = new RecordBatcher(spool, config.batchSize(), config.clock());
       RoundTargets targets = new RoundTargets(staticTargets, reader, deny);
       RoundRunner runner = new RoundRunner(
-          new RoundRunner.Settings(config.id(), config.region(), version, config.interval(), config.rate(),
+          new RoundRunner.Settings(config.id(), config.region(), config.location(), version, config.interval(), config.rate(),
               config.meshProbes(), config.probeTimeout(), RETRY_SPACING, config.flushTimeout()),
           prober, batcher, spool, targets, new LandmarkDirectory(config.id(), reader, config.clock()), () -> advertised,
           config.spoolDir(), config.clock(), random.split(), registry, retryTimer);

@@ -1,7 +1,9 @@
 package dev.reed.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.reed.proto.v1.GeoPoint;
 import dev.reed.runtime.EnvironmentDefaults;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -48,6 +50,7 @@ class AgentCommandTest {
     assertThat(c.spoolDir()).isEqualTo(Path.of("/tmp/s"));
     assertThat(c.metricsPort()).isEqualTo(9400);
     assertThat(c.targetsFile()).isEqualTo(Path.of("t.txt"));
+    assertThat(c.location()).isNull();
 
     AgentConfig d = parse(Map.of(), "--id", "x", "--kafka", "k:9092");
     assertThat(d.interval()).isEqualTo(Duration.ofMinutes(5));
@@ -97,6 +100,28 @@ class AgentCommandTest {
 
     r = execute(Map.of(), "--id", "a", "--kafka", "k:1", "--rate", "0");
     assertThat(r.err()).contains("rate must be > 0");
+
+    for (String[] bad : new String[][] {{"50.11", "expected LAT,LON"}, {"50.11,8.68,3", "expected LAT,LON"},
+        {"north,east", "expected LAT,LON"}, {"91,0", "latitude must be in -90..90"},
+        {"-90.5,0", "latitude must be in -90..90"}, {"0,180.01", "longitude must be in -180..180"},
+        {"NaN,0", "latitude must be in -90..90"}, {"0,Infinity", "longitude must be in -180..180"}}) {
+      r = execute(Map.of(), "--id", "a", "--kafka", "k:1", "--location", bad[0]);
+      assertThat(r.exit()).as(bad[0]).isEqualTo(2);
+      assertThat(r.err()).as(bad[0]).contains("--location: " + bad[1]);
+    }
+  }
+
+  @Test
+  void locationIsLatitudeCommaLongitudeInDegrees() {
+    AgentConfig c = parse(Map.of(), "--id", "a", "--kafka", "k:1", "--location", "-33.87, 151.21");
+    assertThat(c.location().getLatitudeDeg()).isEqualTo(-33.87);
+    assertThat(c.location().getLongitudeDeg()).isEqualTo(151.21);
+    AgentConfig e = parse(Map.of("REED_AGENT_LOCATION", "50.11,8.68"), "--id", "a", "--kafka", "k:1");
+    assertThat(e.location()).isEqualTo(AgentConfig.location(50.11, 8.68));
+    assertThat(parse(Map.of(), "--id", "a", "--kafka", "k:1", "--location", "90,-180").location().getLongitudeDeg())
+        .isEqualTo(-180);
+    assertThatThrownBy(() -> AgentConfig.builder("a", "k:1").location(GeoPoint.newBuilder().setLatitudeDeg(100).build())
+        .build()).hasMessageContaining("latitude must be in -90..90");
   }
 
   @Test

@@ -86,6 +86,7 @@ class AgentRoundTest {
     return LandmarkAgent.start(AgentConfig.builder(id, KAFKA.broker().bootstrapServers())
         .loopback()
         .region("test/" + id)
+        .location(id.equals("lm-a") ? AgentConfig.location(50.11, 8.68) : null) // lm-b states none
         .bind(new InetSocketAddress(bindIp, 0))
         .beacon(new InetSocketAddress(bindIp, 0))
         .targetsFile(targets)
@@ -170,6 +171,9 @@ class AgentRoundTest {
       assertThat(landmarks.get("lm-a").getBeacon()).isEqualTo(Endpoints.of(a.beaconAddress()));
       assertThat(landmarks.get("lm-a").getRound()).isEqualTo(ra.round());
       assertThat(landmarks.get("lm-a").getVersion()).isNotBlank();
+      assertThat(landmarks.get("lm-a").getLocation().getLatitudeDeg()).isEqualTo(50.11);
+      assertThat(landmarks.get("lm-a").getLocation().getLongitudeDeg()).isEqualTo(8.68);
+      assertThat(landmarks.get("lm-b").hasLocation()).as("no --location, no location field").isFalse();
 
       // the beacon answers the real clients players use, with the landmark id as its name
       QStat.Reply beaconQ3 = QStat.q3s(a.beaconAddress(), QSTAT_SRC);

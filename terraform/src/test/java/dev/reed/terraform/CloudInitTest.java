@@ -55,6 +55,7 @@ class CloudInitTest {
     Properties env = properties(files.get("/etc/reed/agent.env"));
     assertThat(env).containsEntry("REED_AGENT_ID", "eu-dublin")
         .containsEntry("REED_AGENT_REGION", "eu-west-1")
+        .containsEntry("REED_AGENT_LOCATION", "53.35,-6.26")
         .containsEntry("REED_AGENT_KAFKA", "kafka.example.net:9094")
         .containsEntry("REED_AGENT_KAFKA_CONFIG", "/run/reed/kafka-client.properties")
         .containsEntry("REED_AGENT_BEACON", "0.0.0.0:27960")
@@ -63,7 +64,9 @@ class CloudInitTest {
         .containsEntry("REED_AGENT_INTERVAL", "5m")
         .containsEntry("REED_AGENT_SPOOL_DIR", "/var/lib/reed/spool")
         .containsEntry("REED_AGENT_DENY", "/etc/reed/deny.txt");
-    // the agent's own parser reads the deny file the VM gets
+    // the agent's own parser reads the location it announces ...
+    assertThat(AgentConfig.location(env.getProperty("REED_AGENT_LOCATION"))).isEqualTo(AgentConfig.location(53.35, -6.26));
+    // ... and the deny file the VM gets
     dev.reed.runtime.DenyList deny = dev.reed.runtime.DenyList.parse("deny.txt", files.get("/etc/reed/deny.txt").lines().toList());
     assertThat(deny.size()).isEqualTo(2);
     assertThat(deny.denies(dev.reed.proto.Endpoints.parse("198.51.100.70:27960"))).isTrue();
@@ -107,6 +110,8 @@ class CloudInitTest {
         .render(values("gcp", "projects/my-reed-project/secrets/reed-kafka-agent-password"));
     Map<String, Object> config = yaml(rendered);
     assertThat(config.get("packages")).asList().contains("openjdk-21-jre-headless");
+    // no location stated: an empty variable, which the agent's environment defaults treat as unset
+    assertThat(properties(writeFiles(config).get("/etc/reed/agent.env"))).containsEntry("REED_AGENT_LOCATION", "");
     assertThat(properties(writeFiles(config).get("/etc/reed/credentials.env")))
         .containsEntry("SECRET_STORE", "gcp")
         .containsEntry("KAFKA_PASSWORD_SECRET", "projects/my-reed-project/secrets/reed-kafka-agent-password");
@@ -220,6 +225,7 @@ class CloudInitTest {
     Map<String, String> v = new HashMap<>();
     v.put("agent_id", cloud.equals("aws") ? "eu-dublin" : "eu-paris");
     v.put("region", cloud.equals("aws") ? "eu-west-1" : "europe-west9");
+    v.put("location", cloud.equals("aws") ? "53.35,-6.26" : "");
     v.put("jre_package", cloud.equals("aws") ? "java-21-amazon-corretto-headless" : "openjdk-21-jre-headless");
     v.put("kafka_bootstrap", "kafka.example.net:9094");
     v.put("kafka_username", "reed-agent");

@@ -220,6 +220,34 @@ class TerraformModulesTest {
     assertThat(clouds).as("the example exercises both clouds").containsExactly("aws", "gcp");
   }
 
+  @Test
+  void everyLandmarkOfTheExampleAnnouncesALocationOnItsContinent() {
+    JsonNode builtin = configs.get(MODULE).locals().get("region_locations_builtin");
+    assertThat(builtin.size()).isGreaterThanOrEqualTo(40);
+    builtin.fields().forEachRemaining(e -> {
+      double lat = e.getValue().get("latitude").asDouble();
+      double lon = e.getValue().get("longitude").asDouble();
+      // what the module renders is what the agent parses (REED_AGENT_LOCATION)
+      assertThat(dev.reed.agent.AgentConfig.location(lat + "," + lon).getLatitudeDeg()).as(e.getKey()).isEqualTo(lat);
+    });
+    configs.get(EXAMPLE).locals().get("agents").fields().forEachRemaining(e -> {
+      String cloud = e.getValue().get("cloud").asText();
+      String region = e.getValue().get("region").asText();
+      JsonNode at = builtin.get(region);
+      assertThat(at).as("built-in location of %s/%s", cloud, region).isNotNull();
+      double lat = at.get("latitude").asDouble();
+      double lon = at.get("longitude").asDouble();
+      switch (continent(cloud, region)) {
+        case "Europe" -> assertThat(lat >= 35 && lat <= 71 && lon >= -25 && lon <= 45).as("%s in Europe", region).isTrue();
+        case "North America" -> assertThat(lat >= 15 && lat <= 72 && lon >= -170 && lon <= -50).as("%s in N. America", region).isTrue();
+        case "Asia" -> assertThat(lat >= -11 && lat <= 60 && lon >= 60 && lon <= 150).as("%s in Asia", region).isTrue();
+        default -> throw new AssertionError(region);
+      }
+    });
+    // the module renders the location for every agent (the template gets it: see the templates test)
+    assertThat(configs.get(MODULE).localsUsed()).contains("agent_locations", "region_locations", "region_locations_builtin");
+  }
+
   static String continent(String cloud, String region) {
     if (cloud.equals("aws")) {
       if (region.startsWith("eu-")) return "Europe";

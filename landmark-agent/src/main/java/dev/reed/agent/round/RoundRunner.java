@@ -12,6 +12,7 @@ import dev.reed.proto.Endpoints;
 import dev.reed.proto.RttBound;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.GeoPoint;
 import dev.reed.proto.v1.Landmark;
 import dev.reed.proto.v1.MeshSample;
 import dev.reed.proto.v1.ProbeStatus;
@@ -68,9 +69,13 @@ public final class RoundRunner {
     return (int) Math.max(16, Math.min(4096, rate * 2));
   }
 
-  /** What the round needs to know about its landmark. */
-  public record Settings(String landmarkId, String region, String version, Duration interval, double rate,
-      int meshProbes, Duration probeTimeout, Duration retrySpacing, Duration flushTimeout) {}
+  /**
+   * What the round needs to know about its landmark.
+   *
+   * @param location where the landmark is, as its operator says; null = not announced
+   */
+  public record Settings(String landmarkId, String region, GeoPoint location, String version, Duration interval,
+      double rate, int meshProbes, Duration probeTimeout, Duration retrySpacing, Duration flushTimeout) {}
 
   private final Settings settings;
   private final Prober prober;
@@ -159,16 +164,17 @@ public final class RoundRunner {
 
   private void announce(long round, Instant now) {
     InetSocketAddress b = beacon.get();
-    Landmark l = Landmark.newBuilder()
+    Landmark.Builder l = Landmark.newBuilder()
         .setLandmarkId(settings.landmarkId())
         .setRegion(settings.region())
         .setBeacon(Endpoints.of(b))
         .setVersion(settings.version())
         .setAnnounceTime(timestamp(now))
         .setRound(round)
-        .setRoundIntervalMs(settings.interval().toMillis())
-        .build();
-    batcher.add(Topic.LANDMARKS.name(), settings.landmarkId(), id(round, "landmark", settings.landmarkId()), l.toByteArray());
+        .setRoundIntervalMs(settings.interval().toMillis());
+    if (settings.location() != null) l.setLocation(settings.location());
+    batcher.add(Topic.LANDMARKS.name(), settings.landmarkId(), id(round, "landmark", settings.landmarkId()),
+        l.build().toByteArray());
     batcher.flush();
   }
 
