@@ -1,5 +1,7 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.geo.FusedEstimator;
+import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +24,8 @@ final class Baselines {
   private static Map<String, String> labels() {
     Map<String, String> l = new LinkedHashMap<>();
     l.put("reed", "reed");
+    l.put("fused", "reed + geo: fused estimator (experimental), REED's calibration and the client's location prior");
+    l.put("fusedZero", "the fused estimator's location prior alone, no probes");
     l.put("geoExact", "great-circle distance from the client's true location, no probes");
     l.put("geoNoisy", "the same from a GeoIP-like location (--geo-error)");
     l.put("relay", "Valve's relay estimate (min over landmarks of rtt(c,l) + rtt(l,s))");
@@ -54,9 +58,23 @@ final class Baselines {
       for (int v = 0; v < exact.length; v++) {
         exact[v] = nodes.node(v).location();
       }
+      GeoPoint[] noisy = s.geoError().isNone() ? exact : s.geoError().displace(nodes, o.seed());
+      FusedTraining training = new FusedTraining(m, s.coordinates(), s.estimator());
+      FusedEstimator fused = training.train(o);
+      System.err.printf(java.util.Locale.ROOT, "seed %d fused estimator: %.2f + %.4f ms/km, weights geo %.2f coordinates %.2f"
+          + " relay %.2f, cross-validated error %.3f over %d landmarks%n", o.seed(), fused.prior().model().global().interceptMs(),
+          fused.prior().model().global().msPerKm(), fused.weights().geo(), fused.weights().coordinate(),
+          fused.weights().relay(), fused.cvError(), fused.folds());
+      Place[] believed = new Place[nodes.size()];
+      for (int v = 0; v < believed.length; v++) {
+        believed[v] = noisy[v] == null ? null : new Place(noisy[v].lat(), noisy[v].lon(), nodes.node(v).region());
+      }
+      FusedOrder fusedOrder = new FusedOrder(fused, o, believed);
+      methods.put("fused", fusedOrder::calibrated);
+      methods.put("fusedZero", fusedOrder::zeroProbe);
       methods.put("geoExact", new GeoDistance(nodes, exact, line)::order);
       if (!s.geoError().isNone()) {
-        methods.put("geoNoisy", new GeoDistance(nodes, s.geoError().displace(nodes, o.seed()), line)::order);
+        methods.put("geoNoisy", new GeoDistance(nodes, noisy, line)::order);
       }
     }
     methods.put("relay", new RelayEstimate()::order);

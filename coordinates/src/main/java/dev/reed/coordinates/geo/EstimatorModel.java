@@ -1,0 +1,121 @@
+package dev.reed.coordinates.geo;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Every parameter of the fused estimator ({@link FusedEstimator}), in one place: what the
+ * coordinator, the client SDK and {@code ./reed eval --estimator FILE} share. Experimental: the
+ * defaults are first choices measured on azure54 only (docs/research/geo-estimator.md).
+ *
+ * @param quantile regression quantile of the distance line (default 0.5, least absolute
+ *     deviations; paths scatter above the great circle, a least-squares line follows the tail)
+ * @param minMsPerKm lowest slope (default 0.01: light in fibre, ~1 ms of RTT per 100 km)
+ * @param maxMsPerKm highest slope (default 0.1, ten times the floor)
+ * @param regionMinPairs a region pair with at least this many labelled pairs gets its own line;
+ *     0 = one global line (default 0: on azure54 region pairs have a few dozen pairs at most)
+ * @param excessMinLandmarks a server's excess over the line needs at least this many landmark
+ *     RTTs, otherwise it is 0 (default 3: the median of fewer is one landmark's own detour)
+ * @param weightStep grid step of the fusion weights over the simplex (default 0.05)
+ */
+public record EstimatorModel(double quantile, double minMsPerKm, double maxMsPerKm, int regionMinPairs,
+    int excessMinLandmarks, double weightStep) {
+
+  /** The keys of a model file, one per component. */
+  public static final Set<String> KEYS = Set.of("quantile", "minMsPerKm", "maxMsPerKm", "regionMinPairs",
+      "excessMinLandmarks", "weightStep");
+
+  public EstimatorModel {
+    if (!(quantile > 0 && quantile < 1)) {
+      throw new IllegalArgumentException("quantile must be in (0, 1): " + quantile);
+    }
+    if (!(minMsPerKm >= 0) || !(maxMsPerKm > minMsPerKm) || !Double.isFinite(maxMsPerKm)) {
+      throw new IllegalArgumentException("need 0 <= minMsPerKm < maxMsPerKm, finite: " + minMsPerKm + ", " + maxMsPerKm);
+    }
+    if (regionMinPairs < 0) {
+      throw new IllegalArgumentException("regionMinPairs must be >= 0: " + regionMinPairs);
+    }
+    if (excessMinLandmarks < 1) {
+      throw new IllegalArgumentException("excessMinLandmarks must be >= 1: " + excessMinLandmarks);
+    }
+    if (!(weightStep > 0 && weightStep <= 1) || Math.abs(1 / weightStep - Math.rint(1 / weightStep)) > 1e-9) {
+      throw new IllegalArgumentException("weightStep must divide 1 (0.5, 0.25, 0.1, 0.05, ...): " + weightStep);
+    }
+  }
+
+  /** The defaults (class comment). */
+  public static EstimatorModel defaults() {
+    return new EstimatorModel(0.5, 0.01, 0.1, 0, 3, 0.05);
+  }
+
+  /**
+   * Reads a model file: Java properties, {@code key = value}, {@code #} comments; keys not given
+   * keep their defaults.
+   *
+   * @throws IllegalArgumentException naming the file and the key of an unknown key or bad value
+   */
+  public static EstimatorModel load(Path file) throws IOException {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file)) {
+      p.load(r);
+    }
+    try {
+      return of(p);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A model from properties (see {@link #load}); missing keys keep their defaults. */
+  public static EstimatorModel of(Properties p) {
+    Set<String> unknown = new TreeSet<>(p.stringPropertyNames());
+    unknown.removeAll(KEYS);
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("unknown estimator key(s) " + unknown + "; known: " + new TreeSet<>(KEYS));
+    }
+    EstimatorModel d = defaults();
+    return new EstimatorModel(real(p, "quantile", d.quantile), real(p, "minMsPerKm", d.minMsPerKm),
+        real(p, "maxMsPerKm", d.maxMsPerKm), integer(p, "regionMinPairs", d.regionMinPairs),
+        integer(p, "excessMinLandmarks", d.excessMinLandmarks), real(p, "weightStep", d.weightStep));
+  }
+
+  /** The model as a properties file holds it (every key). */
+  public Properties toProperties() {
+    Properties p = new Properties();
+    p.setProperty("quantile", Double.toString(quantile));
+    p.setProperty("minMsPerKm", Double.toString(minMsPerKm));
+    p.setProperty("maxMsPerKm", Double.toString(maxMsPerKm));
+    p.setProperty("regionMinPairs", Integer.toString(regionMinPairs));
+    p.setProperty("excessMinLandmarks", Integer.toString(excessMinLandmarks));
+    p.setProperty("weightStep", Double.toString(weightStep));
+    return p;
+  }
+
+  private static int integer(Properties p, String key, int dflt) {
+    String v = p.getProperty(key);
+    try {
+      return v == null ? dflt : Integer.parseInt(v.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
+    }
+  }
+
+  private static double real(Properties p, String key, double dflt) {
+    String v = p.getProperty(key);
+    double x;
+    try {
+      x = v == null ? dflt : Double.parseDouble(v.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a number, got '" + v + "'");
+    }
+    if (Double.isNaN(x)) {
+      throw new IllegalArgumentException(key + " must be a number, got NaN");
+    }
+    return x;
+  }
+}

@@ -1,0 +1,77 @@
+package dev.reed.eval;
+
+import dev.reed.coordinates.discovery.Calibration;
+import dev.reed.coordinates.geo.FusedEstimator;
+import dev.reed.coordinates.geo.Place;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The fused estimator's static order for one client (issue 15, experimental): servers by the
+ * fused prediction from where the client is believed to be and, in the calibrated variant, the
+ * calibration REED's client made (its probes counted, a calibrated server handed out in its turn
+ * as measured), its coordinate from that calibration and its landmark RTTs for its excess and the
+ * relay bound. The zero-probe variant has the location prior only.
+ */
+final class FusedOrder {
+  private final FusedEstimator estimator;
+  private final SeedRun.Output seed;
+  private final Place[] believed;
+  private final Map<Integer, Integer> serverIndex = new HashMap<>();
+
+  /**
+   * @param estimator trained on this seed ({@link FusedTraining}); its servers are {@code seed.servers()}
+   * @param believed where each client is believed to be, by node (null = unknown)
+   */
+  FusedOrder(FusedEstimator estimator, SeedRun.Output seed, Place[] believed) {
+    this.estimator = estimator;
+    this.seed = seed;
+    this.believed = believed;
+    for (int j = 0; j < seed.servers().length; j++) {
+      serverIndex.put(seed.servers()[j], j);
+    }
+  }
+
+  /** With REED's calibration; null when the client has none (REED could not serve it either). */
+  StaticOrder calibrated(ClientView c) {
+    Calibration cal = seed.calibrations().get(c.client());
+    if (cal == null) {
+      return null;
+    }
+    int[] lm = seed.landmarks();
+    double[] toLandmark = new double[lm.length];
+    for (int k = 0; k < lm.length; k++) {
+      Double ms = cal.rttMs().get(Integer.toString(lm[k]));
+      toLandmark[k] = lm[k] == c.client() ? 0 : ms == null ? Double.NaN : ms;
+    }
+    int ns = c.servers().length;
+    double[] pred = new double[ns];
+    boolean[] measured = new boolean[ns];
+    for (int j = 0; j < ns; j++) {
+      int v = c.servers()[j];
+      Double ms = cal.rttMs().get(Integer.toString(v));
+      if (ms != null) {
+        measured[j] = true;
+        pred[j] = ms;
+        continue;
+      }
+      double coord = cal.position() == null ? Double.NaN : cal.position().distanceTo(seed.coords()[v]);
+      pred[j] = estimator.predictMs(believed[c.client()], toLandmark, serverIndex.get(v), coord);
+    }
+    return new StaticOrder(Orders.ascending(pred), pred, cal.probes(), measured, true);
+  }
+
+  /** The location prior alone, no probe; null when the client's location is unknown. */
+  StaticOrder zeroProbe(ClientView c) {
+    Place at = believed[c.client()];
+    if (at == null) {
+      return null;
+    }
+    int ns = c.servers().length;
+    double[] pred = new double[ns];
+    for (int j = 0; j < ns; j++) {
+      pred[j] = estimator.predictMs(at, null, serverIndex.get(c.servers()[j]), Double.NaN);
+    }
+    return StaticOrder.uncalibrated(Orders.ascending(pred), pred, true);
+  }
+}
