@@ -59,7 +59,8 @@ final class Baselines {
         exact[v] = nodes.node(v).location();
       }
       GeoPoint[] noisy = s.geoError().isNone() ? exact : s.geoError().displace(nodes, o.seed());
-      FusedTraining training = new FusedTraining(m, s.coordinates(), s.estimator());
+      double bound = s.model().comparison() ? s.model().lowerBoundBeyondMs() : Double.NaN;
+      FusedTraining training = new FusedTraining(m, s.coordinates(), s.estimator(), bound);
       FusedEstimator fused = training.train(o);
       System.err.printf(java.util.Locale.ROOT, "seed %d fused estimator: %.2f + %.4f ms/km, weights geo %.2f coordinates %.2f"
           + " relay %.2f, cross-validated error %.3f over %d landmarks%n", o.seed(), fused.prior().model().global().interceptMs(),
@@ -69,7 +70,7 @@ final class Baselines {
       for (int v = 0; v < believed.length; v++) {
         believed[v] = noisy[v] == null ? null : new Place(noisy[v].lat(), noisy[v].lon(), nodes.node(v).region());
       }
-      FusedOrder fusedOrder = new FusedOrder(fused, o, believed);
+      FusedOrder fusedOrder = new FusedOrder(fused, o, believed, bound);
       methods.put("fused", fusedOrder::calibrated);
       methods.put("fusedZero", fusedOrder::zeroProbe);
       methods.put("geoExact", new GeoDistance(nodes, exact, line)::order);

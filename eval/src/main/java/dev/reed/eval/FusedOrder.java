@@ -1,5 +1,6 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.LandmarkComparison;
 import dev.reed.coordinates.discovery.Calibration;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.Place;
@@ -10,21 +11,25 @@ import java.util.Map;
  * The fused estimator's static order for one client (issue 15, experimental): servers by the
  * fused prediction from where the client is believed to be and, in the calibrated variant, the
  * calibration REED's client made (its probes counted, a calibrated server handed out in its turn
- * as measured), its coordinate from that calibration and its landmark RTTs for its excess and the
+ * as measured), its coordinate from that calibration (the distance bounded by the landmark
+ * comparison when REED's model uses it) and its landmark RTTs for its excess and the
  * relay bound. The zero-probe variant has the location prior only.
  */
 final class FusedOrder {
   private final FusedEstimator estimator;
   private final SeedRun.Output seed;
   private final Place[] believed;
+  private final double lowerBoundBeyondMs;
   private final Map<Integer, Integer> serverIndex = new HashMap<>();
 
   /**
    * @param estimator trained on this seed ({@link FusedTraining}); its servers are {@code seed.servers()}
    * @param believed where each client is believed to be, by node (null = unknown)
+   * @param lowerBoundBeyondMs REED's landmark comparison bound, NaN = plain coordinate distance
    */
-  FusedOrder(FusedEstimator estimator, SeedRun.Output seed, Place[] believed) {
+  FusedOrder(FusedEstimator estimator, SeedRun.Output seed, Place[] believed, double lowerBoundBeyondMs) {
     this.estimator = estimator;
+    this.lowerBoundBeyondMs = lowerBoundBeyondMs;
     this.seed = seed;
     this.believed = believed;
     for (int j = 0; j < seed.servers().length; j++) {
@@ -56,6 +61,9 @@ final class FusedOrder {
         continue;
       }
       double coord = cal.position() == null ? Double.NaN : cal.position().distanceTo(seed.coords()[v]);
+      if (Double.isFinite(coord) && !Double.isNaN(lowerBoundBeyondMs)) {
+        coord = LandmarkComparison.between(toLandmark, seed.landmarkRtt()[v]).refine(coord, lowerBoundBeyondMs);
+      }
       pred[j] = estimator.predictMs(believed[c.client()], toLandmark, serverIndex.get(v), coord);
     }
     return new StaticOrder(Orders.ascending(pred), pred, cal.probes(), measured, true);

@@ -3,6 +3,7 @@ package dev.reed.eval;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
+import dev.reed.coordinates.LandmarkComparison;
 import dev.reed.coordinates.geo.EstimatorModel;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.LandmarkData;
@@ -14,17 +15,22 @@ import java.util.List;
  * Trains the fused estimator on one landmark seed from what that seed's deployment measures: the
  * landmarks' mesh, their RTTs to the positioned servers, and where landmarks and servers are. For
  * the coordinate source of each cross-validation fold, every server is positioned again without
- * the held-out landmark, so the fold's coordinate distance never saw the RTT it is scored on.
+ * the held-out landmark, so the fold's coordinate distance never saw the RTT it is scored on; with
+ * REED's landmark comparison on, the distance is bounded as REED's client bounds it
+ * ({@link LandmarkComparison}), from the RTTs to the other landmarks.
  */
 final class FusedTraining {
   private final RttMatrix m;
   private final CoordinateConfig cfg;
   private final EstimatorModel model;
+  private final double lowerBoundBeyondMs;
 
-  FusedTraining(RttMatrix m, CoordinateConfig cfg, EstimatorModel model) {
+  /** @param lowerBoundBeyondMs REED's comparison bound ({@code DiscoveryModel}), NaN = no comparison */
+  FusedTraining(RttMatrix m, CoordinateConfig cfg, EstimatorModel model, double lowerBoundBeyondMs) {
     this.m = m;
     this.cfg = cfg;
     this.model = model;
+    this.lowerBoundBeyondMs = lowerBoundBeyondMs;
   }
 
   /** The estimator of this seed; its servers are {@code o.servers()} in that order. */
@@ -46,7 +52,7 @@ final class FusedTraining {
       srvMs[j] = o.landmarkRtt()[servers[j]].clone();
     }
     LandmarkData data = new LandmarkData(lmPlaces, mesh, srvPlaces, srvMs);
-    return FusedEstimator.train(model, data, leaveOneOutCoordinates(o, srvMs));
+    return FusedEstimator.train(model, data, leaveOneOutCoordinates(o, mesh, srvMs));
   }
 
   /** Where node {@code v} is, with its region, or null. */
@@ -55,7 +61,7 @@ final class FusedTraining {
     return p == null ? null : new Place(p.lat(), p.lon(), m.nodes().node(v).region());
   }
 
-  private double[][] leaveOneOutCoordinates(SeedRun.Output o, double[][] srvMs) {
+  private double[][] leaveOneOutCoordinates(SeedRun.Output o, double[][] mesh, double[][] srvMs) {
     List<Coordinate> lmCoords = o.embedding().coordinates();
     int l = lmCoords.size();
     HostPositioner positioner = new HostPositioner(cfg);
@@ -70,11 +76,18 @@ final class FusedTraining {
             r[n++] = srvMs[j][i];
           }
         }
+        double d;
         try {
-          out[k][j] = positioner.position(anchors, r, o.coords()[o.servers()[j]]).coordinate().distanceTo(lmCoords.get(k));
+          d = positioner.position(anchors, r, o.coords()[o.servers()[j]]).coordinate().distanceTo(lmCoords.get(k));
         } catch (IllegalArgumentException tooFew) {
-          out[k][j] = Double.NaN;
+          d = Double.NaN;
         }
+        if (Double.isFinite(d) && !Double.isNaN(lowerBoundBeyondMs)) {
+          double[] server = srvMs[j].clone();
+          server[k] = Double.NaN;
+          d = LandmarkComparison.between(mesh[k], server).refine(d, lowerBoundBeyondMs); // mesh[k][k] is NaN
+        }
+        out[k][j] = d;
       }
     }
     return out;
