@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The baselines of issue 15 beside REED, on one landmark seed: the same clients, server lists,
@@ -41,11 +42,14 @@ final class Baselines {
   private final RttMatrix m;
   private final EvalSettings s;
   private final SequenceScore score;
+  private final Consumer<String> progress;
 
-  Baselines(RttMatrix m, EvalSettings s) {
+  /** @param progress where a line about each seed's fused estimator goes */
+  Baselines(RttMatrix m, EvalSettings s, Consumer<String> progress) {
     this.m = m;
     this.s = s;
     this.score = new SequenceScore(s);
+    this.progress = progress;
   }
 
   /** Every static baseline the data allow, for REED's clients of this seed. */
@@ -62,10 +66,10 @@ final class Baselines {
       double bound = s.model().comparison() ? s.model().lowerBoundBeyondMs() : Double.NaN;
       FusedTraining training = new FusedTraining(m, s.coordinates(), s.estimator(), bound);
       FusedEstimator fused = training.train(o);
-      System.err.printf(java.util.Locale.ROOT, "seed %d fused estimator: %.2f + %.4f ms/km, weights geo %.2f coordinates %.2f"
-          + " relay %.2f, cross-validated error %.3f over %d landmarks%n", o.seed(), fused.prior().model().global().interceptMs(),
+      progress.accept(String.format(java.util.Locale.ROOT, "seed %d fused estimator: %.2f + %.4f ms/km, weights geo %.2f"
+          + " coordinates %.2f relay %.2f, cross-validated error %.3f over %d landmarks", o.seed(), fused.prior().model().global().interceptMs(),
           fused.prior().model().global().msPerKm(), fused.weights().geo(), fused.weights().coordinate(),
-          fused.weights().relay(), fused.cvError(), fused.folds());
+          fused.weights().relay(), fused.cvError(), fused.folds()));
       Place[] believed = new Place[nodes.size()];
       for (int v = 0; v < believed.length; v++) {
         believed[v] = noisy[v] == null ? null : new Place(noisy[v].lat(), noisy[v].lon(), nodes.node(v).region());

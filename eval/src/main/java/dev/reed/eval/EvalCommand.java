@@ -244,6 +244,8 @@ public final class EvalCommand implements Callable<Integer> {
       fused = estimator == null ? EstimatorModel.defaults() : EstimatorModel.load(estimator);
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("--estimator " + estimator + ": " + e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--estimator " + e.getMessage(), e); // the message names the file
     }
     return EvalSettings.builder()
         .coordinates(cfg)

@@ -75,7 +75,7 @@ class BaselinesTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("seed 2 baselines, P@10: reed ");
     JsonObject b = baselines(out);
-    assertThat(b.keySet()).containsExactly("reed", "geoExact", "geoNoisy", "relay", "clusterCountry", "clusterAs", "gnp");
+    assertThat(b.keySet()).containsExactly("reed", "fused", "fusedZero", "geoExact", "geoNoisy", "relay", "clusterCountry", "clusterAs", "gnp");
     for (String k : b.keySet()) {
       JsonObject v = b.getAsJsonObject(k);
       assertThat(v.get("clients").getAsDouble()).as(k).isEqualTo(50);
@@ -199,7 +199,7 @@ class BaselinesTest {
       }
     }
     // scored like REED: the samples cost nothing again
-    MethodOutcome scored = new Baselines(m, EvalSettings.builder().build()).score(view, o);
+    MethodOutcome scored = new Baselines(m, EvalSettings.builder().build(), line -> { }).score(view, o);
     assertThat(scored.policies().get("exhaustive").probes()).isEqualTo(39);
   }
 

@@ -1,21 +1,30 @@
 package dev.reed.coordinates.geo;
 
+import dev.reed.coordinates.Stats;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * The geographic prediction: RTT from distance ({@link DistanceRttModel}) plus what each end adds
  * beyond it. A server's excess is the median of its landmark RTTs' residuals over the model (its
  * access delay and detours, the median so one landmark's bad route does not move it); a client's
- * is the same over the landmarks it measured, 0 before it measured any.
+ * is the same over the landmarks it measured, a typical server's before it measured any.
+ *
+ * <p>Every such residual also holds the landmark's own share (its access delay, and the line's
+ * intercept, which already counts a typical pair of ends). Summing a server's and a client's
+ * excess counts that share twice; the median residual of the landmark mesh, where both ends are
+ * landmarks, is exactly twice it, so the prediction subtracts it:
+ * {@code line(km) + serverExcess + clientExcess - meshOffset}.
  *
  * @param model RTT from distance
  * @param landmarks each landmark's place, or null
  * @param servers each server's place, or null
  * @param serverExcessMs each server's excess (0 when too few landmarks measured it)
+ * @param meshOffsetMs median residual of the landmark mesh over the model (0 without a located mesh)
+ * @param typicalExcessMs median server excess: a client's excess before it has measured anything
  */
-public record GeoPrior(DistanceRttModel model, Place[] landmarks, Place[] servers, double[] serverExcessMs) {
+public record GeoPrior(DistanceRttModel model, Place[] landmarks, Place[] servers, double[] serverExcessMs,
+    double meshOffsetMs, double typicalExcessMs) {
 
   /**
    * Learns from the deployment's labelled pairs (mesh and landmark-server RTTs with both ends
@@ -34,6 +43,7 @@ public record GeoPrior(DistanceRttModel model, Place[] landmarks, Place[] server
         }
       }
     }
+    int meshPairs = pairs.size();
     for (int s = 0; s < d.servers().length; s++) {
       Place at = d.servers()[s];
       for (int k = 0; k < lm.length; k++) {
@@ -44,34 +54,47 @@ public record GeoPrior(DistanceRttModel model, Place[] landmarks, Place[] server
       }
     }
     DistanceRttModel model = DistanceRttModel.fit(pairs, cfg);
+    double[] meshResidual = new double[meshPairs]; // the mesh pairs come first
+    for (int i = 0; i < meshPairs; i++) {
+      LabelledPair p = pairs.get(i);
+      meshResidual[i] = p.rttMs() - model.ms(p.km(), p.regionA(), p.regionB());
+    }
     double[] excess = new double[d.servers().length];
     for (int s = 0; s < excess.length; s++) {
       double[] toLandmark = d.serverMs()[s].clone();
       if (leaveOut >= 0) {
         toLandmark[leaveOut] = Double.NaN;
       }
-      excess[s] = d.servers()[s] == null ? 0 : excessMs(model, lm, d.servers()[s], toLandmark, cfg.excessMinLandmarks());
+      double e = d.servers()[s] == null ? Double.NaN : excessMs(model, lm, d.servers()[s], toLandmark, cfg.excessMinLandmarks());
+      excess[s] = Double.isNaN(e) ? 0 : e;
     }
-    return new GeoPrior(model, lm, d.servers(), excess);
+    double meshOffset = meshPairs == 0 ? 0 : Stats.median(meshResidual);
+    return new GeoPrior(model, lm, d.servers(), excess, meshOffset, excess.length == 0 ? 0 : Stats.median(excess));
   }
 
-  /** A client's excess from its RTTs to the landmarks (NaN = not measured); 0 when it measured none. */
+  /**
+   * A client's excess from its RTTs to the landmarks (NaN = not measured); a typical server's
+   * when it measured none.
+   */
   public double clientExcessMs(Place client, double[] clientToLandmark) {
-    return client == null || clientToLandmark == null ? 0 : excessMs(model, landmarks, client, clientToLandmark, 1);
+    double e = client == null || clientToLandmark == null ? Double.NaN
+        : excessMs(model, landmarks, client, clientToLandmark, 1);
+    return Double.isNaN(e) ? typicalExcessMs : e;
   }
 
   /**
    * Predicted RTT from {@code client} to server {@code s}: the model over their distance plus
-   * both excesses; NaN when either place is unknown.
+   * both excesses, less the landmarks' share counted twice; NaN when either place is unknown.
    */
   public double predictMs(Place client, int s, double clientExcessMs) {
     Place at = servers[s];
     if (client == null || at == null) {
       return Double.NaN;
     }
-    return Math.max(0, model.ms(client, at) + serverExcessMs[s] + clientExcessMs);
+    return Math.max(0, model.ms(client, at) + serverExcessMs[s] + clientExcessMs - meshOffsetMs);
   }
 
+  /** Median residual of the host's landmark RTTs over the model, NaN with fewer than {@code minCount}. */
   private static double excessMs(DistanceRttModel model, Place[] lm, Place host, double[] toLandmark, int minCount) {
     double[] r = new double[lm.length];
     int n = 0;
@@ -80,10 +103,6 @@ public record GeoPrior(DistanceRttModel model, Place[] landmarks, Place[] server
         r[n++] = toLandmark[k] - model.ms(lm[k], host);
       }
     }
-    if (n < minCount) {
-      return 0;
-    }
-    Arrays.sort(r, 0, n);
-    return n % 2 == 1 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+    return n < minCount ? Double.NaN : Stats.median(r, n);
   }
 }

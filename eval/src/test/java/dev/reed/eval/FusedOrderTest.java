@@ -1,0 +1,89 @@
+package dev.reed.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fused estimator's rows through the command, on a small located world where geography alone
+ * is not enough: every host has its own access delay (0-25 ms) on top of a line of distance, and
+ * the GeoIP error is large. The fused estimator learns each server's delay from the landmarks'
+ * RTTs, so it must order better than great-circle distance from the noisy location.
+ */
+class FusedOrderTest {
+
+  @TempDir
+  Path dir;
+
+  private Path[] accessDelayWorld(int n) throws IOException {
+    SplittableRandom r = new SplittableRandom(17);
+    GeoPoint[] at = new GeoPoint[n];
+    double[] access = new double[n];
+    StringBuilder nodes = new StringBuilder("index,name,lat,lon,region\n");
+    for (int i = 0; i < n; i++) {
+      at[i] = new GeoPoint(36 + r.nextDouble() * 28, -10 + r.nextDouble() * 40);
+      access[i] = r.nextDouble() * 25;
+      nodes.append(String.format(Locale.ROOT, "%d,host %d,%.4f,%.4f,%s%n", i, i, at[i].lat(), at[i].lon(),
+          at[i].lat() < 50 ? "S" : "N"));
+    }
+    StringBuilder m = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        double rtt = i == j ? 0 : 2 + at[i].kmTo(at[j]) / 70 + access[i] + access[j];
+        m.append(j > 0 ? "," : "").append(String.format(Locale.ROOT, "%.4f", rtt));
+      }
+      m.append('\n');
+    }
+    Path np = dir.resolve("nodes.csv");
+    Path mp = dir.resolve("matrix.csv");
+    Files.writeString(np, nodes);
+    Files.writeString(mp, m);
+    return new Path[] {np, mp};
+  }
+
+  @Test
+  void theFusedRowsBeatNoisyGeoDistance() throws IOException {
+    Path[] w = accessDelayWorld(70);
+    Path out = dir.resolve("out");
+    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks",
+        "10", "--dims", "3", "--seeds", "2", "--threads", "2", "--geo-error", "geoip:300:1000:0.1", "--out", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).contains("seed 1 fused estimator: ", "cross-validated error");
+    JsonObject b = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject()
+        .getAsJsonObject("baselines");
+    double noisy = b.getAsJsonObject("geoNoisy").get("precisionAt10").getAsDouble();
+    JsonObject fused = b.getAsJsonObject("fused");
+    JsonObject zero = b.getAsJsonObject("fusedZero");
+    assertThat(fused.get("precisionAt10").getAsDouble()).isGreaterThan(noisy + 0.1);
+    assertThat(zero.get("precisionAt10").getAsDouble()).isGreaterThan(noisy);
+    // the calibrated row reuses REED's calibration, counted; the prior alone probes nothing
+    assertThat(fused.get("calibrationProbes").getAsDouble())
+        .isEqualTo(b.getAsJsonObject("reed").get("calibrationProbes").getAsDouble());
+    assertThat(zero.get("calibrationProbes").getAsDouble()).isZero();
+    assertThat(fused.get("relErrMedian").getAsDouble()).isLessThan(b.getAsJsonObject("geoNoisy").get("relErrMedian")
+        .getAsDouble());
+  }
+
+  @Test
+  void aBadEstimatorFileIsAClearError() throws IOException {
+    Path[] w = accessDelayWorld(30);
+    Path bad = dir.resolve("bad.properties");
+    Files.writeString(bad, "quantil = 0.5\n");
+    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks",
+        "8", "--dims", "3", "--estimator", bad.toString(), "--out", dir.resolve("o").toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--estimator", "unknown estimator key(s) [quantil]");
+    r = EvalCommandTest.run("--matrix", w[1].toString(), "--estimator", dir.resolve("none").toString(), "--out",
+        dir.resolve("o").toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("no such file");
+  }
+}
