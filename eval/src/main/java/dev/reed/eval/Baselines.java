@@ -74,7 +74,8 @@ final class Baselines {
       for (int v = 0; v < believed.length; v++) {
         believed[v] = noisy[v] == null ? null : new Place(noisy[v].lat(), noisy[v].lon(), nodes.node(v).region());
       }
-      FusedOrder fusedOrder = new FusedOrder(fused, o, believed, bound);
+      FusedOrder fusedOrder = new FusedOrder(fused, o, believed, bound,
+          s.model().comparison() ? s.model().nearDifferenceWeight() : 0, s.estimator().locateMarginMs());
       methods.put("fused", fusedOrder::calibrated);
       methods.put("fusedZero", fusedOrder::zeroProbe);
       methods.put("geoExact", new GeoDistance(nodes, exact, line)::order);

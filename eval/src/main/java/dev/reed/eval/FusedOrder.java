@@ -13,23 +13,32 @@ import java.util.Map;
  * calibration REED's client made (its probes counted, a calibrated server handed out in its turn
  * as measured), its coordinate from that calibration (the distance bounded by the landmark
  * comparison when REED's model uses it) and its landmark RTTs for its excess and the
- * relay bound. The zero-probe variant has the location prior only.
+ * relay bound; the calibration may move the client from its prior to a located host that explains
+ * its landmark RTTs better. The zero-probe variant has the location prior only.
  */
 final class FusedOrder {
   private final FusedEstimator estimator;
   private final SeedRun.Output seed;
   private final Place[] believed;
   private final double lowerBoundBeyondMs;
+  private final double nearDifferenceWeight;
+  private final double locateMarginMs;
   private final Map<Integer, Integer> serverIndex = new HashMap<>();
 
   /**
    * @param estimator trained on this seed ({@link FusedTraining}); its servers are {@code seed.servers()}
    * @param believed where each client is believed to be, by node (null = unknown)
    * @param lowerBoundBeyondMs REED's landmark comparison bound, NaN = plain coordinate distance
+   * @param nearDifferenceWeight the order adds this times the near-landmark difference to the
+   *     prediction, as REED's ProbeOrder does (0 = order by the prediction)
+   * @param locateMarginMs the estimator model's margin for moving a calibrated client ({@link FusedEstimator#locate})
    */
-  FusedOrder(FusedEstimator estimator, SeedRun.Output seed, Place[] believed, double lowerBoundBeyondMs) {
+  FusedOrder(FusedEstimator estimator, SeedRun.Output seed, Place[] believed, double lowerBoundBeyondMs,
+      double nearDifferenceWeight, double locateMarginMs) {
+    this.locateMarginMs = locateMarginMs;
     this.estimator = estimator;
     this.lowerBoundBeyondMs = lowerBoundBeyondMs;
+    this.nearDifferenceWeight = nearDifferenceWeight;
     this.seed = seed;
     this.believed = believed;
     for (int j = 0; j < seed.servers().length; j++) {
@@ -49,8 +58,10 @@ final class FusedOrder {
       Double ms = cal.rttMs().get(Integer.toString(lm[k]));
       toLandmark[k] = lm[k] == c.client() ? 0 : ms == null ? Double.NaN : ms;
     }
+    Place at = estimator.locate(believed[c.client()], toLandmark, locateMarginMs);
     int ns = c.servers().length;
     double[] pred = new double[ns];
+    double[] key = new double[ns];
     boolean[] measured = new boolean[ns];
     for (int j = 0; j < ns; j++) {
       int v = c.servers()[j];
@@ -58,15 +69,18 @@ final class FusedOrder {
       if (ms != null) {
         measured[j] = true;
         pred[j] = ms;
+        key[j] = ms;
         continue;
       }
+      LandmarkComparison cmp = LandmarkComparison.between(toLandmark, seed.landmarkRtt()[v]);
       double coord = cal.position() == null ? Double.NaN : cal.position().distanceTo(seed.coords()[v]);
       if (Double.isFinite(coord) && !Double.isNaN(lowerBoundBeyondMs)) {
-        coord = LandmarkComparison.between(toLandmark, seed.landmarkRtt()[v]).refine(coord, lowerBoundBeyondMs);
+        coord = cmp.refine(coord, lowerBoundBeyondMs);
       }
-      pred[j] = estimator.predictMs(believed[c.client()], toLandmark, serverIndex.get(v), coord);
+      pred[j] = estimator.predictMs(at, toLandmark, serverIndex.get(v), coord);
+      key[j] = pred[j] + nearDifferenceWeight * cmp.nearDifferenceMs();
     }
-    return new StaticOrder(Orders.ascending(pred), pred, cal.probes(), measured, true);
+    return new StaticOrder(Orders.ascending(key), pred, cal.probes(), measured, true);
   }
 
   /** The location prior alone, no probe; null when the client's location is unknown. */

@@ -24,14 +24,7 @@ public record GeoPoint(double lat, double lon) {
 
   /** The point {@code km} away along the great circle leaving here at {@code bearingRad} (0 = north, clockwise). */
   GeoPoint moved(double km, double bearingRad) {
-    double d = km / EARTH_RADIUS_KM;
-    double p1 = Math.toRadians(lat);
-    double l1 = Math.toRadians(lon);
-    double p2 = Math.asin(Math.max(-1, Math.min(1,
-        Math.sin(p1) * Math.cos(d) + Math.cos(p1) * Math.sin(d) * Math.cos(bearingRad))));
-    double l2 = l1 + Math.atan2(Math.sin(bearingRad) * Math.sin(d) * Math.cos(p1), Math.cos(d) - Math.sin(p1) * Math.sin(p2));
-    double lonDeg = Math.toDegrees(l2);
-    lonDeg = ((lonDeg + 540) % 360) - 180; // back into -180..180
-    return new GeoPoint(Math.max(-90, Math.min(90, Math.toDegrees(p2))), lonDeg);
+    double[] to = GreatCircle.destination(lat, lon, km, bearingRad);
+    return new GeoPoint(to[0], to[1]);
   }
 }

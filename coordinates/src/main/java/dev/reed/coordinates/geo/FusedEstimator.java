@@ -32,10 +32,11 @@ public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights we
     List<FusionExample> examples = new ArrayList<>();
     int folds = 0;
     for (int k = 0; k < l; k++) {
-      Place client = d.landmarks()[k];
-      if (client == null) {
+      Place at = d.landmarks()[k];
+      if (at == null) {
         continue;
       }
+      Place client = believed(at, cfg.cvLocationErrorKm(), k);
       GeoPrior fold = GeoPrior.learn(cfg, d, k);
       double[] toLandmark = d.meshMs()[k].clone();
       toLandmark[k] = Double.NaN;
@@ -52,6 +53,41 @@ public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights we
     }
     FusionWeights w = FusionWeights.fit(examples, cfg.weightStep());
     return new FusedEstimator(d, GeoPrior.learn(cfg, d, -1), w, w.loss(examples), folds);
+  }
+
+  /**
+   * Where the client's landmark RTTs say it is, starting from the prior (the calibration correcting
+   * a wrong GeoIP location): of the prior and every located landmark and server, the place whose
+   * distances explain the RTTs best ({@link GeoPrior#misfitMs}); the prior unless another explains
+   * them better by more than {@code marginMs}. Null prior: null.
+   */
+  public Place locate(Place prior, double[] clientToLandmark, double marginMs) {
+    if (prior == null || clientToLandmark == null) {
+      return prior;
+    }
+    Place best = prior;
+    double bestMisfit = this.prior.misfitMs(prior, clientToLandmark) - marginMs;
+    for (Place[] hosts : new Place[][] {data.landmarks(), data.servers()}) {
+      for (Place p : hosts) {
+        if (p != null) {
+          double m = this.prior.misfitMs(p, clientToLandmark);
+          if (m < bestMisfit) {
+            bestMisfit = m;
+            best = p;
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Where fold {@code k}'s client is believed to be: {@code km} away, each fold at the golden angle from the last. */
+  private static Place believed(Place at, double km, int k) {
+    if (km == 0) {
+      return at;
+    }
+    double[] to = GreatCircle.destination(at.lat(), at.lon(), km, k * Math.PI * (3 - Math.sqrt(5)));
+    return new Place(to[0], to[1], at.region());
   }
 
   /**

@@ -94,6 +94,28 @@ public record GeoPrior(DistanceRttModel model, Place[] landmarks, Place[] server
     return Math.max(0, model.ms(client, at) + serverExcessMs[s] + clientExcessMs - meshOffsetMs);
   }
 
+  /**
+   * How badly a client at {@code at} explains its landmark RTTs: the median absolute deviation of
+   * the residuals over the model around their median (its excess); infinite with fewer than 3.
+   */
+  public double misfitMs(Place at, double[] clientToLandmark) {
+    double[] r = new double[landmarks.length];
+    int n = 0;
+    for (int k = 0; k < landmarks.length; k++) {
+      if (landmarks[k] != null && Double.isFinite(clientToLandmark[k])) {
+        r[n++] = clientToLandmark[k] - model.ms(landmarks[k], at);
+      }
+    }
+    if (n < 3) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double centre = Stats.median(r, n);
+    for (int i = 0; i < n; i++) {
+      r[i] = Math.abs(r[i] - centre);
+    }
+    return Stats.median(r, n);
+  }
+
   /** Median residual of the host's landmark RTTs over the model, NaN with fewer than {@code minCount}. */
   private static double excessMs(DistanceRttModel model, Place[] lm, Place host, double[] toLandmark, int minCount) {
     double[] r = new double[lm.length];

@@ -21,4 +21,19 @@ public final class GreatCircle {
     double a = Math.sin(dp / 2) * Math.sin(dp / 2) + Math.cos(p1) * Math.cos(p2) * Math.sin(dl / 2) * Math.sin(dl / 2);
     return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
   }
+
+  /**
+   * The point {@code km} away from (lat, lon) along the great circle leaving at {@code bearingRad}
+   * (0 = north, clockwise), as {@code {lat, lon}} in degrees, longitude wrapped into -180..180.
+   */
+  public static double[] destination(double lat, double lon, double km, double bearingRad) {
+    double d = km / EARTH_RADIUS_KM;
+    double p1 = Math.toRadians(lat);
+    double l1 = Math.toRadians(lon);
+    double p2 = Math.asin(Math.max(-1, Math.min(1,
+        Math.sin(p1) * Math.cos(d) + Math.cos(p1) * Math.sin(d) * Math.cos(bearingRad))));
+    double l2 = l1 + Math.atan2(Math.sin(bearingRad) * Math.sin(d) * Math.cos(p1), Math.cos(d) - Math.sin(p1) * Math.sin(p2));
+    double lonDeg = ((Math.toDegrees(l2) + 540) % 360) - 180;
+    return new double[] {Math.max(-90, Math.min(90, Math.toDegrees(p2))), lonDeg};
+  }
 }

@@ -18,7 +18,7 @@ class EstimatorModelTest {
 
   @Test
   void aFileRoundTripsAndKeysLeftOutKeepTheirDefaults() throws IOException {
-    EstimatorModel m = new EstimatorModel(0.3, 0.012, 0.08, 50, 4, 0.1);
+    EstimatorModel m = new EstimatorModel(0.3, 0.012, 0.08, 50, 4, 0.1, 200, Double.POSITIVE_INFINITY);
     Path f = dir.resolve("estimator.properties");
     try (Writer w = Files.newBufferedWriter(f)) {
       m.toProperties().store(w, "test");
@@ -26,7 +26,7 @@ class EstimatorModelTest {
     assertThat(EstimatorModel.load(f)).isEqualTo(m);
     assertThat(m.toProperties().stringPropertyNames()).isEqualTo(EstimatorModel.KEYS);
     Files.writeString(f, "# only one key\nquantile = 0.4\n");
-    assertThat(EstimatorModel.load(f)).isEqualTo(new EstimatorModel(0.4, 0.01, 0.1, 30, 3, 0.05));
+    assertThat(EstimatorModel.load(f)).isEqualTo(new EstimatorModel(0.4, 0.01, 0.1, 30, 3, 0.05, 0, 10));
     assertThat(EstimatorModel.of(new Properties())).isEqualTo(EstimatorModel.defaults());
   }
 
@@ -44,6 +44,8 @@ class EstimatorModelTest {
     assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("quantile must be in (0, 1)");
     Files.writeString(f, "weightStep = 0.3\n");
     assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("weightStep must divide 1");
+    Files.writeString(f, "locateMarginMs = -1\n");
+    assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("locateMarginMs must be >= 0");
     Files.writeString(f, "minMsPerKm = 0.2\n");
     assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("minMsPerKm < maxMsPerKm");
   }

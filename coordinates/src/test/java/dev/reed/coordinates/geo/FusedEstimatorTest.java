@@ -95,6 +95,24 @@ class FusedEstimatorTest {
   }
 
   @Test
+  void calibrationMovesAWronglyLocatedClientToWhereItsRttsSayItIs() {
+    LandmarkData d = deployment();
+    FusedEstimator e = FusedEstimator.train(EstimatorModel.defaults(), d, null);
+    Place truth = srv[7];
+    double[] toLandmark = new double[L];
+    for (int k = 0; k < L; k++) {
+      toLandmark[k] = rtt(truth, 4, lm[k], lmAccess[k]);
+    }
+    double[] far = GreatCircle.destination(truth.lat(), truth.lon(), 3000, 1.0);
+    Place wrong = new Place(far[0], far[1], null);
+    assertThat(e.locate(wrong, toLandmark, 10).kmTo(truth)).isLessThan(500);
+    // a prior that explains the RTTs is kept, and without RTTs nothing moves
+    Place near = new Place(truth.lat(), truth.lon(), null);
+    assertThat(e.locate(near, toLandmark, 10)).isSameAs(near);
+    assertThat(e.locate(wrong, null, 10)).isSameAs(wrong);
+  }
+
+  @Test
   void aDeploymentWithoutLocationsCannotTrain() {
     LandmarkData d = new LandmarkData(new Place[2], new double[][] {{0, 5}, {5, 0}}, new Place[1], new double[][] {{3, 4}});
     assertThatThrownBy(() -> FusedEstimator.train(EstimatorModel.defaults(), d, null))

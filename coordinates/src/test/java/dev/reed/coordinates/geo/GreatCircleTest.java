@@ -27,6 +27,16 @@ class GreatCircleTest {
   }
 
   @Test
+  void destinationIsTheGivenDistanceAway() {
+    double[] to = GreatCircle.destination(51.5074, -0.1278, 500, Math.toRadians(135));
+    assertThat(GreatCircle.km(51.5074, -0.1278, to[0], to[1])).isCloseTo(500, within(1e-6));
+    assertThat(to[0]).isLessThan(51.5074);
+    assertThat(to[1]).isGreaterThan(-0.1278);
+    double[] east = GreatCircle.destination(0, 179.5, 111.2, Math.PI / 2);
+    assertThat(east[1]).isCloseTo(-179.5, within(0.01)); // wrapped across the date line
+  }
+
+  @Test
   void placesRejectOutOfRangeCoordinates() {
     assertThatThrownBy(() -> new Place(91, 0, null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("latitude");
     assertThatThrownBy(() -> new Place(0, Double.NaN, null)).isInstanceOf(IllegalArgumentException.class);
