@@ -31,7 +31,17 @@ class BaselinesTest {
 
   /** A located world of {@code n} nodes: nodes.csv and matrix.csv in {@code dir}; returns {nodes, matrix}. */
   static Path[] locatedWorld(Path dir, int n, double noise) throws IOException {
+    return locatedWorld(dir, n, noise, 0);
+  }
+
+  /** The same with each node's own access delay, uniform in 0..maxAccessMs, added to every RTT of it. */
+  static Path[] locatedWorld(Path dir, int n, double noise, double maxAccessMs) throws IOException {
     SplittableRandom r = new SplittableRandom(5);
+    SplittableRandom accessDraws = new SplittableRandom(17);
+    double[] access = new double[n];
+    for (int i = 0; i < n; i++) {
+      access[i] = accessDraws.nextDouble() * maxAccessMs;
+    }
     GeoPoint[] at = new GeoPoint[n];
     StringBuilder nodes = new StringBuilder("index,name,lat,lon,country,asn,region\n");
     for (int i = 0; i < n; i++) {
@@ -49,7 +59,7 @@ class BaselinesTest {
         if (j > 0) {
           m.append(',');
         }
-        double rtt = i == j ? 0 : (2 + at[i].kmTo(at[j]) / 70) * (1 + noise * r.nextGaussian());
+        double rtt = i == j ? 0 : (2 + at[i].kmTo(at[j]) / 70) * (1 + noise * r.nextGaussian()) + access[i] + access[j];
         m.append(String.format(Locale.ROOT, "%.4f", Math.max(0.1, rtt) * (i == j ? 0 : 1)));
       }
       m.append('\n');

@@ -7,8 +7,6 @@ import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,29 +22,7 @@ class FusedOrderTest {
   Path dir;
 
   private Path[] accessDelayWorld(int n) throws IOException {
-    SplittableRandom r = new SplittableRandom(17);
-    GeoPoint[] at = new GeoPoint[n];
-    double[] access = new double[n];
-    StringBuilder nodes = new StringBuilder("index,name,lat,lon,region\n");
-    for (int i = 0; i < n; i++) {
-      at[i] = new GeoPoint(36 + r.nextDouble() * 28, -10 + r.nextDouble() * 40);
-      access[i] = r.nextDouble() * 25;
-      nodes.append(String.format(Locale.ROOT, "%d,host %d,%.4f,%.4f,%s%n", i, i, at[i].lat(), at[i].lon(),
-          at[i].lat() < 50 ? "S" : "N"));
-    }
-    StringBuilder m = new StringBuilder();
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) {
-        double rtt = i == j ? 0 : 2 + at[i].kmTo(at[j]) / 70 + access[i] + access[j];
-        m.append(j > 0 ? "," : "").append(String.format(Locale.ROOT, "%.4f", rtt));
-      }
-      m.append('\n');
-    }
-    Path np = dir.resolve("nodes.csv");
-    Path mp = dir.resolve("matrix.csv");
-    Files.writeString(np, nodes);
-    Files.writeString(mp, m);
-    return new Path[] {np, mp};
+    return BaselinesTest.locatedWorld(dir, n, 0, 25);
   }
 
   @Test

@@ -1,12 +1,10 @@
 package dev.reed.coordinates.geo;
 
+import dev.reed.coordinates.ModelFile;
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Every parameter of the fused estimator ({@link FusedEstimator}), in one place: what the
@@ -77,29 +75,17 @@ public record EstimatorModel(double quantile, double minMsPerKm, double maxMsPer
    * @throws IllegalArgumentException naming the file and the key of an unknown key or bad value
    */
   public static EstimatorModel load(Path file) throws IOException {
-    Properties p = new Properties();
-    try (Reader r = Files.newBufferedReader(file)) {
-      p.load(r);
-    }
-    try {
-      return of(p);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
-    }
+    return ModelFile.load(file, EstimatorModel::of);
   }
 
   /** A model from properties (see {@link #load}); missing keys keep their defaults. */
   public static EstimatorModel of(Properties p) {
-    Set<String> unknown = new TreeSet<>(p.stringPropertyNames());
-    unknown.removeAll(KEYS);
-    if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException("unknown estimator key(s) " + unknown + "; known: " + new TreeSet<>(KEYS));
-    }
+    ModelFile.requireKnown(p, KEYS, "estimator");
     EstimatorModel d = defaults();
-    return new EstimatorModel(real(p, "quantile", d.quantile), real(p, "minMsPerKm", d.minMsPerKm),
-        real(p, "maxMsPerKm", d.maxMsPerKm), integer(p, "regionMinPairs", d.regionMinPairs),
-        integer(p, "excessMinLandmarks", d.excessMinLandmarks), real(p, "weightStep", d.weightStep),
-        real(p, "cvLocationErrorKm", d.cvLocationErrorKm), real(p, "locateMarginMs", d.locateMarginMs));
+    return new EstimatorModel(ModelFile.real(p, "quantile", d.quantile), ModelFile.real(p, "minMsPerKm", d.minMsPerKm),
+        ModelFile.real(p, "maxMsPerKm", d.maxMsPerKm), ModelFile.integer(p, "regionMinPairs", d.regionMinPairs),
+        ModelFile.integer(p, "excessMinLandmarks", d.excessMinLandmarks), ModelFile.real(p, "weightStep", d.weightStep),
+        ModelFile.real(p, "cvLocationErrorKm", d.cvLocationErrorKm), ModelFile.real(p, "locateMarginMs", d.locateMarginMs));
   }
 
   /** The model as a properties file holds it (every key). */
@@ -114,28 +100,5 @@ public record EstimatorModel(double quantile, double minMsPerKm, double maxMsPer
     p.setProperty("cvLocationErrorKm", Double.toString(cvLocationErrorKm));
     p.setProperty("locateMarginMs", Double.toString(locateMarginMs));
     return p;
-  }
-
-  private static int integer(Properties p, String key, int dflt) {
-    String v = p.getProperty(key);
-    try {
-      return v == null ? dflt : Integer.parseInt(v.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
-    }
-  }
-
-  private static double real(Properties p, String key, double dflt) {
-    String v = p.getProperty(key);
-    double x;
-    try {
-      x = v == null ? dflt : Double.parseDouble(v.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a number, got '" + v + "'");
-    }
-    if (Double.isNaN(x)) {
-      throw new IllegalArgumentException(key + " must be a number, got NaN");
-    }
-    return x;
   }
 }

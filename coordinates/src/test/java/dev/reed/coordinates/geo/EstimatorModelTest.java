@@ -39,7 +39,7 @@ class EstimatorModelTest {
     Files.writeString(f, "regionMinPairs = many\n");
     assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("regionMinPairs must be an integer");
     Files.writeString(f, "quantile = NaN\n");
-    assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("quantile must be a number");
+    assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("quantile must be in (0, 1)");
     Files.writeString(f, "quantile = 1\n");
     assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("quantile must be in (0, 1)");
     Files.writeString(f, "weightStep = 0.3\n");
