@@ -1,5 +1,6 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ import java.util.function.Consumer;
 final class Baselines {
   /** Servers probed per cluster by the clustering baselines. */
   static final int CLUSTER_SAMPLES = 2;
+  /** Calibration probes of the fused estimator's few-probe row (issue 15 asks for 0, 5 and 10). */
+  static final int FUSED_FEW_PROBES = 5;
 
   /** Method keys in report order, with their labels. */
   static final Map<String, String> LABELS = labels();
@@ -26,6 +29,7 @@ final class Baselines {
     Map<String, String> l = new LinkedHashMap<>();
     l.put("reed", "reed");
     l.put("fused", "reed + geo: fused estimator (experimental), REED's calibration and the client's location prior");
+    l.put("fused5", "the same with only the first " + FUSED_FEW_PROBES + " of REED's calibration probes");
     l.put("fusedZero", "the fused estimator's location prior alone, no probes");
     l.put("geoExact", "great-circle distance from the client's true location, no probes");
     l.put("geoNoisy", "the same from a GeoIP-like location (--geo-error)");
@@ -75,8 +79,10 @@ final class Baselines {
         believed[v] = noisy[v] == null ? null : new Place(noisy[v].lat(), noisy[v].lon(), nodes.node(v).region());
       }
       FusedOrder fusedOrder = new FusedOrder(fused, o, believed, bound,
-          s.model().comparison() ? s.model().nearDifferenceWeight() : 0, s.estimator().locateMarginMs());
+          s.model().comparison() ? s.model().nearDifferenceWeight() : 0, s.estimator().locateMarginMs(),
+          new HostPositioner(s.coordinates()));
       methods.put("fused", fusedOrder::calibrated);
+      methods.put("fused5", c -> fusedOrder.calibratedFirst(c, FUSED_FEW_PROBES));
       methods.put("fusedZero", fusedOrder::zeroProbe);
       methods.put("geoExact", new GeoDistance(nodes, exact, line)::order);
       if (!s.geoError().isNone()) {

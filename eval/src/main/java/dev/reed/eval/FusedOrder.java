@@ -1,10 +1,16 @@
 package dev.reed.eval;
 
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.LandmarkComparison;
+import dev.reed.coordinates.PositionFit;
 import dev.reed.coordinates.discovery.Calibration;
+import dev.reed.coordinates.discovery.CalibrationPoint;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.Place;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,6 +29,7 @@ final class FusedOrder {
   private final double lowerBoundBeyondMs;
   private final double nearDifferenceWeight;
   private final double locateMarginMs;
+  private final HostPositioner positioner;
   private final Map<Integer, Integer> serverIndex = new HashMap<>();
 
   /**
@@ -32,10 +39,12 @@ final class FusedOrder {
    * @param nearDifferenceWeight the order adds this times the near-landmark difference to the
    *     prediction, as REED's ProbeOrder does (0 = order by the prediction)
    * @param locateMarginMs the estimator model's margin for moving a calibrated client ({@link FusedEstimator#locate})
+   * @param positioner re-positions a client from part of its calibration
    */
   FusedOrder(FusedEstimator estimator, SeedRun.Output seed, Place[] believed, double lowerBoundBeyondMs,
-      double nearDifferenceWeight, double locateMarginMs) {
+      double nearDifferenceWeight, double locateMarginMs, HostPositioner positioner) {
     this.locateMarginMs = locateMarginMs;
+    this.positioner = positioner;
     this.estimator = estimator;
     this.lowerBoundBeyondMs = lowerBoundBeyondMs;
     this.nearDifferenceWeight = nearDifferenceWeight;
@@ -49,9 +58,47 @@ final class FusedOrder {
   /** With REED's calibration; null when the client has none (REED could not serve it either). */
   StaticOrder calibrated(ClientView c) {
     Calibration cal = seed.calibrations().get(c.client());
+    return cal == null ? null : ordered(c, cal);
+  }
+
+  /**
+   * With the first {@code probes} of REED's calibration only (the client re-positioned from
+   * those; no coordinate when they are too few to fit one); null when the client has no calibration.
+   */
+  StaticOrder calibratedFirst(ClientView c, int probes) {
+    Calibration cal = seed.calibrations().get(c.client());
     if (cal == null) {
       return null;
     }
+    if (probes >= cal.probes()) {
+      return ordered(c, cal);
+    }
+    List<CalibrationPoint> first = cal.probed().subList(0, probes);
+    Map<String, Double> rtt = new HashMap<>();
+    List<Coordinate> anchors = new ArrayList<>();
+    List<Double> ms = new ArrayList<>();
+    for (CalibrationPoint p : first) {
+      Double r = cal.rttMs().get(p.key());
+      if (r != null) {
+        rtt.put(p.key(), r);
+        anchors.add(p.coordinate());
+        ms.add(r);
+      }
+    }
+    Coordinate position;
+    double fitError;
+    try {
+      PositionFit f = positioner.position(anchors, ms.stream().mapToDouble(Double::doubleValue).toArray(), null);
+      position = f.coordinate();
+      fitError = f.relativeError();
+    } catch (IllegalArgumentException tooFew) {
+      position = null;
+      fitError = Double.NaN;
+    }
+    return ordered(c, new Calibration(first, rtt, position, fitError, anchors.size()));
+  }
+
+  private StaticOrder ordered(ClientView c, Calibration cal) {
     int[] lm = seed.landmarks();
     double[] toLandmark = new double[lm.length];
     for (int k = 0; k < lm.length; k++) {

@@ -85,7 +85,8 @@ class BaselinesTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("seed 2 baselines, P@10: reed ");
     JsonObject b = baselines(out);
-    assertThat(b.keySet()).containsExactly("reed", "fused", "fusedZero", "geoExact", "geoNoisy", "relay", "clusterCountry", "clusterAs", "gnp");
+    assertThat(b.keySet()).containsExactly("reed", "fused", "fused5", "fusedZero", "geoExact", "geoNoisy", "relay",
+        "clusterCountry", "clusterAs", "gnp");
     for (String k : b.keySet()) {
       JsonObject v = b.getAsJsonObject(k);
       assertThat(v.get("clients").getAsDouble()).as(k).isEqualTo(50);

@@ -44,6 +44,7 @@ class FusedOrderTest {
     assertThat(fused.get("calibrationProbes").getAsDouble())
         .isEqualTo(b.getAsJsonObject("reed").get("calibrationProbes").getAsDouble());
     assertThat(zero.get("calibrationProbes").getAsDouble()).isZero();
+    assertThat(b.getAsJsonObject("fused5").get("calibrationProbes").getAsDouble()).isEqualTo(5);
     assertThat(fused.get("relErrMedian").getAsDouble()).isLessThan(b.getAsJsonObject("geoNoisy").get("relErrMedian")
         .getAsDouble());
   }
