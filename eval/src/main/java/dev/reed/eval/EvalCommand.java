@@ -2,6 +2,7 @@ package dev.reed.eval;
 
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.discovery.DiscoveryModel;
+import dev.reed.coordinates.geo.EstimatorModel;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,6 +93,11 @@ public final class EvalCommand implements Callable<Integer> {
       description = "The client's discovery model (calibration, ordering, learning) as a properties file; keys not"
           + " given keep the SDK's defaults (eval/README.md lists them). Default: the SDK's model.")
   Path model;
+
+  @Option(names = "--estimator", paramLabel = "FILE",
+      description = "The fused estimator's parameters (experimental \"reed + geo\" rows, need --nodes with lat/lon) as a"
+          + " properties file; keys not given keep the defaults (docs/research/geo-estimator.md).")
+  Path estimator;
 
   @Option(names = "--page-size", defaultValue = "230", paramLabel = "N",
       description = "Servers per page of the simulated coordinator's ordered list (default ${DEFAULT-VALUE}, the SDK's).")
@@ -230,8 +236,20 @@ public final class EvalCommand implements Callable<Integer> {
     if (discovery.calibrationProbes() < dims + 1) {
       throw new IllegalArgumentException("--model: calibrationProbes must be >= dimensions + 1 = " + (dims + 1));
     }
+    if (estimator != null && !Files.isRegularFile(estimator)) {
+      throw new IllegalArgumentException("--estimator " + estimator + ": no such file");
+    }
+    EstimatorModel fused;
+    try {
+      fused = estimator == null ? EstimatorModel.defaults() : EstimatorModel.load(estimator);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("--estimator " + estimator + ": " + e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--estimator " + e.getMessage(), e); // the message names the file
+    }
     return EvalSettings.builder()
         .coordinates(cfg)
+        .estimator(fused)
         .model(discovery, pageSize)
         .landmarks(landmarks.count, landmarks.list)
         .strategy(st)

@@ -2,6 +2,7 @@ package dev.reed.eval;
 
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.discovery.DiscoveryModel;
+import dev.reed.coordinates.geo.EstimatorModel;
 
 /**
  * What one evaluation run does.
@@ -27,6 +28,8 @@ import dev.reed.coordinates.discovery.DiscoveryModel;
  * @param baselines also score the baselines of issue 15 beside REED (geo distance, Valve's relay
  *     estimate, Armitage's clustering, straightforward GNP) on the same clients
  * @param geoError how wrong the GeoIP location of a client is for the noisy geo baseline
+ * @param estimator the fused estimator's parameters (experimental "reed + geo" rows), read with
+ *     {@code --estimator FILE}
  */
 public record EvalSettings(
     CoordinateConfig coordinates,
@@ -46,14 +49,15 @@ public record EvalSettings(
     int seeds,
     int threads,
     boolean baselines,
-    GeoErrorModel geoError) {
+    GeoErrorModel geoError,
+    EstimatorModel estimator) {
 
   /** Who plays the clients. */
   public enum ClientMode { ALL, LANDMARKS }
 
   public EvalSettings {
-    if (coordinates == null || model == null || geoError == null) {
-      throw new IllegalArgumentException("coordinates, model and geoError are required");
+    if (coordinates == null || model == null || geoError == null || estimator == null) {
+      throw new IllegalArgumentException("coordinates, model, geoError and estimator are required");
     }
     if (pageSize < 1 || pageSize > 5000) {
       throw new IllegalArgumentException("--page-size must be 1-5000");
@@ -109,6 +113,7 @@ public record EvalSettings(
     b.threads = threads;
     b.baselines = baselines;
     b.geoError = geoError;
+    b.estimator = estimator;
     return b;
   }
 
@@ -132,6 +137,7 @@ public record EvalSettings(
     private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
     private boolean baselines = true;
     private GeoErrorModel geoError = GeoErrorModel.NONE;
+    private EstimatorModel estimator = EstimatorModel.defaults();
 
     private Builder() {}
 
@@ -202,10 +208,17 @@ public record EvalSettings(
       return this;
     }
 
+    /** The fused estimator's parameters. */
+    public Builder estimator(EstimatorModel e) {
+      estimator = e;
+      return this;
+    }
+
     /** @throws IllegalArgumentException naming the option of a bad value */
     public EvalSettings build() {
       return new EvalSettings(coordinates, model, pageSize, landmarks, landmarkList, strategy, clients, nClose, window,
-          windowMarginMs, rate, kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError);
+          windowMarginMs, rate, kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError,
+          estimator);
     }
   }
 

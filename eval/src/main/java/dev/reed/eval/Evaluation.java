@@ -79,7 +79,7 @@ final class Evaluation {
   private Map<String, Map<String, Double>> methods(SeedRun.Output o, long seed, ExecutorService pool) throws Exception {
     Map<String, Baselines.MethodRun> runs = new LinkedHashMap<>();
     runs.put("reed", new Baselines.MethodRun(o.clients().stream().map(MethodOutcome::of).toList(), o.relErrors()));
-    runs.putAll(new Baselines(m, s).run(o));
+    runs.putAll(new Baselines(m, s, line -> progress("%s", line)).run(o));
     EvalSettings gnp = gnpSettings();
     if (gnp != null) {
       SeedRun.Output g = new SeedRun(m, gnp, false).run(seed, false, pool);

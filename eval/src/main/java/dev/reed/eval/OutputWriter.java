@@ -112,6 +112,12 @@ final class OutputWriter {
       j.name("seeds").value(s.seeds());
       j.name("baselines").value(s.baselines());
       j.name("geoError").value(s.geoError().toString());
+      j.name("estimator").beginObject();
+      java.util.Properties estimator = s.estimator().toProperties();
+      for (String key : new java.util.TreeSet<>(estimator.stringPropertyNames())) {
+        j.name(key).value(estimator.getProperty(key));
+      }
+      j.endObject();
       j.endObject();
       j.name("overall");
       numbers(j, r.overall());

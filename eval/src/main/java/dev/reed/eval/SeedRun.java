@@ -37,14 +37,15 @@ final class SeedRun {
 
   /**
    * One seed's outcome; {@code servers} are the positioned non-landmark nodes (a client's list is
-   * them but itself), {@code landmarkRtt} every node's RTTs as each landmark measured them.
+   * them but itself), {@code landmarkRtt} every node's RTTs as each landmark measured them,
+   * {@code calibrations} what each client's calibration measured (other methods reuse it, counted).
    */
   record Output(long seed, int[] landmarks, LandmarkEmbedding embedding, Coordinate[] coords, double[] fitError,
       int[] servers, double[][] landmarkRtt, List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
-      int failedClients, MatrixCoordinator coordinator) {}
+      int failedClients, MatrixCoordinator coordinator, Map<Integer, Calibration> calibrations) {}
 
   /** One client's simulation: its result, its relative errors (pooled later) and its probe order. */
-  private record ClientRun(ClientResult result, double[] relErrors, Sequence sequence) {}
+  private record ClientRun(ClientResult result, double[] relErrors, Sequence sequence, Calibration calibration) {}
 
   private final RttMatrix m;
   private final EvalSettings s;
@@ -147,6 +148,7 @@ final class SeedRun {
     }
     List<ClientResult> results = new ArrayList<>();
     Map<Integer, Sequence> sequences = new LinkedHashMap<>();
+    Map<Integer, Calibration> calibrations = new java.util.HashMap<>();
     List<double[]> errs = new ArrayList<>();
     int failed = 0;
     for (Future<ClientRun> f : futures) {
@@ -156,13 +158,15 @@ final class SeedRun {
         continue;
       }
       results.add(r.result());
+      calibrations.put(r.result().client(), r.calibration());
       errs.add(r.relErrors());
       if (keepSequences) {
         sequences.put(r.result().client(), r.sequence());
       }
     }
     double[] pooled = errs.stream().flatMapToDouble(Arrays::stream).toArray();
-    return new Output(seed, lm, emb, coords, fitError, servers, landmarkRtt, results, pooled, sequences, unpositioned, failed, coordinator);
+    return new Output(seed, lm, emb, coords, fitError, servers, landmarkRtt, results, pooled, sequences, unpositioned, failed, coordinator,
+        Map.copyOf(calibrations));
   }
 
   /**
@@ -251,7 +255,7 @@ final class SeedRun {
     Arrays.sort(relSorted);
     if (accuracyOnly) {
       return new ClientRun(new ClientResult(c, calib, Stats.quantile(relSorted, 0.5), Stats.quantile(relSorted, 0.9),
-          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, nearest(clientAll), Map.of()), rel, null);
+          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, nearest(clientAll), Map.of()), rel, null, cal);
     }
     double[] predAll = new double[ns];
     for (int j = 0; j < ns; j++) {
@@ -328,7 +332,7 @@ final class SeedRun {
       }
       seq = new Sequence(nodes, orderPred, orderRtt);
     }
-    return new ClientRun(cr, rel, seq);
+    return new ClientRun(cr, rel, seq, cal);
   }
 
   private static double nearest(double[] rttMs) {

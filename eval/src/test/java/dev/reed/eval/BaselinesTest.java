@@ -31,7 +31,17 @@ class BaselinesTest {
 
   /** A located world of {@code n} nodes: nodes.csv and matrix.csv in {@code dir}; returns {nodes, matrix}. */
   static Path[] locatedWorld(Path dir, int n, double noise) throws IOException {
+    return locatedWorld(dir, n, noise, 0);
+  }
+
+  /** The same with each node's own access delay, uniform in 0..maxAccessMs, added to every RTT of it. */
+  static Path[] locatedWorld(Path dir, int n, double noise, double maxAccessMs) throws IOException {
     SplittableRandom r = new SplittableRandom(5);
+    SplittableRandom accessDraws = new SplittableRandom(17);
+    double[] access = new double[n];
+    for (int i = 0; i < n; i++) {
+      access[i] = accessDraws.nextDouble() * maxAccessMs;
+    }
     GeoPoint[] at = new GeoPoint[n];
     StringBuilder nodes = new StringBuilder("index,name,lat,lon,country,asn,region\n");
     for (int i = 0; i < n; i++) {
@@ -49,7 +59,7 @@ class BaselinesTest {
         if (j > 0) {
           m.append(',');
         }
-        double rtt = i == j ? 0 : (2 + at[i].kmTo(at[j]) / 70) * (1 + noise * r.nextGaussian());
+        double rtt = i == j ? 0 : (2 + at[i].kmTo(at[j]) / 70) * (1 + noise * r.nextGaussian()) + access[i] + access[j];
         m.append(String.format(Locale.ROOT, "%.4f", Math.max(0.1, rtt) * (i == j ? 0 : 1)));
       }
       m.append('\n');
@@ -75,7 +85,8 @@ class BaselinesTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("seed 2 baselines, P@10: reed ");
     JsonObject b = baselines(out);
-    assertThat(b.keySet()).containsExactly("reed", "geoExact", "geoNoisy", "relay", "clusterCountry", "clusterAs", "gnp");
+    assertThat(b.keySet()).containsExactly("reed", "fused", "fused5", "fusedZero", "geoExact", "geoNoisy", "relay",
+        "clusterCountry", "clusterAs", "gnp");
     for (String k : b.keySet()) {
       JsonObject v = b.getAsJsonObject(k);
       assertThat(v.get("clients").getAsDouble()).as(k).isEqualTo(50);
@@ -199,7 +210,7 @@ class BaselinesTest {
       }
     }
     // scored like REED: the samples cost nothing again
-    MethodOutcome scored = new Baselines(m, EvalSettings.builder().build()).score(view, o);
+    MethodOutcome scored = new Baselines(m, EvalSettings.builder().build(), line -> { }).score(view, o);
     assertThat(scored.policies().get("exhaustive").probes()).isEqualTo(39);
   }
 

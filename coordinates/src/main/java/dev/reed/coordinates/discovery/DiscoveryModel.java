@@ -1,13 +1,11 @@
 package dev.reed.coordinates.discovery;
 
+import dev.reed.coordinates.ModelFile;
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Every parameter of the client's discovery policy ({@link DiscoveryPolicy}), in one place: the
@@ -122,38 +120,26 @@ public record DiscoveryModel(
    * @throws IllegalArgumentException naming the file and the key of an unknown key or bad value
    */
   public static DiscoveryModel load(Path file) throws IOException {
-    Properties p = new Properties();
-    try (Reader r = Files.newBufferedReader(file)) {
-      p.load(r);
-    }
-    try {
-      return of(p);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
-    }
+    return ModelFile.load(file, DiscoveryModel::of);
   }
 
   /** A model from properties (see {@link #load}); missing keys keep their defaults. */
   public static DiscoveryModel of(Properties p) {
-    Set<String> unknown = new TreeSet<>(p.stringPropertyNames());
-    unknown.removeAll(KEYS);
-    if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException("unknown model key(s) " + unknown + "; known: " + new TreeSet<>(KEYS));
-    }
+    ModelFile.requireKnown(p, KEYS, "model");
     DiscoveryModel d = defaults();
     return new DiscoveryModel(
-        integer(p, "calibrationProbes", d.calibrationProbes),
-        integer(p, "spreadProbes", d.spreadProbes),
+        ModelFile.integer(p, "calibrationProbes", d.calibrationProbes),
+        ModelFile.integer(p, "spreadProbes", d.spreadProbes),
         nearKind(p.getProperty("near"), d.near),
-        real(p, "nearBeaconMaxMs", d.nearBeaconMaxMs),
+        ModelFile.real(p, "nearBeaconMaxMs", d.nearBeaconMaxMs),
         bool(p, "comparison", d.comparison),
-        real(p, "lowerBoundBeyondMs", d.lowerBoundBeyondMs),
-        real(p, "nearDifferenceWeight", d.nearDifferenceWeight),
-        integer(p, "refitLimit", d.refitLimit),
-        real(p, "serverSigmaMs", d.serverSigmaMs),
-        real(p, "kernelMs", d.kernelMs),
-        real(p, "prior", d.prior),
-        real(p, "refetchMovedMs", d.refetchMovedMs));
+        ModelFile.real(p, "lowerBoundBeyondMs", d.lowerBoundBeyondMs),
+        ModelFile.real(p, "nearDifferenceWeight", d.nearDifferenceWeight),
+        ModelFile.integer(p, "refitLimit", d.refitLimit),
+        ModelFile.real(p, "serverSigmaMs", d.serverSigmaMs),
+        ModelFile.real(p, "kernelMs", d.kernelMs),
+        ModelFile.real(p, "prior", d.prior),
+        ModelFile.real(p, "refetchMovedMs", d.refetchMovedMs));
   }
 
   /** The model as a properties file would hold it (every key). */
@@ -182,24 +168,6 @@ public record DiscoveryModel(
       return NearCalibration.valueOf(v.strip().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("near must be beacons or any, got '" + v + "'");
-    }
-  }
-
-  private static int integer(Properties p, String key, int dflt) {
-    String v = p.getProperty(key);
-    try {
-      return v == null ? dflt : Integer.parseInt(v.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
-    }
-  }
-
-  private static double real(Properties p, String key, double dflt) {
-    String v = p.getProperty(key);
-    try {
-      return v == null ? dflt : Double.parseDouble(v.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a number, got '" + v + "'");
     }
   }
 

@@ -1,0 +1,95 @@
+package dev.reed.coordinates.geo;
+
+import java.util.Arrays;
+
+/**
+ * RTT as a line of great-circle distance, {@code interceptMs + msPerKm * km}, fitted as a
+ * regression quantile (Koenker &amp; Bassett 1978; quantile 0.5 is least absolute deviations): a
+ * path is longer than the great circle and queues add delay, so RTTs scatter above the line with a
+ * long tail that would drag a least-squares fit. The slope is kept within bounds; the lower one is
+ * the physical floor (light in fibre, ~1 ms of RTT per 100 km).
+ *
+ * @param interceptMs RTT at distance 0 (access and processing), >= 0
+ * @param msPerKm ms of RTT per km
+ */
+public record DistanceRtt(double interceptMs, double msPerKm) {
+
+  /** Golden-section steps over the slope: the bracket shrinks by 0.618^80, far below any precision that matters. */
+  private static final int STEPS = 80;
+
+  public DistanceRtt {
+    if (!(interceptMs >= 0) || !Double.isFinite(interceptMs) || !(msPerKm >= 0) || !Double.isFinite(msPerKm)) {
+      throw new IllegalArgumentException("intercept and slope must be finite and >= 0: " + interceptMs + ", " + msPerKm);
+    }
+  }
+
+  /** The predicted RTT at {@code km}. */
+  public double ms(double km) {
+    return interceptMs + msPerKm * km;
+  }
+
+  /**
+   * Fits the {@code quantile} regression line of {@code rttMs} on {@code km} with the slope in
+   * {@code [minMsPerKm, maxMsPerKm]} and the intercept >= 0. For a fixed slope the best intercept
+   * is the quantile of the residuals, and the loss minimised over the intercept is convex in the
+   * slope (a partial minimum of a jointly convex function), so a golden-section search over the
+   * slope finds the optimum.
+   *
+   * @throws IllegalArgumentException with fewer than 2 pairs, arrays of different length, or
+   *     non-finite values
+   */
+  public static DistanceRtt fit(double[] km, double[] rttMs, double quantile, double minMsPerKm, double maxMsPerKm) {
+    if (km.length != rttMs.length || km.length < 2) {
+      throw new IllegalArgumentException("need at least 2 pairs of equal-length arrays, got " + km.length + " and " + rttMs.length);
+    }
+    for (int i = 0; i < km.length; i++) {
+      if (!Double.isFinite(km[i]) || !Double.isFinite(rttMs[i])) {
+        throw new IllegalArgumentException("pair " + i + " is not finite: " + km[i] + " km, " + rttMs[i] + " ms");
+      }
+    }
+    double lo = minMsPerKm;
+    double hi = maxMsPerKm;
+    double g = (Math.sqrt(5) - 1) / 2;
+    double a = hi - g * (hi - lo);
+    double b = lo + g * (hi - lo);
+    double fa = loss(km, rttMs, quantile, a);
+    double fb = loss(km, rttMs, quantile, b);
+    for (int i = 0; i < STEPS; i++) {
+      if (fa <= fb) {
+        hi = b;
+        b = a;
+        fb = fa;
+        a = hi - g * (hi - lo);
+        fa = loss(km, rttMs, quantile, a);
+      } else {
+        lo = a;
+        a = b;
+        fa = fb;
+        b = lo + g * (hi - lo);
+        fb = loss(km, rttMs, quantile, b);
+      }
+    }
+    double slope = (lo + hi) / 2;
+    return new DistanceRtt(intercept(km, rttMs, quantile, slope), slope);
+  }
+
+  private static double intercept(double[] km, double[] rtt, double q, double slope) {
+    double[] r = new double[km.length];
+    for (int i = 0; i < km.length; i++) {
+      r[i] = rtt[i] - slope * km[i];
+    }
+    Arrays.sort(r);
+    // the q-quantile of the residuals minimises the check loss (a lower order statistic, no interpolation)
+    return Math.max(0, r[Math.min(r.length - 1, (int) Math.floor(q * r.length))]);
+  }
+
+  private static double loss(double[] km, double[] rtt, double q, double slope) {
+    double c = intercept(km, rtt, q, slope);
+    double sum = 0;
+    for (int i = 0; i < km.length; i++) {
+      double u = rtt[i] - c - slope * km[i];
+      sum += u >= 0 ? q * u : (q - 1) * u;
+    }
+    return sum;
+  }
+}

@@ -1,0 +1,95 @@
+package dev.reed.eval;
+
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.HostPositioner;
+import dev.reed.coordinates.LandmarkComparison;
+import dev.reed.coordinates.geo.EstimatorModel;
+import dev.reed.coordinates.geo.FusedEstimator;
+import dev.reed.coordinates.geo.LandmarkData;
+import dev.reed.coordinates.geo.Place;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Trains the fused estimator on one landmark seed from what that seed's deployment measures: the
+ * landmarks' mesh, their RTTs to the positioned servers, and where landmarks and servers are. For
+ * the coordinate source of each cross-validation fold, every server is positioned again without
+ * the held-out landmark, so the fold's coordinate distance never saw the RTT it is scored on; with
+ * REED's landmark comparison on, the distance is bounded as REED's client bounds it
+ * ({@link LandmarkComparison}), from the RTTs to the other landmarks.
+ */
+final class FusedTraining {
+  private final RttMatrix m;
+  private final CoordinateConfig cfg;
+  private final EstimatorModel model;
+  private final double lowerBoundBeyondMs;
+
+  /** @param lowerBoundBeyondMs REED's comparison bound ({@code DiscoveryModel}), NaN = no comparison */
+  FusedTraining(RttMatrix m, CoordinateConfig cfg, EstimatorModel model, double lowerBoundBeyondMs) {
+    this.m = m;
+    this.cfg = cfg;
+    this.model = model;
+    this.lowerBoundBeyondMs = lowerBoundBeyondMs;
+  }
+
+  /** The estimator of this seed; its servers are {@code o.servers()} in that order. */
+  FusedEstimator train(SeedRun.Output o) {
+    int[] lm = o.landmarks();
+    int[] servers = o.servers();
+    Place[] lmPlaces = new Place[lm.length];
+    double[][] mesh = new double[lm.length][lm.length];
+    for (int k = 0; k < lm.length; k++) {
+      lmPlaces[k] = place(lm[k]);
+      for (int k2 = 0; k2 < lm.length; k2++) {
+        mesh[k][k2] = k == k2 ? Double.NaN : o.landmarkRtt()[lm[k2]][k]; // landmark k measured k2
+      }
+    }
+    Place[] srvPlaces = new Place[servers.length];
+    double[][] srvMs = new double[servers.length][];
+    for (int j = 0; j < servers.length; j++) {
+      srvPlaces[j] = place(servers[j]);
+      srvMs[j] = o.landmarkRtt()[servers[j]].clone();
+    }
+    LandmarkData data = new LandmarkData(lmPlaces, mesh, srvPlaces, srvMs);
+    return FusedEstimator.train(model, data, leaveOneOutCoordinates(o, mesh, srvMs));
+  }
+
+  /** Where node {@code v} is, with its region, or null. */
+  Place place(int v) {
+    GeoPoint p = m.nodes().node(v).location();
+    return p == null ? null : new Place(p.lat(), p.lon(), m.nodes().node(v).region());
+  }
+
+  private double[][] leaveOneOutCoordinates(SeedRun.Output o, double[][] mesh, double[][] srvMs) {
+    List<Coordinate> lmCoords = o.embedding().coordinates();
+    int l = lmCoords.size();
+    HostPositioner positioner = new HostPositioner(cfg);
+    double[][] out = new double[l][srvMs.length];
+    for (int k = 0; k < l; k++) {
+      List<Coordinate> anchors = new ArrayList<>(lmCoords);
+      anchors.remove(k);
+      for (int j = 0; j < srvMs.length; j++) {
+        double[] r = new double[l - 1];
+        for (int i = 0, n = 0; i < l; i++) {
+          if (i != k) {
+            r[n++] = srvMs[j][i];
+          }
+        }
+        double d;
+        try {
+          d = positioner.position(anchors, r, o.coords()[o.servers()[j]]).coordinate().distanceTo(lmCoords.get(k));
+        } catch (IllegalArgumentException tooFew) {
+          d = Double.NaN;
+        }
+        if (Double.isFinite(d) && !Double.isNaN(lowerBoundBeyondMs)) {
+          double[] server = srvMs[j].clone();
+          server[k] = Double.NaN;
+          d = LandmarkComparison.between(mesh[k], server).refine(d, lowerBoundBeyondMs); // mesh[k][k] is NaN
+        }
+        out[k][j] = d;
+      }
+    }
+    return out;
+  }
+}
