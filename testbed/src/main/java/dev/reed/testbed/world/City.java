@@ -81,14 +81,4 @@ record City(String name, Region region, double lat, double lon, double weight) {
     return CATALOG.stream().filter(c -> c.name.equalsIgnoreCase(name)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no city named '" + name + "' in the catalog"));
   }
-
-  /** Great-circle distance in km (haversine, mean Earth radius 6371 km). */
-  public static double greatCircleKm(double lat1, double lon1, double lat2, double lon2) {
-    double p1 = Math.toRadians(lat1);
-    double p2 = Math.toRadians(lat2);
-    double dp = p2 - p1;
-    double dl = Math.toRadians(lon2 - lon1);
-    double a = Math.sin(dp / 2) * Math.sin(dp / 2) + Math.cos(p1) * Math.cos(p2) * Math.sin(dl / 2) * Math.sin(dl / 2);
-    return 2 * 6371.0 * Math.asin(Math.min(1, Math.sqrt(a)));
-  }
 }

@@ -2,7 +2,7 @@ package dev.reed.testbed.world;
 
 /**
  * Parameters of the synthetic geographic world. RTT between hosts a and b:
- * {@code 2 * greatCircleKm / fibreKmPerMs * inflation(a,b) + access(a) + access(b)}, where
+ * {@code 2 * GreatCircle.km / fibreKmPerMs * inflation(a,b) + access(a) + access(b)}, where
  * {@code inflation(a,b) = pathInflation * exp(inflationSigma * z)} with z ~ N(0,1) drawn once per
  * pair, multiplied by {@code detourFactor} for a {@code detourProbability} share of pairs (routes
  * that go the long way round: the source of most triangle-inequality violations, Ledlie et al. 2006).

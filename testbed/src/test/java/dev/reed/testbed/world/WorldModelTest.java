@@ -67,7 +67,7 @@ class WorldModelTest {
     int syd = fra + 4;
     assertThat(a.host(fra).city()).isEqualTo("Frankfurt");
     assertThat(a.host(lon).city()).isEqualTo("London");
-    double fraLon = City.greatCircleKm(50.11, 8.68, 51.51, -0.13);
+    double fraLon = dev.reed.coordinates.geo.GreatCircle.km(50.11, 8.68, 51.51, -0.13);
     assertThat(fraLon).isCloseTo(638, within(10.0));
     // 2 * 638 km / 200 km/ms * ~2.0 inflation + 2 x 1 ms access
     assertThat(a.rttMs(fra, lon)).isBetween(9.0, 25.0);
