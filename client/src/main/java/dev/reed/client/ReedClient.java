@@ -5,6 +5,7 @@ import dev.reed.proto.RttBound;
 import dev.reed.probe.NanoTicker;
 
 import dev.reed.coordinates.discovery.DiscoveryModel;
+import dev.reed.coordinates.geo.Place;
 import dev.reed.probe.ProbeEngine;
 import dev.reed.probe.Prober;
 import io.grpc.Grpc;
@@ -45,7 +46,7 @@ public final class ReedClient implements AutoCloseable {
 
   private ReedClient(Builder b, ManagedChannel channel, String target, boolean ownsChannel) {
     this.options = b;
-    this.coordinator = new CoordinatorClient(channel, target, b.rpcDeadline, ownsChannel);
+    this.coordinator = new CoordinatorClient(channel, target, b.rpcDeadline, ownsChannel, b.location);
     this.prober = b.prober;
     this.ownsProber = b.prober == null;
     this.fallbackToTraditional = b.fallbackToTraditional;
@@ -121,6 +122,19 @@ public final class ReedClient implements AutoCloseable {
     return coordinator.rankForGroup(members, objective, ceilingMs, filter, pageSize, "");
   }
 
+  /**
+   * A zero-probe ranking (issue 15): servers by the coordinator's prediction from this client's
+   * location alone ({@link Builder#location}, else its address in the coordinator's database), one
+   * call and no probe, for clients that must not or cannot probe (web pages, privacy-minded
+   * players). Fails with COORDINATOR_REJECTED when the coordinator cannot place the client.
+   *
+   * @param pageSize servers to return, 1-5000
+   */
+  public synchronized List<PredictedServer> rankByLocation(Filter filter, int pageSize) {
+    if (pageSize < 1 || pageSize > 5000) throw new IllegalArgumentException("pageSize must be 1-5000: " + pageSize);
+    return coordinator.locationPage(filter, pageSize);
+  }
+
   /** The coordinator this client talks to, as given. */
   public String coordinator() {
     return coordinator.target();
@@ -161,8 +175,21 @@ public final class ReedClient implements AutoCloseable {
     private long listSeed = 1;
     private NanoTicker ticker = NanoTicker.SYSTEM;
     private Duration positionMaxAge = Duration.ZERO;
+    private Place location;
 
     private Builder() {}
+
+    /**
+     * A coarse location of the player (e.g. its city), sent to the coordinator instead of letting
+     * it look up the client's address in its location database (default: none). The calibration
+     * checks it and the coordinator corrects it from the RTTs, so an approximate place is enough.
+     *
+     * @throws IllegalArgumentException latitude outside -90..90 or longitude outside -180..180
+     */
+    public Builder location(double latitudeDeg, double longitudeDeg) {
+      this.location = new Place(latitudeDeg, longitudeDeg, null);
+      return this;
+    }
 
     /** The coordinator's gRPC address, "host:port" or "[ipv6]:port" (plaintext). Required unless {@link #channel} is given. */
     public Builder coordinator(String hostPort) {

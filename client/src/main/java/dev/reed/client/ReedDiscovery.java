@@ -4,6 +4,7 @@ import dev.reed.proto.RttBound;
 import dev.reed.probe.NanoTicker;
 
 import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.discovery.PageRequest;
 import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.coordinates.discovery.DiscoveryPolicy;
 import dev.reed.coordinates.discovery.ProbeOrder;
@@ -140,7 +141,7 @@ final class ReedDiscovery {
     List<ListedServer> all = new ArrayList<>();
     String token = "";
     do {
-      CoordinatorClient.Page page = coordinator.orderedPage(origin, filter.withRttLimitMs(0), 5000, token);
+      CoordinatorClient.Page page = coordinator.orderedPage(new PageRequest(origin, token, 0, null, true), filter.withRttLimitMs(0), 5000);
       int added = 0;
       for (Candidate c : page.servers()) {
         if (seen.add(c.key())) {

@@ -68,16 +68,12 @@ final class Baselines {
       }
       GeoPoint[] noisy = s.geoError().isNone() ? exact : s.geoError().displace(nodes, o.seed());
       double bound = s.model().comparison() ? s.model().lowerBoundBeyondMs() : Double.NaN;
-      FusedTraining training = new FusedTraining(m, s.coordinates(), s.estimator(), bound);
-      FusedEstimator fused = training.train(o);
+      FusedEstimator fused = o.located().estimator();
       progress.accept(String.format(java.util.Locale.ROOT, "seed %d fused estimator: %.2f + %.4f ms/km, weights geo %.2f"
           + " coordinates %.2f relay %.2f, cross-validated error %.3f over %d landmarks", o.seed(), fused.prior().model().global().interceptMs(),
           fused.prior().model().global().msPerKm(), fused.weights().geo(), fused.weights().coordinate(),
           fused.weights().relay(), fused.cvError(), fused.folds()));
-      Place[] believed = new Place[nodes.size()];
-      for (int v = 0; v < believed.length; v++) {
-        believed[v] = noisy[v] == null ? null : new Place(noisy[v].lat(), noisy[v].lon(), nodes.node(v).region());
-      }
+      Place[] believed = o.located().believed();
       FusedOrder fusedOrder = new FusedOrder(fused, o, believed, bound,
           s.model().comparison() ? s.model().nearDifferenceWeight() : 0, s.estimator().locateMarginMs(),
           new HostPositioner(s.coordinates()));

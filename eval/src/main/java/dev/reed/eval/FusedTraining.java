@@ -33,8 +33,8 @@ final class FusedTraining {
     this.lowerBoundBeyondMs = lowerBoundBeyondMs;
   }
 
-  /** The estimator of this seed; its servers are {@code o.servers()} in that order. */
-  FusedEstimator train(SeedRun.Output o) {
+  /** The estimator of this seed's deployment; its servers are {@code o.servers()} in that order. */
+  FusedEstimator train(SeedRun.Deployment o) {
     int[] lm = o.landmarks();
     int[] servers = o.servers();
     Place[] lmPlaces = new Place[lm.length];
@@ -61,7 +61,7 @@ final class FusedTraining {
     return p == null ? null : new Place(p.lat(), p.lon(), m.nodes().node(v).region());
   }
 
-  private double[][] leaveOneOutCoordinates(SeedRun.Output o, double[][] mesh, double[][] srvMs) {
+  private double[][] leaveOneOutCoordinates(SeedRun.Deployment o, double[][] mesh, double[][] srvMs) {
     List<Coordinate> lmCoords = o.embedding().coordinates();
     int l = lmCoords.size();
     HostPositioner positioner = new HostPositioner(cfg);

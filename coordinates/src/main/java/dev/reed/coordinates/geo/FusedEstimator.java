@@ -103,4 +103,37 @@ public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights we
     double relay = clientToLandmark == null ? Double.NaN : data.relayMs(clientToLandmark, s, -1);
     return weights.predictMs(geo, coordinateMs, relay);
   }
+
+  /**
+   * What the coordinator serves as a server's geographic prediction before the client measured
+   * anything: {@link GeoPrior#predictMs} with a typical client's excess; NaN when either place is
+   * unknown.
+   */
+  public double geoMs(Place client, int s) {
+    return prior.predictMs(client, s, prior.typicalExcessMs());
+  }
+
+  /**
+   * The same for landmark {@code k}'s beacon, its excess taken from its mesh RTTs; NaN when either
+   * place is unknown or the landmark measured too few located others.
+   */
+  public double geoToLandmarkMs(Place client, int k) {
+    Place[] lm = data.landmarks();
+    if (client == null || lm[k] == null) {
+      return Double.NaN;
+    }
+    double[] r = new double[lm.length];
+    int n = 0;
+    for (int k2 = 0; k2 < lm.length; k2++) {
+      double ms = data.meshMs()[k][k2];
+      if (k2 != k && lm[k2] != null && Double.isFinite(ms)) {
+        r[n++] = ms - prior.model().ms(lm[k], lm[k2]);
+      }
+    }
+    if (n < 3) {
+      return Double.NaN;
+    }
+    double excess = dev.reed.coordinates.Stats.median(r, n);
+    return Math.max(0, prior.model().ms(client, lm[k]) + excess + prior.typicalExcessMs() - prior.meshOffsetMs());
+  }
 }
