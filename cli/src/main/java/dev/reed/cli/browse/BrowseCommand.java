@@ -416,6 +416,8 @@ public final class BrowseCommand implements Callable<Integer> {
       case REED -> "REED";
       case TRADITIONAL -> "traditional";
       case TRADITIONAL_FALLBACK -> "traditional (fallback)";
+      case CLUSTER_AS_FALLBACK -> "clustering by origin AS (fallback)";
+      case CLUSTER_COUNTRY_FALLBACK -> "clustering by country (fallback)";
     };
     String probes = r.probes() + " probes (" + (r.calibrationProbes() > 0 ? r.calibrationProbes() + " calibration, " : "")
         + r.probesNeeded() + " needed to decide)";

@@ -196,20 +196,9 @@ public final class ClusterOrder {
     return sample[i] ? new Pick(keys[i], c.label, Kind.MEASURED, measured[i]) : new Pick(keys[i], c.label, Kind.RANKED, c.rank);
   }
 
-  /** True once every server has been handed out for probing and every sample has an outcome. */
+  /** True once {@link #next()} will hand out nothing more (the samples again included). */
   public boolean exhausted() {
-    if (nextSample < samples.length || outstanding > 0) {
-      return false;
-    }
-    if (sequence == null) {
-      return samples.length == keys.length;
-    }
-    for (int k = cursor; k < sequence.size(); k++) {
-      if (!sample[sequence.get(k)]) {
-        return false;
-      }
-    }
-    return true;
+    return nextSample == samples.length && outstanding == 0 && (sequence == null ? keys.length == 0 : cursor == sequence.size());
   }
 
   /**
