@@ -158,8 +158,8 @@ final class ClusterDiscovery {
     int probes = calibration + out.sent();
     Duration elapsed = Duration.ofNanos(out.stopNanos() - start);
     events.emit(new DiscoveryEvent.Stopped(out.reason(), probes, elapsed));
-    log.info("{}: {} clusters of {} servers, {} samples, {} probes, {} found, stopped: {}", labels.method(),
-        order.clusterCount(), list.size(), calibration, probes, out.found().size(), out.reason());
+    log.info("{}: {} clusters of {} servers, {} samples, {} probes, {} found in {} ms, stopped: {}", labels.method(),
+        order.clusterCount(), list.size(), calibration, probes, out.found().size(), elapsed.toMillis(), out.reason());
     return new DiscoveryResult(labels.method(), probes, calibration + out.needed(), calibration,
         sampled.timeouts() + out.timeouts(), elapsed, out.found(), out.reason(), null, coordinatorFailure);
   }
