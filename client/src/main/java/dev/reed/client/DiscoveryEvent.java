@@ -2,6 +2,7 @@ package dev.reed.client;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 
 /** Something a live server browser shows while discovery runs. */
 public sealed interface DiscoveryEvent {
@@ -33,7 +34,7 @@ public sealed interface DiscoveryEvent {
    * @param clusters cluster labels ("AS3320", "DE"), nearest first; null stands for the servers the databases do not know
    * @param samples probes sent to sample the clusters
    */
-  record ClustersRanked(DiscoveryResult.Method method, java.util.List<String> clusters, int samples, Duration elapsed)
+  record ClustersRanked(DiscoveryResult.Method method, List<String> clusters, int samples, Duration elapsed)
       implements DiscoveryEvent {}
 
   /** Probing stopped. */

@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param elapsed from the start of the discovery to the stop decision
  * @param servers servers that answered, ascending measured RTT
  * @param stopReason why probing stopped
- * @param position the client position used (null for traditional discovery)
+ * @param position the client position used (null for traditional discovery and the clustering fallbacks)
  * @param coordinatorFailure what went wrong at the coordinator: why REED discovery fell back to
  *     a fallback ({@link Method#TRADITIONAL_FALLBACK}, {@link Method#CLUSTER_AS_FALLBACK}, {@link Method#CLUSTER_COUNTRY_FALLBACK}), or why probing stopped early
  *     ({@link StopReason#COORDINATOR_FAILED}); null otherwise
