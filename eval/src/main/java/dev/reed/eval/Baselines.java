@@ -1,6 +1,8 @@
 package dev.reed.eval;
 
 import dev.reed.coordinates.HostPositioner;
+import dev.reed.coordinates.clustering.ClusterConfig;
+import dev.reed.coordinates.clustering.ClusterOrder;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
@@ -17,8 +19,8 @@ import java.util.function.Consumer;
  * clusterings need countries or AS numbers.
  */
 final class Baselines {
-  /** Servers probed per cluster by the clustering baselines. */
-  static final int CLUSTER_SAMPLES = 2;
+  /** The clustering baselines' parameters: the SDK fallback's defaults. */
+  static final ClusterConfig CLUSTERING = ClusterConfig.defaults();
   /** Calibration probes of the fused estimator's few-probe row (issue 15 asks for 0, 5 and 10). */
   static final int FUSED_FEW_PROBES = 5;
 
@@ -34,8 +36,8 @@ final class Baselines {
     l.put("geoExact", "great-circle distance from the client's true location, no probes");
     l.put("geoNoisy", "the same from a GeoIP-like location (--geo-error)");
     l.put("relay", "Valve's relay estimate (min over landmarks of rtt(c,l) + rtt(l,s))");
-    l.put("clusterCountry", "Armitage's clustering by country (" + CLUSTER_SAMPLES + " probes per cluster)");
-    l.put("clusterAs", "Armitage's clustering by origin AS (" + CLUSTER_SAMPLES + " probes per cluster)");
+    l.put("clusterCountry", "Armitage's clustering by country (" + CLUSTERING.probesPerCluster() + " probes per cluster)");
+    l.put("clusterAs", "Armitage's clustering by origin AS (" + CLUSTERING.probesPerCluster() + " probes per cluster)");
     l.put("gnp", "straightforward GNP (random landmarks, plain LM, every landmark calibrates, the served order)");
     return java.util.Collections.unmodifiableMap(l);
   }
@@ -87,11 +89,10 @@ final class Baselines {
     }
     methods.put("relay", new RelayEstimate()::order);
     if (nodes.hasCountries()) {
-      methods.put("clusterCountry", new ClusterOrder(v -> nodes.node(v).country(), CLUSTER_SAMPLES)::order);
+      methods.put("clusterCountry", new ClusterBaseline(v -> ClusterOrder.countryLabel(nodes.node(v).country()), CLUSTERING)::order);
     }
     if (nodes.hasAsns()) {
-      methods.put("clusterAs", new ClusterOrder(v -> nodes.node(v).asn() == 0 ? null : "AS" + nodes.node(v).asn(),
-          CLUSTER_SAMPLES)::order);
+      methods.put("clusterAs", new ClusterBaseline(v -> ClusterOrder.asLabel(nodes.node(v).asn()), CLUSTERING)::order);
     }
     Map<String, List<MethodOutcome>> outcomes = new LinkedHashMap<>();
     Map<String, List<double[]>> errors = new LinkedHashMap<>();
