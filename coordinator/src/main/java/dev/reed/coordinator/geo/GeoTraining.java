@@ -222,6 +222,7 @@ public final class GeoTraining implements AutoCloseable {
 
     int[] sample = sample(keys, srvPlace, srvMs);
     FusedEstimator estimator = null;
+    String phases = "";
     if (sample.length > 0) {
       Place[] samplePlaces = new Place[sample.length];
       double[][] sampleMs = new double[sample.length][];
@@ -234,8 +235,12 @@ public final class GeoTraining implements AutoCloseable {
       List<Coordinate> lmCoords = anchors.stream().map(ServingState.Anchor::coordinate).toList();
       try {
         LandmarkData data = new LandmarkData(lmPlaces, meshMs, samplePlaces, sampleMs);
+        long tLoo = System.nanoTime();
         double[][] loo = new LeaveOneOutCoordinates(positioner, Double.NaN).distances(lmCoords, meshMs, sampleMs, warm);
+        long tFit = System.nanoTime();
         estimator = FusedEstimator.train(model, data, loo);
+        phases = String.format(Locale.ROOT, " (leave-one-out fits %d ms, estimator %d ms)", (tFit - tLoo) / 1_000_000,
+            (System.nanoTime() - tFit) / 1_000_000);
         untrainableReported = false;
       } catch (IllegalArgumentException tooLittle) {
         reportUntrainable(tooLittle.getMessage());
@@ -263,12 +268,12 @@ public final class GeoTraining implements AutoCloseable {
     trainings.incrementAndGet();
     long located = Arrays.stream(srvPlace).filter(p -> p != null).count();
     long lmLocated = Arrays.stream(lmPlaces).filter(p -> p != null).count();
-    log.info("geo model: landmarks={} located={} | servers={} located={} trainedOn={} | {} | {} ms", l, lmLocated, n, located,
+    log.info("geo model: landmarks={} located={} | servers={} located={} trainedOn={} | {} | {} ms{}", l, lmLocated, n, located,
         sample.length, estimator == null ? "not trained" : String.format(Locale.ROOT,
             "weights geo=%.2f coordinates=%.2f relay=%.2f, cv median error geo=%.3f served=%.3f fused=%.3f",
             estimator.weights().geo(), estimator.weights().coordinate(), estimator.weights().relay(),
             estimator.errors().geo(), estimator.errors().geoAndCoordinates(), estimator.errors().fused()),
-        nanos / 1_000_000);
+        nanos / 1_000_000, phases);
     return new GeoModel(true, servers, beacons, estimator, clock.instant());
   }
 
