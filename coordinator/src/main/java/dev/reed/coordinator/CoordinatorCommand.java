@@ -135,7 +135,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
   List<Path> asn;
 
   // the second name makes the variable REED_COORDINATOR_TRUSTED_PROXIES (a list, comma-separated)
-  @Option(names = {"--trusted-proxy", "--trusted-proxies"}, paramLabel = "CIDR", split = ",",
+  @Option(names = {"--trusted-proxy", "--trusted-proxies"}, paramLabel = "CIDR", split = "\\s*,\\s*",
       description = "a proxy (address or CIDR block) whose X-Forwarded-For names the client for its location "
           + "prior; repeatable (env REED_COORDINATOR_TRUSTED_PROXIES, comma-separated; default: none)")
   List<String> trustedProxies;
