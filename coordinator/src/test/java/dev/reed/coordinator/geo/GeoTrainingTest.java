@@ -180,6 +180,27 @@ class GeoTrainingTest {
         assertThat(m.trained()).isTrue();
         assertThat(t.lastTrainedServers()).isEqualTo(Math.min(ln[1], GeoTraining.DEFAULT_MAX_SERVERS));
         assertThat(ms).isLessThan(60_000);
+        if (ln[1] == 10_000) {
+          // the zero-probe and fused rankings scan every server: what one page costs
+          List<dev.reed.coordinates.ranking.ServerEntry> entries = new ArrayList<>();
+          w.state().servers().forEach((k, c) -> entries.add(new dev.reed.coordinates.ranking.ServerEntry(k,
+              CoordinateCodec.fromProto(c.getCoordinate(), D, k), null)));
+          RankingIndex index = RankingIndex.of(entries);
+          Place client = new Place(48.85, 2.35, null);
+          Coordinate me = entries.get(0).coordinate();
+          dev.reed.coordinates.ranking.RankingFilter none = dev.reed.coordinates.ranking.RankingFilter.none();
+          for (int warm = 0; warm < 50; warm++) index.scan(null, (e, c) -> m.geoMs(client, m.server(e.key())), none, null, 230);
+          int q = 200;
+          long s0 = System.nanoTime();
+          for (int i = 0; i < q; i++) index.scan(null, (e, c) -> m.geoMs(client, m.server(e.key())), none, null, 230);
+          long s1 = System.nanoTime();
+          for (int i = 0; i < q; i++) index.scan(me, (e, c) -> m.estimator().servedMs(m.geoMs(client, m.server(e.key())), c), none, null, 230);
+          long s2 = System.nanoTime();
+          for (int i = 0; i < q; i++) index.query(me, none, null, 230);
+          long s3 = System.nanoTime();
+          System.out.printf("ranking 10000 servers, page of 230: zero-probe scan %.2f ms, fused scan %.2f ms, tree (no prior) %.3f ms%n",
+              (s1 - s0) / 1e6 / q, (s2 - s1) / 1e6 / q, (s3 - s2) / 1e6 / q);
+        }
       }
     }
   }
