@@ -16,8 +16,11 @@ import java.util.List;
  * @param weights the fusion weights
  * @param cvError mean absolute relative error of those weights over the folds
  * @param folds the pairs the weights were fitted on
+ * @param errors median errors of each kind of prediction over the folds (the uncertainty served
+ *     with a prediction)
  */
-public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights weights, double cvError, int folds) {
+public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights weights, double cvError, int folds,
+    CvErrors errors) {
 
   /**
    * Learns the estimator.
@@ -52,7 +55,7 @@ public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights we
       folds++;
     }
     FusionWeights w = FusionWeights.fit(examples, cfg.weightStep());
-    return new FusedEstimator(d, GeoPrior.learn(cfg, d, -1), w, w.loss(examples), folds);
+    return new FusedEstimator(d, GeoPrior.learn(cfg, d, -1), w, w.loss(examples), folds, CvErrors.of(examples, w));
   }
 
   /**
@@ -114,26 +117,20 @@ public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights we
   }
 
   /**
-   * The same for landmark {@code k}'s beacon, its excess taken from its mesh RTTs; NaN when either
-   * place is unknown or the landmark measured too few located others.
+   * The same for landmark {@code k}'s beacon, its excess from its mesh RTTs as a coordinator serves
+   * it (0 with fewer than 3); NaN when either place is unknown.
    */
   public double geoToLandmarkMs(Place client, int k) {
-    Place[] lm = data.landmarks();
-    if (client == null || lm[k] == null) {
-      return Double.NaN;
-    }
-    double[] r = new double[lm.length];
-    int n = 0;
-    for (int k2 = 0; k2 < lm.length; k2++) {
-      double ms = data.meshMs()[k][k2];
-      if (k2 != k && lm[k2] != null && Double.isFinite(ms)) {
-        r[n++] = ms - prior.model().ms(lm[k], lm[k2]);
-      }
-    }
-    if (n < 3) {
-      return Double.NaN;
-    }
-    double excess = dev.reed.coordinates.Stats.median(r, n);
-    return Math.max(0, prior.model().ms(client, lm[k]) + excess + prior.typicalExcessMs() - prior.meshOffsetMs());
+    Place at = data.landmarks()[k];
+    return prior.predictMs(client, at, prior.hostExcessMs(at, data.meshMs()[k], 3), prior.typicalExcessMs());
+  }
+
+  /**
+   * What a coordinator serves for a client it has a location prior for: the geographic prediction
+   * and the coordinate distance fused with the weights renormalised over the two (the relay bound
+   * needs the client's landmark RTTs, which only the client has); either may be NaN.
+   */
+  public double servedMs(double geoMs, double coordinateMs) {
+    return weights.predictMs(geoMs, coordinateMs, Double.NaN);
   }
 }
