@@ -222,6 +222,41 @@ class GeoCoordinatorTest {
         .allMatch(c -> !c.getPlacement().hasPoint() && c.getGeoExcessUs() == 0);
   }
 
+  /**
+   * A client in Tokyo whose address the database puts in Madrid: Locate with its RTTs to the
+   * beacons moves it to a host next to Tokyo (MEASURED), with a geographic prediction per
+   * measurement close to what it measured; a client that states where it really is keeps its place.
+   */
+  @Test
+  void locateCorrectsAWrongLocationPriorFromTheCalibrationRtts() {
+    double[] tokyo = {35.68, 139.69};
+    dev.reed.proto.v1.LocateRequest.Builder req = dev.reed.proto.v1.LocateRequest.newBuilder();
+    for (int i = 0; i < LANDMARKS.length; i++) {
+      if (i == LIAR) continue;
+      req.addMeasurements(dev.reed.proto.v1.CalibrationMeasurement.newBuilder().setEndpoint(beacon(i))
+          .setRttUs((int) Math.round(rttMs(tokyo, 2, LANDMARKS[i], 0.5) * 1000)));
+    }
+    dev.reed.proto.v1.LocateResponse moved = reed.locate(req.build()); // prior: 127.0.0.1 = Madrid
+    assertThat(moved.getPlacement().getSource()).isEqualTo(LocationSource.LOCATION_SOURCE_MEASURED);
+    double[] fixed = {moved.getPlacement().getPoint().getLatitudeDeg(), moved.getPlacement().getPoint().getLongitudeDeg()};
+    assertThat(km(fixed, tokyo)).isLessThan(1_500).isLessThan(km(CLIENT_ADDRESS_AT, tokyo) / 5);
+    assertThat(moved.getGeoPredictedRttUsCount()).isEqualTo(req.getMeasurementsCount());
+    assertThat(moved.hasFusion()).isTrue();
+    for (int m = 0; m < req.getMeasurementsCount(); m++) {
+      double measured = req.getMeasurements(m).getRttUs();
+      assertThat((double) moved.getGeoPredictedRttUs(m)).as("measurement %d", m).isCloseTo(measured,
+          org.assertj.core.api.Assertions.within(Math.max(15_000, 0.35 * measured)));
+    }
+    dev.reed.proto.v1.LocateResponse kept = reed.locate(req.setLocation(point(tokyo)).build());
+    assertThat(kept.getPlacement().getSource()).isEqualTo(LocationSource.LOCATION_SOURCE_CLIENT);
+    assertThat(kept.getPlacement().getPoint()).isEqualTo(point(tokyo));
+    // a client that distrusts its prior asks for coordinates alone: no fused prediction
+    Coordinate c = kept.getCoordinate();
+    RankedServer first = reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(c).setLocation(point(tokyo))
+        .setIgnoreLocation(true).setPageSize(1).build()).getServers(0);
+    assertThat(first.getGeoPredictedRttUs()).isZero();
+  }
+
   @Test
   void zeroProbeRankingOrdersByTheGeographicPrediction() {
     double[] tokyo = {35.68, 139.69};

@@ -8,6 +8,7 @@ import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.PositionFit;
 import dev.reed.coordinates.calibration.CalibrationCandidate;
 import dev.reed.coordinates.calibration.CalibrationSelector;
+import dev.reed.coordinates.geo.Place;
 import dev.reed.coordinates.ranking.Cursor;
 import dev.reed.coordinates.ranking.GroupRanked;
 import dev.reed.coordinates.ranking.GroupRankedPage;
@@ -38,6 +39,8 @@ import dev.reed.proto.v1.GroupRankedServer;
 import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.LocateRequest;
 import dev.reed.proto.v1.LocateResponse;
+import dev.reed.proto.v1.LocationSource;
+import dev.reed.proto.v1.Placement;
 import dev.reed.proto.v1.RankForGroupRequest;
 import dev.reed.proto.v1.RankForGroupResponse;
 import dev.reed.proto.v1.RankedServer;
@@ -273,18 +276,47 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     } catch (IllegalArgumentException e) {
       throw invalid("cannot position from these measurements: " + e.getMessage());
     }
-    out.onNext(LocateResponse.newBuilder()
+    LocateResponse.Builder b = LocateResponse.newBuilder()
         .setCoordinate(CoordinateCodec.toProto(fit.coordinate()))
-        .setFit(FitQuality.newBuilder().setRelativeError(fit.relativeError()).setLandmarksUsed(fit.anchorsUsed()))
-        .build());
+        .setFit(FitQuality.newBuilder().setRelativeError(fit.relativeError()).setLandmarksUsed(fit.anchorsUsed()));
+    GeoModel g = geo.get();
+    ClientPrior prior = prior(g, req.hasLocation(), req.getLocation());
+    if (prior != null && g.trained()) {
+      fixLocation(b, g, prior, req, rtt);
+    }
+    out.onNext(b.build());
     out.onCompleted();
+  }
+
+  /**
+   * The client's location prior corrected by its calibration RTTs ({@link GeoModel#relocate}), with
+   * the geographic prediction from there to each measured server, in the request's order.
+   */
+  private static void fixLocation(LocateResponse.Builder b, GeoModel g, ClientPrior prior, LocateRequest req,
+      Map<String, Double> rtt) {
+    Map<String, Double> toBeacons = new HashMap<>();
+    rtt.forEach((key, ms) -> {
+      if (g.beacons().containsKey(key)) toBeacons.put(key, ms);
+    });
+    Place at = g.relocate(prior.place(), toBeacons);
+    b.setPlacement(at.equals(prior.place()) ? prior.placement() : Placement.newBuilder()
+        .setPoint(GeoPoint.newBuilder().setLatitudeDeg(at.lat()).setLongitudeDeg(at.lon()))
+        .setSource(LocationSource.LOCATION_SOURCE_MEASURED).build());
+    for (CalibrationMeasurement m : req.getMeasurementsList()) {
+      String key = Endpoints.key(Endpoints.parse(Endpoints.key(m.getEndpoint()))); // as locate keyed it
+      HostGeo h = g.beacons().containsKey(key) ? g.beacons().get(key) : g.server(key);
+      b.addGeoPredictedRttUs(GeoModel.micros(g.geoMs(at, h)));
+    }
+    b.setFusion(g.fusion());
   }
 
   /** Algorithm 4, one page, encoded as a GetOrderedServersResponse (see {@link EncodedOrderedPage}). */
   byte[] orderedPage(GetOrderedServersRequest req) {
     ServingState s = state.get();
     GeoModel g = geo.get();
-    ClientPrior prior = prior(g, req.hasLocation(), req.getLocation());
+    ClientPrior stated = prior(g, req.hasLocation(), req.getLocation());
+    // a client that found its prior inconsistent with its calibration asks for coordinates alone
+    ClientPrior prior = req.getIgnoreLocation() && req.hasClient() ? null : stated;
     Coordinate client = req.hasClient() || !g.locating()
         ? RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client") : null;
     int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");

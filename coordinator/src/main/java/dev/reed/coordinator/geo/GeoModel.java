@@ -17,17 +17,45 @@ import java.util.Map;
  * @param servers per server endpoint key
  * @param beacons per landmark beacon endpoint key
  * @param estimator the trained estimator, null until enough located landmark data was seen
+ * @param beaconLandmarks each landmark beacon's endpoint key to its landmark's index in the
+ *     estimator's data (how a client's RTT to a beacon is an RTT to that landmark)
+ * @param locateMarginMs how much better another place must explain a client's landmark RTTs
+ *     before Locate moves it there ({@code EstimatorModel.locateMarginMs})
  * @param trainedAt when this version was built
  */
 public record GeoModel(boolean locating, Map<String, HostGeo> servers, Map<String, HostGeo> beacons,
-    FusedEstimator estimator, Instant trainedAt) {
+    FusedEstimator estimator, Map<String, Integer> beaconLandmarks, double locateMarginMs, Instant trainedAt) {
 
   /** No database configured. */
-  public static final GeoModel NONE = new GeoModel(false, Map.of(), Map.of(), null, Instant.EPOCH);
+  public static final GeoModel NONE = new GeoModel(false, Map.of(), Map.of(), null, Map.of(), 0, Instant.EPOCH);
 
   public GeoModel {
     servers = Map.copyOf(servers);
     beacons = Map.copyOf(beacons);
+    beaconLandmarks = Map.copyOf(beaconLandmarks);
+  }
+
+  /**
+   * Where a client's calibration RTTs place it (issue 15: the prior corrected): of the prior and
+   * every located landmark and server the estimator learned from, the place whose distances explain
+   * the client's RTTs to the landmark beacons best, the prior unless another is better by the
+   * margin ({@code FusedEstimator.locate}). The prior when nothing is trained.
+   *
+   * @param beaconRttMs the client's RTT to landmark beacons, by beacon endpoint key
+   */
+  public Place relocate(Place prior, Map<String, Double> beaconRttMs) {
+    if (estimator == null || prior == null) {
+      return prior;
+    }
+    double[] toLandmark = new double[estimator.data().landmarks().length];
+    java.util.Arrays.fill(toLandmark, Double.NaN);
+    beaconRttMs.forEach((key, ms) -> {
+      Integer k = beaconLandmarks.get(key);
+      if (k != null) {
+        toLandmark[k] = Math.min(ms, Double.isNaN(toLandmark[k]) ? ms : toLandmark[k]);
+      }
+    });
+    return estimator.locate(prior, toLandmark, locateMarginMs);
   }
 
   /** Whether predictions can be made (an estimator was trained). */

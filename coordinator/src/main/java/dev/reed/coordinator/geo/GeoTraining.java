@@ -88,7 +88,8 @@ public final class GeoTraining implements AutoCloseable {
     this.maxServers = maxServers;
     this.bound = bound;
     this.clock = clock;
-    this.current = new AtomicReference<>(new GeoModel(true, Map.of(), Map.of(), null, clock.instant()));
+    this.current = new AtomicReference<>(new GeoModel(true, Map.of(), Map.of(), null, Map.of(), model.locateMarginMs(),
+        clock.instant()));
   }
 
   /** The newest model. */
@@ -256,11 +257,13 @@ public final class GeoTraining implements AutoCloseable {
       servers.put(keys.get(s), HostGeo.of(srvPlacement[s], srvPlace[s], excess));
     }
     Map<String, HostGeo> beacons = new HashMap<>();
+    Map<String, Integer> beaconLandmarks = new HashMap<>();
     for (int k = 0; k < l; k++) {
       LandmarkCoordinate lc = state.landmarks().get(anchors.get(k).landmarkId());
       if (lc == null || !lc.hasBeacon() || lc.getBeacon().getIp().isEmpty()) continue;
       double excess = prior == null ? 0 : prior.hostExcessMs(lmPlaces[k], meshMs[k], model.excessMinLandmarks());
       beacons.put(Endpoints.key(lc.getBeacon()), HostGeo.of(chosen[k], lmPlaces[k], excess));
+      beaconLandmarks.put(Endpoints.key(lc.getBeacon()), k);
     }
     long nanos = System.nanoTime() - t0;
     lastNanos.set(nanos);
@@ -274,7 +277,7 @@ public final class GeoTraining implements AutoCloseable {
             estimator.weights().geo(), estimator.weights().coordinate(), estimator.weights().relay(),
             estimator.errors().geo(), estimator.errors().geoAndCoordinates(), estimator.errors().fused()),
         nanos / 1_000_000, phases);
-    return new GeoModel(true, servers, beacons, estimator, clock.instant());
+    return new GeoModel(true, servers, beacons, estimator, beaconLandmarks, model.locateMarginMs(), clock.instant());
   }
 
   private void reportUntrainable(String why) {

@@ -496,7 +496,7 @@ class ReedServiceTest {
 
   @Test
   void aZeroProbeRankingBeforeTheFirstTrainingIsUnavailable() throws Exception {
-    dev.reed.coordinator.geo.GeoModel untrained = new dev.reed.coordinator.geo.GeoModel(true, Map.of(), Map.of(), null,
+    dev.reed.coordinator.geo.GeoModel untrained = new dev.reed.coordinator.geo.GeoModel(true, Map.of(), Map.of(), null, Map.of(), 10,
         Instant.EPOCH);
     String name = InProcessServerBuilder.generateName();
     Server s = InProcessServerBuilder.forName(name).directExecutor()
