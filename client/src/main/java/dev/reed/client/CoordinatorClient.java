@@ -233,7 +233,7 @@ final class CoordinatorClient implements AutoCloseable {
           geo.put(keys.get(i), us / 1000.0);
         }
       }
-      return new LocationFix(new Place(at.getLatitudeDeg(), at.getLongitudeDeg(), null),
+      return new LocationFix(Place.of(at.getLatitudeDeg(), at.getLongitudeDeg()),
           r.getPlacement().getSource() == LocationSource.LOCATION_SOURCE_MEASURED, geo, w);
     } catch (IllegalArgumentException e) {
       log.warn("coordinator {}: unusable location fix ({}), ordering by coordinates alone", target, e.getMessage());
@@ -439,7 +439,7 @@ final class CoordinatorClient implements AutoCloseable {
       return null;
     }
     GeoPoint p = s.getPlacement().getPoint();
-    return new Place(p.getLatitudeDeg(), p.getLongitudeDeg(), null); // out of range: IllegalArgumentException, dropped
+    return Place.of(p.getLatitudeDeg(), p.getLongitudeDeg()); // out of range: IllegalArgumentException, dropped
   }
 
   /** An endpoint for messages, whatever it holds. */

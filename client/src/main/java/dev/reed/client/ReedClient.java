@@ -203,7 +203,7 @@ public final class ReedClient implements AutoCloseable {
      * @throws IllegalArgumentException latitude outside -90..90 or longitude outside -180..180
      */
     public Builder location(double latitudeDeg, double longitudeDeg) {
-      this.location = new Place(latitudeDeg, longitudeDeg, null);
+      this.location = Place.of(latitudeDeg, longitudeDeg);
       return this;
     }
 

@@ -1,6 +1,5 @@
 package dev.reed.eval;
 
-import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.clustering.ClusterConfig;
 import dev.reed.coordinates.clustering.ClusterOrder;
 import dev.reed.coordinates.geo.FusedEstimator;
@@ -21,8 +20,6 @@ import java.util.function.Consumer;
 final class Baselines {
   /** The clustering baselines' parameters: the SDK fallback's defaults. */
   static final ClusterConfig CLUSTERING = ClusterConfig.defaults();
-  /** Calibration probes of the fused estimator's few-probe row (issue 15 asks for 0, 5 and 10). */
-  static final int FUSED_FEW_PROBES = 5;
 
   /** Method keys in report order, with their labels. */
   static final Map<String, String> LABELS = labels();
@@ -30,9 +27,7 @@ final class Baselines {
   private static Map<String, String> labels() {
     Map<String, String> l = new LinkedHashMap<>();
     l.put("reed", "reed");
-    l.put("fused", "reed + geo: fused estimator (experimental), REED's calibration and the client's location prior");
-    l.put("fused5", "the same with only the first " + FUSED_FEW_PROBES + " of REED's calibration probes");
-    l.put("fusedZero", "the fused estimator's location prior alone, no probes");
+    l.put("fusedZero", "reed's zero-probe ranking: the geographic prediction from the client's location, no probes");
     l.put("geoExact", "great-circle distance from the client's true location, no probes");
     l.put("geoNoisy", "the same from a GeoIP-like location (--geo-error)");
     l.put("relay", "Valve's relay estimate (min over landmarks of rtt(c,l) + rtt(l,s))");
@@ -69,19 +64,13 @@ final class Baselines {
         exact[v] = nodes.node(v).location();
       }
       GeoPoint[] noisy = s.geoError().isNone() ? exact : s.geoError().displace(nodes, o.seed());
-      double bound = s.model().comparison() ? s.model().lowerBoundBeyondMs() : Double.NaN;
       FusedEstimator fused = o.located().estimator();
       progress.accept(String.format(java.util.Locale.ROOT, "seed %d fused estimator: %.2f + %.4f ms/km, weights geo %.2f"
           + " coordinates %.2f relay %.2f, cross-validated error %.3f over %d landmarks", o.seed(), fused.prior().model().global().interceptMs(),
           fused.prior().model().global().msPerKm(), fused.weights().geo(), fused.weights().coordinate(),
           fused.weights().relay(), fused.cvError(), fused.folds()));
       Place[] believed = o.located().believed();
-      FusedOrder fusedOrder = new FusedOrder(fused, o, believed, bound,
-          s.model().comparison() ? s.model().nearDifferenceWeight() : 0, s.estimator().locateMarginMs(),
-          new HostPositioner(s.coordinates()));
-      methods.put("fused", fusedOrder::calibrated);
-      methods.put("fused5", c -> fusedOrder.calibratedFirst(c, FUSED_FEW_PROBES));
-      methods.put("fusedZero", fusedOrder::zeroProbe);
+      methods.put("fusedZero", new ZeroProbeOrder(fused, o.servers(), believed)::order);
       methods.put("geoExact", new GeoDistance(nodes, exact, line)::order);
       if (!s.geoError().isNone()) {
         methods.put("geoNoisy", new GeoDistance(nodes, noisy, line)::order);

@@ -53,10 +53,10 @@ final class FusedTraining {
     return FusedEstimator.train(model, data, leaveOneOutCoordinates(o, mesh, srvMs));
   }
 
-  /** Where node {@code v} is, with its region, or null. */
+  /** Where node {@code v} is (its region derived from the point, as the coordinator derives it), or null. */
   Place place(int v) {
     GeoPoint p = m.nodes().node(v).location();
-    return p == null ? null : new Place(p.lat(), p.lon(), m.nodes().node(v).region());
+    return p == null ? null : Place.of(p.lat(), p.lon());
   }
 
   private double[][] leaveOneOutCoordinates(SeedRun.Deployment o, double[][] mesh, double[][] srvMs) {

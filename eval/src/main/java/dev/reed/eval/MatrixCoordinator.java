@@ -11,6 +11,7 @@ import dev.reed.coordinates.discovery.ProbeOrder;
 import dev.reed.coordinates.discovery.RankedCandidate;
 import dev.reed.coordinates.discovery.LocationFix;
 import dev.reed.coordinates.geo.FusedEstimator;
+import dev.reed.coordinates.geo.FusionWeights;
 import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -126,17 +127,29 @@ final class MatrixCoordinator {
       return new LocationFix(at, !at.equals(prior), geo, estimator.weights());
     }
 
-    /** The geographic prediction from {@code at} to node {@code v}, NaN when unknown. */
-    private double geoMs(Place at, int v) {
+    /** Whether the coordinator places this client (it has a location prior for it). */
+    boolean locatesClient() {
+      return prior != null;
+    }
+
+    /** The fusion weights the coordinator serves, null without locations. */
+    FusionWeights fusion() {
+      return located == null ? null : located.estimator().weights();
+    }
+
+    /**
+     * The geographic prediction from {@code at} to node {@code v} in whole microseconds, as the API
+     * carries it; NaN when unknown.
+     */
+    double geoMs(Place at, int v) {
       if (at == null) {
         return Double.NaN;
       }
       Integer j = serverIndex.get(v);
-      if (j != null) {
-        return located.estimator().geoMs(at, j);
-      }
       Integer k = landmarkIndex.get(v);
-      return k == null ? Double.NaN : located.estimator().geoToLandmarkMs(at, k);
+      double ms = j != null ? located.estimator().geoMs(at, j)
+          : k != null ? located.estimator().geoToLandmarkMs(at, k) : Double.NaN;
+      return Double.isFinite(ms) ? Math.round(ms * 1000) / 1000.0 : Double.NaN;
     }
 
     @Override

@@ -205,7 +205,7 @@ final class SeedRun {
     GeoPoint[] noisy = s.geoError().isNone() ? at : s.geoError().displace(nodes, seed);
     Place[] believed = new Place[nodes.size()];
     for (int v = 0; v < believed.length; v++) {
-      believed[v] = noisy[v] == null ? null : new Place(noisy[v].lat(), noisy[v].lon(), nodes.node(v).region());
+      believed[v] = noisy[v] == null ? null : Place.of(noisy[v].lat(), noisy[v].lon());
     }
     return new Located(fused, believed, s.estimator().locateMarginMs());
   }

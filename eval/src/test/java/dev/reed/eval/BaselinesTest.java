@@ -85,7 +85,7 @@ class BaselinesTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("seed 2 baselines, P@10: reed ");
     JsonObject b = baselines(out);
-    assertThat(b.keySet()).containsExactly("reed", "fused", "fused5", "fusedZero", "geoExact", "geoNoisy", "relay",
+    assertThat(b.keySet()).containsExactly("reed", "fusedZero", "geoExact", "geoNoisy", "relay",
         "clusterCountry", "clusterAs", "gnp");
     for (String k : b.keySet()) {
       JsonObject v = b.getAsJsonObject(k);

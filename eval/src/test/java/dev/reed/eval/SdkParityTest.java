@@ -12,6 +12,8 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.discovery.CalibrationPoint;
 import dev.reed.coordinates.discovery.CalibrationSource;
 import dev.reed.coordinates.discovery.DiscoveryModel;
+import dev.reed.coordinates.discovery.LocationFix;
+import dev.reed.coordinates.geo.Place;
 import dev.reed.coordinates.discovery.RankedCandidate;
 import dev.reed.probe.ProbeCounters;
 import dev.reed.probe.ProbeResult;
@@ -21,12 +23,18 @@ import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.CalibrationKind;
 import dev.reed.proto.v1.CalibrationServer;
 import dev.reed.proto.v1.FitQuality;
+import dev.reed.proto.v1.CalibrationMeasurement;
 import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.GeoPoint;
 import dev.reed.proto.v1.GetCalibrationServersRequest;
 import dev.reed.proto.v1.GetCalibrationServersResponse;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import dev.reed.proto.v1.GetOrderedServersResponse;
 import dev.reed.proto.v1.LandmarkRtt;
+import dev.reed.proto.v1.LocateRequest;
+import dev.reed.proto.v1.LocateResponse;
+import dev.reed.proto.v1.LocationSource;
+import dev.reed.proto.v1.Placement;
 import dev.reed.proto.v1.ProbeStatus;
 import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ReedServiceGrpc;
@@ -65,9 +73,25 @@ class SdkParityTest {
   @Test
   void theSdkProbesInTheOrderTheEvaluatorMeasures() throws Exception {
     RttMatrix m = RttMatrix.load(EvalCommandTest.smallMatrix(dir, 60), null);
-    CoordinateConfig geometry = new CoordinateConfig(3, true);
-    EvalSettings s = EvalSettings.builder().coordinates(geometry).model(DiscoveryModel.defaults(), 1000)
-        .landmarks(10, null).seeds(1, 1).threads(1).build();
+    assertParity(m, EvalSettings.builder().coordinates(new CoordinateConfig(3, true)).model(DiscoveryModel.defaults(), 1000)
+        .landmarks(10, null).seeds(1, 1).threads(1).build(), 8);
+  }
+
+  /**
+   * On a located world with GeoIP-like client locations the SDK takes the coordinator's location
+   * fix (Locate), fuses the geographic predictions and sends the fixed place with its page
+   * requests, exactly as the evaluator's policy does.
+   */
+  @Test
+  void theSdkFusesLocationsAsTheEvaluatorDoes() throws Exception {
+    Path[] w = BaselinesTest.locatedWorld(dir, 70, 0, 25);
+    RttMatrix m = RttMatrix.load(w[1], w[0]);
+    EvalSettings s = EvalSettings.builder().coordinates(new CoordinateConfig(3, true)).model(DiscoveryModel.defaults(), 1000)
+        .landmarks(10, null).seeds(1, 1).threads(1).baselines(false, GeoErrorModel.parse("geoip:300:1000:0.1")).build();
+    assertParity(m, s, 8);
+  }
+
+  private void assertParity(RttMatrix m, EvalSettings s, int clients) throws Exception {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     SeedRun.Output o;
     try {
@@ -77,7 +101,7 @@ class SdkParityTest {
     }
     int compared = 0;
     for (Map.Entry<Integer, SeedRun.Sequence> e : o.sequences().entrySet()) {
-      if (compared++ == 8) {
+      if (compared++ == clients) {
         break;
       }
       int client = e.getKey();
@@ -87,7 +111,7 @@ class SdkParityTest {
           .isEqualTo(o.clients().stream().filter(r -> r.client() == client).findFirst().orElseThrow().calibrationProbes());
       assertThat(sdk.order()).as("client %d probe order", client).isEqualTo(evaluated);
     }
-    assertThat(compared).isGreaterThan(8);
+    assertThat(compared).isGreaterThan(clients);
   }
 
   /** What the SDK did for one client: its calibration probes, then every server in the order it handed them out. */
@@ -98,7 +122,7 @@ class SdkParityTest {
     MatrixCoordinator.Session world = o.coordinator().session(client, client + 7919L * o.seed());
     String name = "parity-" + client;
     Server server = InProcessServerBuilder.forName(name).directExecutor()
-        .addService(new WorldService(world, dims(o))).build().start();
+        .addService(new WorldService(world, dims(o), o)).build().start();
     ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     List<Integer> order = new CopyOnWriteArrayList<>();
     try (ReedClient sdk = ReedClient.builder().channel(channel, name).prober(new MatrixProber(m, client)).model(model)
@@ -151,10 +175,48 @@ class SdkParityTest {
   private static final class WorldService extends ReedServiceGrpc.ReedServiceImplBase {
     private final MatrixCoordinator.Session world;
     private final int dims;
+    private final SeedRun.Output seed;
 
-    WorldService(MatrixCoordinator.Session world, int dims) {
+    WorldService(MatrixCoordinator.Session world, int dims, SeedRun.Output seed) {
       this.world = world;
       this.dims = dims;
+      this.seed = seed;
+    }
+
+    private boolean landmark(int v) {
+      return Arrays.stream(seed.landmarks()).anyMatch(l -> l == v);
+    }
+
+    /** Locate as the coordinator answers it with a location database: the evaluator's location fix, over the API. */
+    @Override
+    public void locate(LocateRequest req, StreamObserver<LocateResponse> out) {
+      List<CalibrationPoint> probed = new ArrayList<>();
+      Map<String, Double> rtt = new java.util.HashMap<>();
+      for (CalibrationMeasurement cm : req.getMeasurementsList()) {
+        int v = node(Endpoints.toSocketAddress(cm.getEndpoint()));
+        probed.add(new CalibrationPoint(Integer.toString(v), seed.coords()[v], landmark(v) ? Integer.toString(v) : ""));
+        rtt.put(Integer.toString(v), cm.getRttUs() / 1000.0);
+      }
+      LocateResponse.Builder b = LocateResponse.newBuilder().setCoordinate(proto(seed.coords()[node(
+          Endpoints.toSocketAddress(req.getMeasurements(0).getEndpoint()))]));
+      LocationFix fix = world.locate(probed, rtt);
+      if (fix != null) {
+        b.setPlacement(Placement.newBuilder().setPoint(GeoPoint.newBuilder().setLatitudeDeg(fix.place().lat())
+            .setLongitudeDeg(fix.place().lon())).setSource(fix.moved() ? LocationSource.LOCATION_SOURCE_MEASURED
+            : LocationSource.LOCATION_SOURCE_DATABASE));
+        for (CalibrationPoint p : probed) {
+          Double g = fix.geoMs().get(p.key());
+          b.addGeoPredictedRttUs(g == null ? 0 : (int) Math.round(g * 1000));
+        }
+        b.setFusion(weights(fix.weights()));
+      }
+      out.onNext(b.build());
+      out.onCompleted();
+    }
+
+    private static dev.reed.proto.v1.FusionWeights weights(dev.reed.coordinates.geo.FusionWeights w) {
+      return dev.reed.proto.v1.FusionWeights.newBuilder().setGeo(w.geo()).setCoordinates(w.coordinate()).setRelay(w.relay())
+          .build();
     }
 
     @Override
@@ -164,6 +226,9 @@ class SdkParityTest {
       List<CalibrationPoint> points = req.hasNear()
           ? world.nearest(coordinate(req.getNear()), req.getCount(), kind) : world.spread(req.getCount(), kind);
       GetCalibrationServersResponse.Builder b = GetCalibrationServersResponse.newBuilder().setDimensions(dims).setHeightModel(true);
+      if (world.locatesClient()) {
+        b.setClientPlacement(Placement.newBuilder().setSource(LocationSource.LOCATION_SOURCE_DATABASE)).setFusion(weights(world.fusion()));
+      }
       for (CalibrationPoint p : points) {
         int v = Integer.parseInt(p.key());
         b.addServers(CalibrationServer.newBuilder().setEndpoint(Endpoints.of(address(v))).setProtocol(GameProtocol.GAME_PROTOCOL_A2S)
@@ -178,12 +243,21 @@ class SdkParityTest {
 
     @Override
     public void getOrderedServers(GetOrderedServersRequest req, StreamObserver<GetOrderedServersResponse> out) {
-      MatrixCoordinator.Session.Page page = world.page(coordinate(req.getClient()), req.getPageToken(), null);
+      Place at = req.hasLocation() && !req.getIgnoreLocation()
+          ? Place.of(req.getLocation().getLatitudeDeg(), req.getLocation().getLongitudeDeg()) : null;
+      MatrixCoordinator.Session.Page page = world.page(coordinate(req.getClient()), req.getPageToken(), at);
       GetOrderedServersResponse.Builder b = GetOrderedServersResponse.newBuilder().setNextPageToken(page.nextCursor());
       for (RankedCandidate c : page.servers()) {
         RankedServer.Builder r = RankedServer.newBuilder().setEndpoint(Endpoints.of(address(Integer.parseInt(c.key()))))
             .setProtocol(GameProtocol.GAME_PROTOCOL_A2S).setPredictedRttUs((int) Math.round(c.predictedMs() * 1000))
             .setCoordinate(proto(c.coordinate()));
+        if (Double.isFinite(c.geoMs())) {
+          r.setGeoPredictedRttUs((int) Math.round(c.geoMs() * 1000));
+        }
+        if (c.place() != null) {
+          r.setPlacement(Placement.newBuilder().setSource(LocationSource.LOCATION_SOURCE_DATABASE)
+              .setPoint(GeoPoint.newBuilder().setLatitudeDeg(c.place().lat()).setLongitudeDeg(c.place().lon())));
+        }
         c.landmarkRttMs().forEach((landmark, ms) -> r.addLandmarkRtts(LandmarkRtt.newBuilder()
             .setLandmarkId(key(Integer.parseInt(landmark))).setRttUs((int) Math.round(ms * 1000))));
         b.addServers(r);

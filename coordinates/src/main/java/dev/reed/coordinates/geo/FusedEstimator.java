@@ -90,7 +90,7 @@ public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights we
       return at;
     }
     double[] to = GreatCircle.destination(at.lat(), at.lon(), km, k * Math.PI * (3 - Math.sqrt(5)));
-    return new Place(to[0], to[1], at.region());
+    return Place.of(to[0], to[1]);
   }
 
   /**

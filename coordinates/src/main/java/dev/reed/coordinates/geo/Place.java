@@ -15,6 +15,11 @@ public record Place(double lat, double lon, String region) {
     }
   }
 
+  /** A place with its region derived from the point ({@link Continents}). */
+  public static Place of(double lat, double lon) {
+    return new Place(lat, lon, Continents.code(lat, lon));
+  }
+
   /** Great-circle distance, km. */
   public double kmTo(Place o) {
     return GreatCircle.km(lat, lon, o.lat, o.lon);

@@ -29,7 +29,7 @@ public record ClientPrior(Placement placement, Place place) {
             + stated.getLatitudeDeg() + "," + stated.getLongitudeDeg());
       }
       return new ClientPrior(Placement.newBuilder().setPoint(stated).setSource(LocationSource.LOCATION_SOURCE_CLIENT).build(),
-          new Place(stated.getLatitudeDeg(), stated.getLongitudeDeg(), null));
+          Place.of(stated.getLatitudeDeg(), stated.getLongitudeDeg()));
     }
     if (address == null || locations == null) return null;
     // not cached: client addresses are unbounded, and an MMDB lookup costs microseconds

@@ -348,7 +348,7 @@ public final class GeoTraining implements AutoCloseable {
     if (p.getSource() == LocationSource.LOCATION_SOURCE_UNSPECIFIED || !p.hasPoint() || !HostLocations.inRange(p.getPoint())) {
       return null;
     }
-    return new Place(p.getPoint().getLatitudeDeg(), p.getPoint().getLongitudeDeg(), null);
+    return Place.of(p.getPoint().getLatitudeDeg(), p.getPoint().getLongitudeDeg());
   }
 
   /** The placement without its (ignored) location: the AS stays, the country goes with the location. */
