@@ -40,12 +40,14 @@ import java.util.Set;
  *       spatially correlated (servers at one site share their error), so an unprobed server's
  *       prediction is corrected by the kernel-weighted mean residual of probed servers near it in
  *       coordinate space (Gaussian kernel {@link DiscoveryModel#kernelMs()}, shrunk towards 0 by
- *       {@link DiscoveryModel#prior()}; Nadaraya-Watson regression).
+ *       {@link DiscoveryModel#prior()}; Nadaraya-Watson regression); with locations, near it on
+ *       the map instead ({@link DiscoveryModel#kernelKm()} of great-circle distance).
  * </ol>
  *
  * <p>Location (issue 15, after Htrae: Agarwal &amp; Lorch, SIGCOMM 2009): when the coordinator knows
- * where the client and a server are, it sends its geographic prediction ({@link
- * RankedCandidate#geoMs}) and the weights it fitted by cross-validation on landmark data; each base
+ * where the client and a server are ({@link LocationFix}, its location prior corrected by the
+ * calibration), it sends its geographic prediction ({@link RankedCandidate#geoMs}) and the
+ * weights it fitted by cross-validation on landmark data; each base
  * prediction is then that convex combination of the geographic prediction, the bounded coordinate
  * distance and Valve's relay bound ({@code min over landmarks of the client's RTT to the beacon plus
  * the landmark's RTT to the server}), and learning corrects it as above. The calibration checks the
