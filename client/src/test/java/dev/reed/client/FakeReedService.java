@@ -120,6 +120,10 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
       out.onError(Status.UNAVAILABLE.withDescription("coordinator going down").asRuntimeException());
       return;
     }
+    if (!req.hasClient()) {
+      zeroProbe(req, out);
+      return;
+    }
     Coordinate client = new Coordinate(req.getClient().getComponentsList().stream().mapToDouble(Double::doubleValue).toArray(),
         req.getClient().getHeightMs());
     List<FakeWorld.Server> matching = world.servers.stream().filter(s -> matches(s, req.getFilter(), client))
@@ -139,6 +143,30 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
       b.addServers(r);
     }
     out.onNext(b.build());
+    out.onCompleted();
+  }
+
+  /**
+   * A zero-probe ranking as the coordinator answers it: servers by a stand-in geographic prediction
+   * (their coordinate's distance from the origin), with an uncertainty; INVALID_ARGUMENT without a
+   * location (this fake has no database for the client's address).
+   */
+  private void zeroProbe(GetOrderedServersRequest req, StreamObserver<GetOrderedServersResponse> out) {
+    if (!req.hasLocation()) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription("no client coordinate and no location prior").asRuntimeException());
+      return;
+    }
+    Coordinate origin = Coordinate.of(0, 0);
+    GetOrderedServersResponse.Builder b = GetOrderedServersResponse.newBuilder();
+    world.servers.stream().sorted(Comparator.comparingDouble((FakeWorld.Server s) -> origin.distanceTo(s.coordinate())))
+        .limit(req.getPageSize()).forEach(s -> {
+          double ms = origin.distanceTo(s.coordinate());
+          b.addServers(ranked(s, ms).toBuilder().setGeoPredictedRttUs((int) Math.round(ms * 1000))
+              .setUncertaintyUs((int) Math.round(ms * 100)).setPlacement(dev.reed.proto.v1.Placement.newBuilder()
+                  .setCountry("JP").setSource(dev.reed.proto.v1.LocationSource.LOCATION_SOURCE_DATABASE)
+                  .setPoint(req.getLocation())));
+        });
+    out.onNext(b.setTotalMatching(world.servers.size()).build());
     out.onCompleted();
   }
 

@@ -640,4 +640,37 @@ class ReedClientTest {
       return s.getLocalPort();
     }
   }
+
+  /** A stated location goes with every request that takes one; a zero-probe ranking needs no probe. */
+  @Test
+  void aStatedLocationIsSentAndAZeroProbeRankingProbesNothing() {
+    ReedClient c = track(builder().location(35.68, 139.69).build());
+    c.discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
+    dev.reed.proto.v1.GeoPoint tokyo = dev.reed.proto.v1.GeoPoint.newBuilder().setLatitudeDeg(35.68).setLongitudeDeg(139.69)
+        .build();
+    assertThat(service.calibrationRequests).isNotEmpty().allMatch(r -> r.getLocation().equals(tokyo));
+    assertThat(service.pageRequests).isNotEmpty().allMatch(r -> r.getLocation().equals(tokyo) && !r.getIgnoreLocation());
+    // the fake places nobody (no client_placement in its calibration answer): no location fix is asked for
+    assertThat(service.locateRequests).isEmpty();
+
+    int probesBefore = prober.sent.size();
+    service.pageRequests.clear();
+    List<PredictedServer> ranked = c.rankByLocation(Filter.none(), 20);
+    assertThat(ranked).hasSize(20);
+    assertThat(prober.sent).hasSize(probesBefore);
+    assertThat(service.pageRequests.getFirst().hasClient()).isFalse();
+    for (int i = 1; i < ranked.size(); i++) {
+      assertThat(ranked.get(i).predictedMs()).isGreaterThanOrEqualTo(ranked.get(i - 1).predictedMs());
+    }
+    assertThat(ranked).allSatisfy(p -> {
+      assertThat(p.uncertaintyMs()).isCloseTo(p.predictedMs() / 10, org.assertj.core.data.Offset.offset(0.002));
+      assertThat(p.country()).isEqualTo("JP");
+    });
+    // without a location the coordinator cannot place this client: a clear refusal
+    ReedClientException e = org.junit.jupiter.api.Assertions.assertThrows(ReedClientException.class,
+        () -> client().rankByLocation(Filter.none(), 20));
+    assertThat(e.kind()).isEqualTo(ReedClientException.Kind.COORDINATOR_REJECTED);
+    assertThat(e.getMessage()).contains("no location prior");
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> builder().location(95, 0));
+  }
 }
