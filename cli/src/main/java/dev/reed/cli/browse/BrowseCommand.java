@@ -12,6 +12,7 @@ import dev.reed.client.GroupRanking;
 import dev.reed.client.GroupServer;
 import dev.reed.coordinates.discovery.DiscoveryModel.NearCalibration;
 import dev.reed.client.ClusterBy;
+import dev.reed.client.PredictedServer;
 import dev.reed.client.ReedClient;
 import dev.reed.geo.GeoFiles;
 import dev.reed.client.ReedClientException;
@@ -176,6 +177,13 @@ public final class BrowseCommand implements Callable<Integer> {
       description = "What --fallback's clustering groups by (default: ${DEFAULT-VALUE}: the origin AS when --asn knows any listed address, else the country).")
   String clusterBy = "auto";
 
+  @Option(names = "--location", paramLabel = "LAT,LON",
+      description = "Where this player is, roughly (degrees), sent instead of letting the coordinator look up this machine's address in its location database; the calibration checks it.")
+  String location;
+
+  @Option(names = "--zero-probe", description = "Only list servers by the coordinator's predicted ping from this player's location (--location, else its address), with the uncertainty of each prediction: no calibration, no probe (what a web page or a privacy-minded player gets).")
+  boolean zeroProbe;
+
   @Option(names = "--locate", description = "Only position this machine and print its coordinate as a --group line.")
   boolean locate;
 
@@ -217,6 +225,7 @@ public final class BrowseCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage()); // e.g. a bad --geoip file
     }
     try (ReedClient client = built) {
+      if (zeroProbe) return zeroProbe(client, out);
       if (locate) return locate(client, out);
       if (group != null) return group(client, out);
       return browse(client, request, out, err);
@@ -364,6 +373,29 @@ public final class BrowseCommand implements Callable<Integer> {
     return Filter.none().withGame(game).withMap(map).withNotFull(notFull).withNotEmpty(notEmpty).withPassword(pw);
   }
 
+  /** The zero-probe ranking: one coordinator call, a table or JSON of predicted pings. */
+  private int zeroProbe(ReedClient client, PrintWriter out) {
+    List<PredictedServer> ranked = client.rankByLocation(filter(), Math.max(1, rows));
+    if (json) {
+      Json j = new Json().open().array("servers");
+      for (PredictedServer p : ranked) {
+        j.open().field("address", Endpoints.key(p.address())).field("predicted_ms", p.predictedMs())
+            .field("uncertainty_ms", p.uncertaintyMs()).field("country", p.country()).close();
+      }
+      out.println(j.closeArray().close());
+    } else {
+      out.printf(Locale.ROOT, "predicted ping from this player's location, no probe (%d servers)%n", ranked.size());
+      out.printf(Locale.ROOT, "%-4s %-28s %-8s %s%n", "#", "address", "country", "predicted ping");
+      int i = 1;
+      for (PredictedServer p : ranked) {
+        out.printf(Locale.ROOT, "%-4d %-28s %-8s %.1f ms%s%n", i++, Endpoints.key(p.address()), p.country().isEmpty() ? "-" : p.country(),
+            p.predictedMs(), Double.isNaN(p.uncertaintyMs()) ? "" : String.format(Locale.ROOT, " +/- %.1f", p.uncertaintyMs()));
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
   private ReedClient.Builder clientBuilder(String target) {
     NearCalibration near = switch (nearCalibration.toLowerCase(java.util.Locale.ROOT)) {
       case "beacons" -> NearCalibration.BEACONS;
@@ -374,6 +406,17 @@ public final class BrowseCommand implements Callable<Integer> {
     ReedClient.Builder b = ReedClient.builder().coordinator(target).rate(rate).calibrationCount(calib).nearCalibration(near)
         .probeTimeout(Duration.ofMillis(positive(timeoutMs, "--timeout"))).rpcDeadline(Duration.ofMillis(positive(deadlineMs, "--deadline")));
     if (bind != null) b.bind(bindAddress(bind));
+    if (location != null) {
+      String[] ll = location.split(",");
+      try {
+        if (ll.length != 2) throw new NumberFormatException();
+        b.location(Double.parseDouble(ll[0].strip()), Double.parseDouble(ll[1].strip()));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--location must be LAT,LON in degrees, e.g. 48.14,11.58: " + location);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--location: " + e.getMessage());
+      }
+    }
     if (master != null) b.traditionalList(ServerListSource.quake3Master(socketAddress(master, "--master"), masterProtocol));
     else if (valveMaster != null) b.traditionalList(ServerListSource.valveMaster(socketAddress(valveMaster, "--valve-master"), valveFilter));
     if (fallback) {

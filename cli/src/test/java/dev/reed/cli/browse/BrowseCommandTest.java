@@ -142,6 +142,24 @@ class BrowseCommandTest {
     assertThat(table.out()).contains("group of 3 (MIN_MAX): alice, bob, me");
   }
 
+  /** The zero-probe ranking: predicted pings with their uncertainty, from a stated location, nothing probed. */
+  @Test
+  void zeroProbeListsPredictedPingsFromTheLocation() {
+    Run r = browse("--coordinator", world.coordinator(), "--zero-probe", "--location", "35.68,139.69", "--rows", "5");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("predicted ping from this player's location, no probe (5 servers)");
+    assertThat(r.out().lines().filter(l -> l.matches("\\d+ +\\S+ +JP +\\d+\\.\\d ms \\+/- \\d+\\.\\d"))).hasSize(5);
+    Run j = browse("--coordinator", world.coordinator(), "--zero-probe", "--location", "35.68,139.69", "--rows", "3", "--json");
+    assertThat(j.code()).as(j.err()).isZero();
+    var servers = com.google.gson.JsonParser.parseString(j.out()).getAsJsonObject().getAsJsonArray("servers");
+    assertThat(servers).hasSize(3);
+    assertThat(servers.get(0).getAsJsonObject().get("uncertainty_ms").getAsDouble()).isPositive();
+    // without a location this fake coordinator cannot place the player: a clear error
+    Run none = browse("--coordinator", world.coordinator(), "--zero-probe");
+    assertThat(none.code()).isEqualTo(1);
+    assertThat(none.err()).contains("no location prior");
+  }
+
   @Test
   void badOptionsExitTwoWithAMessage() {
     Run r = browse("--coordinator", world.coordinator(), "--autostop", "sometimes");
@@ -160,6 +178,11 @@ class BrowseCommandTest {
         .contains("--geoip and --asn are for --fallback's clustering");
     assertThat(browse("--coordinator", world.coordinator(), "--cluster-by", "city").err())
         .contains("--cluster-by must be auto, as or country: city");
+    Run where = browse("--coordinator", world.coordinator(), "--location", "95,0");
+    assertThat(where.code()).isEqualTo(2);
+    assertThat(where.err()).contains("--location: latitude must be -90..90");
+    assertThat(browse("--coordinator", world.coordinator(), "--location", "Tokyo").err())
+        .contains("--location must be LAT,LON in degrees");
     Run near = browse("--coordinator", world.coordinator(), "--near-calibration", "closest");
     assertThat(near.code()).isEqualTo(2);
     assertThat(near.err()).contains("--near-calibration must be beacons or any: closest");
