@@ -52,14 +52,17 @@ class DemoCommandTest {
     // progress: one line per phase, then the table
     assertThat(run.out).contains("Kafka broker", "emulated game servers", "coordinator up", "landmark agents up",
         "landmark mesh", "catalog: 600 targets", "round 1:", "REED vs traditional discovery", "REED first",
-        "REED intelligent", "traditional", "stopped everything");
+        "REED intelligent", "geo distance first", "geo distance intell.", "traditional", "target (issue 15)",
+        "stopped everything");
+    assertThat(run.out).contains("locations: database of ", "the world's location database");
 
     JsonObject root = JsonParser.parseString(Files.readString(json)).getAsJsonObject();
     assertThat(root.get("servers").getAsInt()).isEqualTo(600);
     assertThat(root.get("landmarks").getAsInt()).isEqualTo(6);
     assertThat(root.getAsJsonArray("rounds")).isNotEmpty();
     JsonArray clients = root.getAsJsonArray("clients");
-    assertThat(clients).hasSize(9);
+    assertThat(root.get("geo").getAsString()).startsWith("location database of ");
+    assertThat(clients).hasSize(15);
     Map<String, Map<String, JsonObject>> byClient = new HashMap<>();
     for (JsonElement e : clients) {
       JsonObject c = e.getAsJsonObject();
@@ -104,6 +107,43 @@ class DemoCommandTest {
       assertThat(intelligent.get("mean_rtt_ms").getAsDouble()).as(who).isLessThan(optimal * 1.3 + 5);
       assertThat(intelligent.get("mean_rtt_ms").getAsDouble()).as(who)
           .isLessThanOrEqualTo(first.get("mean_rtt_ms").getAsDouble() + 1);
+
+      // geo distance: the list by distance from the client's city, no calibration, scored by the same stop rules
+      JsonObject geoFirst = e.getValue().get("geo-first");
+      JsonObject geoIntelligent = e.getValue().get("geo-intelligent");
+      for (JsonObject geo : List.of(geoFirst, geoIntelligent)) {
+        assertThat(geo).as("%s geo rows", who).isNotNull();
+        assertThat(geo.get("calibration_probes").getAsInt()).as(who).isZero();
+        assertThat(geo.get("stop_reason").getAsString()).as(who).isEqualTo("stop_rule");
+        assertThat(geo.get("servers_found").getAsInt()).as(who).isGreaterThanOrEqualTo(40);
+        assertThat(geo.get("optimal_mean_rtt_ms").getAsDouble()).isEqualTo(optimal);
+        assertThat(geo.get("mean_rtt_ms").getAsDouble()).as(who).isGreaterThanOrEqualTo(optimal * 0.97);
+        assertThat(geo.get("mean_rtt_above_optimal_ms").getAsDouble()).as(who)
+            .isCloseTo(geo.get("mean_rtt_ms").getAsDouble() - optimal, within(0.001));
+        assertThat(geo.get("nearest_found").getAsInt()).as(who).isBetween(0, 40);
+        assertThat(geo.getAsJsonArray("replies")).as(who).hasSize(geo.get("servers_found").getAsInt());
+      }
+      // First N_close stops at the 40th reply in probe order: 40 probes plus the few sent while it arrived
+      assertThat(geoFirst.get("probes").getAsInt()).as(who).isBetween(40, 80);
+      // Intelligent N_close (window 20) decides after 20 replies that did not improve a full set
+      assertThat(geoIntelligent.get("probes").getAsInt()).as(who).isGreaterThanOrEqualTo(40 + 20)
+          .isGreaterThanOrEqualTo(geoFirst.get("probes").getAsInt());
+      assertThat(geoIntelligent.get("mean_rtt_ms").getAsDouble()).as(who)
+          .isLessThanOrEqualTo(geoFirst.get("mean_rtt_ms").getAsDouble() + 1);
+    }
+
+    // issue 15's target per client, from REED first's figures
+    JsonObject target = root.getAsJsonObject("target");
+    assertThat(target.get("min_nearest_found").getAsInt()).isEqualTo(30);
+    assertThat(target.getAsJsonArray("clients")).hasSize(3);
+    for (JsonElement e : target.getAsJsonArray("clients")) {
+      JsonObject t = e.getAsJsonObject();
+      JsonObject first = byClient.get(t.get("client").getAsString()).get("first");
+      assertThat(t.get("first_probes").getAsInt()).isEqualTo(first.get("probes").getAsInt());
+      assertThat(t.get("first_nearest_found").getAsInt()).isEqualTo(first.get("nearest_found").getAsInt());
+      double excess = first.get("mean_rtt_ms").getAsDouble() - first.get("optimal_mean_rtt_ms").getAsDouble();
+      assertThat(t.get("first_mean_rtt_above_optimal_ms").getAsDouble()).isCloseTo(excess, within(0.001));
+      assertThat(t.get("met").getAsBoolean()).isEqualTo(excess <= 3 && t.get("first_nearest_found").getAsInt() >= 30);
     }
 
     // one valid PNG per client
