@@ -53,6 +53,9 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the table's figures as JSON.")
   Path json;
 
+  @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the table and issue 15's target as Markdown.")
+  Path markdown;
+
   @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("reed-data", "demo");
 
@@ -108,7 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
     DemoOptions options;
     try {
       options = new DemoOptions(servers, landmarks, world, dimensions, !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose,
-          calibration, rate, traditionalRate, out, json, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo);
+          calibration, rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -127,6 +130,10 @@ public final class DemoCommand implements Callable<Integer> {
       if (options.json() != null) {
         JsonReport.write(report, options.json());
         progress.line("figures written to %s", options.json());
+      }
+      if (options.markdown() != null) {
+        MarkdownReport.write(report, options.markdown());
+        progress.line("table written to %s", options.markdown());
       }
       progress.line("demo finished in %.1f s", progress.elapsed());
       if (options.serve()) serve(demo, progress);

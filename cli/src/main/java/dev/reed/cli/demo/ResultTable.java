@@ -61,7 +61,7 @@ final class ResultTable {
     return out;
   }
 
-  private static String label(String method) {
+  static String label(String method) {
     return switch (method) {
       case "first" -> "REED first";
       case "intelligent" -> "REED intelligent";

@@ -43,9 +43,10 @@ class DemoCommandTest {
   void smallDemoGivesThePapersPictureWritesJsonAndPlotsAndStopsEverything(@TempDir Path dir) throws Exception {
     Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
     Path json = dir.resolve("out/demo.json");
+    Path markdown = dir.resolve("out/demo.md");
     Path plots = dir.resolve("plots");
     Run run = run("--servers", "600", "--landmarks", "6", "--max-rounds", "2", "--agent-rate", "500",
-        "--out", plots.toString(), "--json", json.toString());
+        "--out", plots.toString(), "--json", json.toString(), "--markdown", markdown.toString());
     System.out.print(run.out);   // the demo's own progress and table, in the surefire report
     assertThat(run.rc).as("exit code; stderr: %s; stdout: %s", run.err, run.out).isZero();
 
@@ -145,6 +146,9 @@ class DemoCommandTest {
       assertThat(t.get("first_mean_rtt_above_optimal_ms").getAsDouble()).isCloseTo(excess, within(0.001));
       assertThat(t.get("met").getAsBoolean()).isEqualTo(excess <= 3 && t.get("first_nearest_found").getAsInt() >= 30);
     }
+
+    assertThat(Files.readString(markdown)).contains("| geo distance first |", "| geo distance intell. |", "Target (issue 15)")
+        .containsPattern("\\| client-as \\| [^|]+ \\| [+-]\\d+\\.\\d ms \\| \\d+/40 \\| \\d+ \\| (yes|no) \\|");
 
     // one valid PNG per client
     try (var files = Files.list(plots)) {

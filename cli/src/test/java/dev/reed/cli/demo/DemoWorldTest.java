@@ -158,6 +158,9 @@ class DemoWorldTest {
     assertThat(table).anyMatch(l -> l.contains("geo distance first") && l.contains("   12 "));
     assertThat(table).anyMatch(l -> l.startsWith("target (issue 15)") && l.contains(">= 8/10"));
     assertThat(table).anyMatch(l -> l.contains("+0.8 ms") && l.contains("9/10") && l.endsWith(" met"));
+    String md = MarkdownReport.render(report);
+    assertThat(md).contains("| c\"1 | Amster dam | geo distance first | 12 | 0 | 0.10 s | 24.0 ms | +3.5 ms | 4/10 | stop_rule |")
+        .contains("| c\"1 | Amster dam | +0.8 ms | 9/10 | 20 | yes |").contains("at least 8/10 nearest");
     JsonObject last = root.getAsJsonArray("clients").get(2).getAsJsonObject();
     assertThat(last.get("probe_reduction_percent").isJsonNull()).isTrue();
     assertThat(last.has("position")).isFalse();
