@@ -8,6 +8,7 @@ import dev.reed.coordinates.discovery.CalibrationSource;
 import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.coordinates.discovery.DiscoveryPolicy;
 import dev.reed.coordinates.discovery.InsufficientCalibrationException;
+import dev.reed.coordinates.discovery.LocationFix;
 import dev.reed.probe.ProbeResult;
 import dev.reed.proto.v1.CalibrationKind;
 import java.util.ArrayList;
@@ -23,7 +24,10 @@ import org.slf4j.LoggerFactory;
  * phases) over the coordinator and real probes: GetCalibrationServers answers the policy's
  * requests for points, each batch is probed concurrently by a {@link ProbeLoop} that waits for
  * every reply but not for stragglers ({@link Quorum}). The client is positioned locally by the
- * policy, or by the coordinator's Locate RPC when asked to or when the local fit fails.
+ * policy, or by the coordinator's Locate RPC when asked to or when the local fit fails. When the
+ * coordinator placed the client (a location database), Locate also corrects that place from the
+ * calibration RTTs ({@link CoordinatorClient#locationFix}); the evaluator's simulated coordinator
+ * answers the policy's {@code CalibrationSource#locate} the same way.
  */
 final class Calibration {
   private static final Logger log = LoggerFactory.getLogger(Calibration.class);
@@ -96,11 +100,7 @@ final class Calibration {
     } catch (InsufficientCalibrationException e) {
       throw new ReedClientException(ReedClientException.Kind.CALIBRATION_FAILED, e.getMessage() + " (within the probe timeout)");
     }
-    List<CoordinatorClient.Measurement> measurements = new ArrayList<>();
-    for (CalibrationPoint p : cal.probed()) {
-      Double ms = cal.rttMs().get(p.key());
-      if (ms != null) measurements.add(new CoordinatorClient.Measurement(points.target(p.key()).candidate().address(), ms));
-    }
+    List<CoordinatorClient.Measurement> measurements = points.measurements(cal.probed(), cal.rttMs(), null);
     ClientPosition position = positioning == Positioning.LOCATE_RPC || cal.position() == null
         ? coordinator.locate(measurements) // thin client, or a geometry the local solver cannot place
         : new ClientPosition(cal.position(), cal.fitError(), cal.anchorsUsed(), ClientPosition.Source.LOCAL);
@@ -122,6 +122,27 @@ final class Calibration {
 
     CoordinatorClient.CalibrationTarget target(String key) {
       return byKey.get(key);
+    }
+
+    /** The replies as Locate takes them, in probe order; each one's key is added to {@code keys} when not null. */
+    List<CoordinatorClient.Measurement> measurements(List<CalibrationPoint> probed, Map<String, Double> rttMs, List<String> keys) {
+      List<CoordinatorClient.Measurement> out = new ArrayList<>();
+      for (CalibrationPoint p : probed) {
+        Double ms = rttMs.get(p.key());
+        if (ms != null) {
+          out.add(new CoordinatorClient.Measurement(target(p.key()).candidate().address(), ms));
+          if (keys != null) {
+            keys.add(p.key());
+          }
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public LocationFix locate(List<CalibrationPoint> probed, Map<String, Double> rttMs) {
+      List<String> keys = new ArrayList<>();
+      return coordinator.locationFix(measurements(probed, rttMs, keys), keys);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.reed.client;
 
 import dev.reed.proto.RttBound;
 import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.geo.Place;
 import dev.reed.coordinates.discovery.RankedCandidate;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.GameProtocol;
@@ -14,16 +15,18 @@ import java.util.Map;
 /**
  * A server to probe, in list order, with the coordinator's prediction (NaN when none), the
  * landmarks' RTTs to it and its coordinate as the coordinator served them (empty and null when
- * none): what the discovery policy orders by ({@link #ranked}).
+ * none), and, when the coordinator knows where client and server are, its geographic prediction
+ * and the server's place (NaN and null otherwise): what the discovery policy orders by
+ * ({@link #ranked}).
  */
 record Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs, List<LandmarkRtt> landmarkRtts,
-    Coordinate coordinate) {
+    Coordinate coordinate, double geoMs, Place place) {
   Candidate {
     landmarkRtts = List.copyOf(landmarkRtts);
   }
 
   Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs) {
-    this(address, protocol, predictedMs, List.of(), null);
+    this(address, protocol, predictedMs, List.of(), null, Double.NaN, null);
   }
 
   String key() {
@@ -32,7 +35,7 @@ record Candidate(InetSocketAddress address, GameProtocol protocol, double predic
 
   /** The same server with another prediction (the policy's). */
   Candidate withPredictedMs(double ms) {
-    return new Candidate(address, protocol, ms, landmarkRtts, coordinate);
+    return new Candidate(address, protocol, ms, landmarkRtts, coordinate, geoMs, place);
   }
 
   /** The server as the discovery policy orders it: valid landmark RTTs only (1 us to the RTT bound), the lowest if repeated. */
@@ -42,7 +45,7 @@ record Candidate(InetSocketAddress address, GameProtocol protocol, double predic
       long us = Integer.toUnsignedLong(r.getRttUs());
       if (!r.getLandmarkId().isEmpty() && us >= 1 && us <= RttBound.MAX_US) ms.merge(r.getLandmarkId(), us / 1000.0, Math::min);
     }
-    return new RankedCandidate(key(), coordinate, predictedMs, ms);
+    return new RankedCandidate(key(), coordinate, predictedMs, ms, geoMs, place);
   }
 
   static Candidate of(ListedServer s) {

@@ -6,11 +6,16 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.discovery.CalibrationPoint;
+import dev.reed.coordinates.discovery.LocationFix;
+import dev.reed.coordinates.discovery.PageRequest;
+import dev.reed.coordinates.geo.FusionWeights;
+import dev.reed.coordinates.geo.Place;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.CalibrationKind;
 import dev.reed.proto.v1.CalibrationMeasurement;
 import dev.reed.proto.v1.CalibrationServer;
 import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.GeoPoint;
 import dev.reed.proto.v1.GetCalibrationServersRequest;
 import dev.reed.proto.v1.GetCalibrationServersResponse;
 import dev.reed.proto.v1.GetOrderedServersRequest;
@@ -18,6 +23,7 @@ import dev.reed.proto.v1.GetOrderedServersResponse;
 import dev.reed.proto.v1.GroupRankedServer;
 import dev.reed.proto.v1.LocateRequest;
 import dev.reed.proto.v1.LocateResponse;
+import dev.reed.proto.v1.LocationSource;
 import dev.reed.proto.v1.PasswordFilter;
 import dev.reed.proto.v1.RankForGroupRequest;
 import dev.reed.proto.v1.RankForGroupResponse;
@@ -30,7 +36,9 @@ import io.grpc.StatusRuntimeException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -68,13 +76,24 @@ final class CoordinatorClient implements AutoCloseable {
   private final String target;
   private final Duration deadline;
   private final boolean ownsChannel;
+  private final GeoPoint statedLocation;
   private int dimensions; // learned from GetCalibrationServers; 0 = not yet known
+  private volatile boolean locatesClient; // the last GetCalibrationServers answer placed the client
 
-  CoordinatorClient(ManagedChannel channel, String target, Duration deadline, boolean ownsChannel) {
+  /**
+   * @param statedLocation a coarse location the client states (sent with every request that takes
+   *     one), or null to let the coordinator locate the client's address
+   */
+  CoordinatorClient(ManagedChannel channel, String target, Duration deadline, boolean ownsChannel, Place statedLocation) {
     this.channel = channel;
     this.target = target;
     this.deadline = deadline;
     this.ownsChannel = ownsChannel;
+    this.statedLocation = statedLocation == null ? null : point(statedLocation);
+  }
+
+  private static GeoPoint point(Place p) {
+    return GeoPoint.newBuilder().setLatitudeDeg(p.lat()).setLongitudeDeg(p.lon()).build();
   }
 
   String target() {
@@ -138,8 +157,10 @@ final class CoordinatorClient implements AutoCloseable {
     }
   }
 
-  private CheckedSet calibrationSet(GetCalibrationServersRequest req) {
+  private CheckedSet calibrationSet(GetCalibrationServersRequest request) {
+    GetCalibrationServersRequest req = statedLocation == null ? request : request.toBuilder().setLocation(statedLocation).build();
     GetCalibrationServersResponse r = call("GetCalibrationServers", () -> blocking().getCalibrationServers(req));
+    locatesClient = r.hasClientPlacement() && r.hasFusion();
     int dims = r.getDimensions();
     if (dims < 1 || dims > Coordinate.MAX_DIMENSIONS) {
       throw bad("GetCalibrationServers", "dimensions " + dims + " (expected 1-" + Coordinate.MAX_DIMENSIONS + ")");
@@ -177,13 +198,63 @@ final class CoordinatorClient implements AutoCloseable {
 
   /** Positions the client on the coordinator from its measurements. */
   ClientPosition locate(List<Measurement> measurements) {
+    LocateResponse r = locateCall(measurements);
+    return position(r);
+  }
+
+  /**
+   * Where the coordinator places the client given its calibration RTTs (issue 15: the location
+   * prior, corrected), or null when the coordinator did not place it in calibration, has no place
+   * for it now, or its answer is unusable (logged; the client then orders by coordinates alone).
+   *
+   * @param keys the calibration point key of each measurement, in order
+   */
+  LocationFix locationFix(List<Measurement> measurements, List<String> keys) {
+    if (!locatesClient) {
+      return null;
+    }
+    LocateResponse r;
+    try {
+      r = locateCall(measurements);
+    } catch (ReedClientException e) {
+      log.warn("coordinator {}: no location fix, ordering by coordinates alone: {}", target, e.getMessage());
+      return null;
+    }
+    if (!r.hasPlacement() || !r.hasFusion()) {
+      return null;
+    }
+    try {
+      GeoPoint at = r.getPlacement().getPoint();
+      FusionWeights w = new FusionWeights(r.getFusion().getGeo(), r.getFusion().getCoordinates(), r.getFusion().getRelay());
+      Map<String, Double> geo = new HashMap<>();
+      for (int i = 0; i < Math.min(keys.size(), r.getGeoPredictedRttUsCount()); i++) {
+        long us = Integer.toUnsignedLong(r.getGeoPredictedRttUs(i));
+        if (us > 0 && us <= RttBound.MAX_US) {
+          geo.put(keys.get(i), us / 1000.0);
+        }
+      }
+      return new LocationFix(new Place(at.getLatitudeDeg(), at.getLongitudeDeg(), null),
+          r.getPlacement().getSource() == LocationSource.LOCATION_SOURCE_MEASURED, geo, w);
+    } catch (IllegalArgumentException e) {
+      log.warn("coordinator {}: unusable location fix ({}), ordering by coordinates alone", target, e.getMessage());
+      return null;
+    }
+  }
+
+  private LocateResponse locateCall(List<Measurement> measurements) {
     LocateRequest.Builder req = LocateRequest.newBuilder();
+    if (statedLocation != null) {
+      req.setLocation(statedLocation);
+    }
     for (Measurement m : measurements) {
       int us = (int) Math.round(m.rttMs() * 1000);
       req.addMeasurements(CalibrationMeasurement.newBuilder()
           .setEndpoint(Endpoints.of(m.address())).setRttUs(Math.max(1, Math.min(RttBound.MAX_US, us))));
     }
-    LocateResponse r = call("Locate", () -> blocking().locate(req.build()));
+    return call("Locate", () -> blocking().locate(req.build()));
+  }
+
+  private ClientPosition position(LocateResponse r) {
     try {
       Coordinate c = coordinate(r.getCoordinate(), dimensions);
       double err = r.getFit().getRelativeError();
@@ -195,16 +266,46 @@ final class CoordinatorClient implements AutoCloseable {
   }
 
   /** Algorithm 4: one page of servers in ascending predicted RTT. */
-  Page orderedPage(Coordinate client, Filter filter, int pageSize, String token) {
-    GetOrderedServersResponse r = call("GetOrderedServers", () -> blocking().getOrderedServers(pageRequest(client, filter, pageSize, token)));
+  Page orderedPage(PageRequest request, Filter filter, int pageSize) {
+    GetOrderedServersResponse r = call("GetOrderedServers", () -> blocking().getOrderedServers(pageRequest(request, filter, pageSize)));
     return page(r);
   }
 
+  /**
+   * A zero-probe ranking (issue 15): one page of servers by the geographic prediction from the
+   * client's location alone (stated, or its address); INVALID_ARGUMENT when the coordinator cannot
+   * place the client.
+   */
+  List<PredictedServer> locationPage(Filter filter, int pageSize) {
+    GetOrderedServersRequest.Builder req = GetOrderedServersRequest.newBuilder().setFilter(filter(filter))
+        .setPageSize(pageSize);
+    if (statedLocation != null) {
+      req.setLocation(statedLocation);
+    }
+    GetOrderedServersResponse r = call("GetOrderedServers", () -> blocking().getOrderedServers(req.build()));
+    List<PredictedServer> out = new ArrayList<>(r.getServersCount());
+    int dropped = 0;
+    for (RankedServer s : r.getServersList()) {
+      try {
+        long unc = Integer.toUnsignedLong(s.getUncertaintyUs());
+        out.add(new PredictedServer(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()),
+            Integer.toUnsignedLong(s.getPredictedRttUs()) / 1000.0, unc == 0 ? Double.NaN : unc / 1000.0,
+            s.getPlacement().getCountry()));
+      } catch (IllegalArgumentException e) {
+        dropped++;
+      }
+    }
+    if (dropped > 0) {
+      log.warn("coordinator {}: dropped {} of {} servers of a zero-probe ranking", target, dropped, r.getServersCount());
+    }
+    return out;
+  }
+
   /** {@link #orderedPage} without blocking the caller; the future fails with a ReedClientException. */
-  CompletableFuture<Page> orderedPageAsync(Coordinate client, Filter filter, int pageSize, String token) {
+  CompletableFuture<Page> orderedPageAsync(PageRequest request, Filter filter, int pageSize) {
     CompletableFuture<Page> out = new CompletableFuture<>();
     var future = ReedServiceGrpc.newFutureStub(channel).withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS)
-        .getOrderedServers(pageRequest(client, filter, pageSize, token));
+        .getOrderedServers(pageRequest(request, filter, pageSize));
     Futures.addCallback(future, new FutureCallback<>() {
       @Override
       public void onSuccess(GetOrderedServersResponse r) {
@@ -258,9 +359,16 @@ final class CoordinatorClient implements AutoCloseable {
     return new GroupRanking(members, out, r.getNextPageToken());
   }
 
-  private GetOrderedServersRequest pageRequest(Coordinate client, Filter filter, int pageSize, String token) {
-    return GetOrderedServersRequest.newBuilder().setClient(proto(client)).setFilter(filter(filter))
-        .setPageSize(pageSize).setPageToken(token == null ? "" : token).build();
+  /** The policy's page request: from its position, at the place it trusts, or asking for coordinates alone. */
+  private GetOrderedServersRequest pageRequest(PageRequest request, Filter filter, int pageSize) {
+    GetOrderedServersRequest.Builder b = GetOrderedServersRequest.newBuilder().setClient(proto(request.from()))
+        .setFilter(filter(filter)).setPageSize(pageSize).setPageToken(request.cursor());
+    if (request.location() != null) {
+      b.setLocation(point(request.location()));
+    } else if (statedLocation != null) {
+      b.setLocation(statedLocation);
+    }
+    return b.setIgnoreLocation(request.locationDistrusted()).build();
   }
 
   private Page page(GetOrderedServersResponse r) {
@@ -269,9 +377,11 @@ final class CoordinatorClient implements AutoCloseable {
     String firstProblem = null;
     for (RankedServer s : r.getServersList()) {
       try {
+        long geoUs = Integer.toUnsignedLong(s.getGeoPredictedRttUs());
         servers.add(new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()),
             s.getPredictedRttUs() / 1000.0, s.getLandmarkRttsList(),
-            s.hasCoordinate() ? coordinate(s.getCoordinate(), dimensions) : null));
+            s.hasCoordinate() ? coordinate(s.getCoordinate(), dimensions) : null,
+            geoUs > 0 && geoUs <= RttBound.MAX_US ? geoUs / 1000.0 : Double.NaN, place(s)));
       } catch (IllegalArgumentException e) {
         if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
       }
@@ -320,6 +430,16 @@ final class CoordinatorClient implements AutoCloseable {
       throw new IllegalArgumentException("coordinate height is " + p.getHeightMs());
     }
     return new Coordinate(x, p.getHeightMs());
+  }
+
+  /** A ranked server's place, or null when the coordinator sent none. */
+  private static Place place(RankedServer s) {
+    if (!s.hasPlacement() || !s.getPlacement().hasPoint()
+        || s.getPlacement().getSource() == LocationSource.LOCATION_SOURCE_UNSPECIFIED) {
+      return null;
+    }
+    GeoPoint p = s.getPlacement().getPoint();
+    return new Place(p.getLatitudeDeg(), p.getLongitudeDeg(), null); // out of range: IllegalArgumentException, dropped
   }
 
   /** An endpoint for messages, whatever it holds. */

@@ -2,6 +2,7 @@ package dev.reed.client;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 
 /** Something a live server browser shows while discovery runs. */
 public sealed interface DiscoveryEvent {
@@ -22,8 +23,19 @@ public sealed interface DiscoveryEvent {
   /** A probe got no valid reply (timeout or error). */
   record NoReply(InetSocketAddress address, boolean timeout, String detail, int probesSent) implements DiscoveryEvent {}
 
-  /** REED discovery failed at the coordinator and traditional discovery takes over. */
+  /** REED discovery failed at the coordinator and the fallback (clustering or traditional discovery) takes over. */
   record FallingBack(String cause) implements DiscoveryEvent {}
+
+  /**
+   * Discovery without a coordinator: Armitage's clustering sampled every cluster of the master list
+   * and probes them in this order.
+   *
+   * @param method {@link DiscoveryResult.Method#CLUSTER_AS_FALLBACK} or {@link DiscoveryResult.Method#CLUSTER_COUNTRY_FALLBACK}
+   * @param clusters cluster labels ("AS3320", "DE"), nearest first; null stands for the servers the databases do not know
+   * @param samples probes sent to sample the clusters
+   */
+  record ClustersRanked(DiscoveryResult.Method method, List<String> clusters, int samples, Duration elapsed)
+      implements DiscoveryEvent {}
 
   /** Probing stopped. */
   record Stopped(DiscoveryResult.StopReason reason, int probesSent, Duration elapsed) implements DiscoveryEvent {}

@@ -13,14 +13,14 @@ import java.util.Objects;
  * @param probes probes sent, calibration included: the traffic this discovery caused
  * @param probesNeeded probes up to the one whose outcome made the stop rule decide, calibration
  *     included (the paper's measure); {@code probes} also counts those still in flight then
- * @param calibrationProbes probes sent to calibration servers
+ * @param calibrationProbes probes sent to calibration servers (for the clustering fallbacks: to the clusters' samples)
  * @param timeouts probes that got no valid reply in time
  * @param elapsed from the start of the discovery to the stop decision
  * @param servers servers that answered, ascending measured RTT
  * @param stopReason why probing stopped
- * @param position the client position used (null for traditional discovery)
+ * @param position the client position used (null for traditional discovery and the clustering fallbacks)
  * @param coordinatorFailure what went wrong at the coordinator: why REED discovery fell back to
- *     traditional ({@link Method#TRADITIONAL_FALLBACK}), or why probing stopped early
+ *     a fallback ({@link Method#TRADITIONAL_FALLBACK}, {@link Method#CLUSTER_AS_FALLBACK}, {@link Method#CLUSTER_COUNTRY_FALLBACK}), or why probing stopped early
  *     ({@link StopReason#COORDINATOR_FAILED}); null otherwise
  */
 public record DiscoveryResult(Method method, int probes, int probesNeeded, int calibrationProbes, int timeouts,
@@ -28,7 +28,16 @@ public record DiscoveryResult(Method method, int probes, int probesNeeded, int c
     String coordinatorFailure) {
 
   /** How the servers were discovered. */
-  public enum Method { REED, TRADITIONAL, TRADITIONAL_FALLBACK }
+  public enum Method {
+    REED,
+    TRADITIONAL,
+    /** No coordinator answered and no database labels the list: the master list probed in its order. */
+    TRADITIONAL_FALLBACK,
+    /** No coordinator answered: Armitage's clustering of the master list by origin AS. */
+    CLUSTER_AS_FALLBACK,
+    /** No coordinator answered: Armitage's clustering of the master list by country. */
+    CLUSTER_COUNTRY_FALLBACK
+  }
 
   /** Why probing stopped. */
   public enum StopReason {

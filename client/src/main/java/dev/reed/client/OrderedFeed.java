@@ -47,7 +47,7 @@ final class OrderedFeed implements CandidateFeed {
     this.ticker = ticker;
     this.startNanos = startNanos;
     PageRequest first = order.pageRequest();
-    if (first != null) accept(first, coordinator.orderedPage(first.from(), filter, pageSize, first.cursor()));
+    if (first != null) accept(first, coordinator.orderedPage(first, filter, pageSize));
   }
 
   private void accept(PageRequest request, CoordinatorClient.Page page) {
@@ -86,7 +86,7 @@ final class OrderedFeed implements CandidateFeed {
       events.emit(new DiscoveryEvent.Positioned(new ClientPosition(order.position(), Double.NaN, order.answers(),
           ClientPosition.Source.LOCAL), order.answers(), true, java.time.Duration.ofNanos(ticker.read() - startNanos)));
     }
-    coordinator.orderedPageAsync(request.from(), filter, pageSize, request.cursor()).whenComplete((page, ex) -> post.accept(() -> {
+    coordinator.orderedPageAsync(request, filter, pageSize).whenComplete((page, ex) -> post.accept(() -> {
       if (ex != null) {
         order.pageFailed(request);
         failure = ex instanceof ReedClientException r ? r

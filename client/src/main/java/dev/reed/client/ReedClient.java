@@ -4,7 +4,11 @@ import dev.reed.proto.Endpoints;
 import dev.reed.proto.RttBound;
 import dev.reed.probe.NanoTicker;
 
+import dev.reed.coordinates.clustering.ClusterConfig;
 import dev.reed.coordinates.discovery.DiscoveryModel;
+import dev.reed.coordinates.geo.Place;
+import dev.reed.geo.GeoFiles;
+import dev.reed.geo.IpLocator;
 import dev.reed.probe.ProbeEngine;
 import dev.reed.probe.Prober;
 import io.grpc.Grpc;
@@ -21,8 +25,9 @@ import java.util.Objects;
  * whole master list (Armitage &amp; Heyde, "REED", ACM TOMCCAP 2011). It asks a coordinator for
  * calibration servers, probes them and positions itself (Algorithm 3), probes servers in
  * ascending predicted RTT (Algorithm 4) at a fixed rate and stops early (section 4.3); it also
- * runs traditional discovery (probe a whole list) as a baseline or fallback, and ranks servers
- * for a group of players.
+ * runs traditional discovery (probe a whole list) as a baseline or fallback, Armitage's
+ * clustering of a master list as the fallback when it has location or AS databases, and ranks
+ * servers for a group of players.
  *
  * <pre>{@code
  * try (ReedClient client = ReedClient.builder().coordinator("reed.example.net:7400").build()) {
@@ -42,15 +47,20 @@ public final class ReedClient implements AutoCloseable {
   private final Builder options;
   private Prober prober; // created on first probe unless given
   private final boolean ownsProber;
+  private final IpLocator ownedLocator; // opened from geoDatabases(...), closed with the client
 
-  private ReedClient(Builder b, ManagedChannel channel, String target, boolean ownsChannel) {
+  private ReedClient(Builder b, ManagedChannel channel, String target, boolean ownsChannel, IpLocator ownedLocator) {
     this.options = b;
-    this.coordinator = new CoordinatorClient(channel, target, b.rpcDeadline, ownsChannel);
+    this.ownedLocator = ownedLocator;
+    this.coordinator = new CoordinatorClient(channel, target, b.rpcDeadline, ownsChannel, b.location);
     this.prober = b.prober;
     this.ownsProber = b.prober == null;
     this.fallbackToTraditional = b.fallbackToTraditional;
     this.discovery = new ReedDiscovery(coordinator, this::prober, b.rate, b.model, b.positioning,
-        b.traditionalList, b.listDeadline, b.listSeed, b.ticker, b.positionMaxAge);
+        b.traditionalList, b.listDeadline, b.listSeed, b.ticker, b.positionMaxAge,
+        b.locator == null && ownedLocator == null ? null
+            : new ClusterDiscovery(ownedLocator != null ? ownedLocator : b.locator, b.clusterBy, b.clusterConfig, this::prober,
+                b.rate, b.ticker));
   }
 
   public static Builder builder() {
@@ -59,9 +69,11 @@ public final class ReedClient implements AutoCloseable {
 
   /**
    * REED discovery: calibrate, position, probe in predicted-RTT order, stop by the request's rule.
-   * On a coordinator fault or failed calibration, runs traditional discovery instead when the client was built with
-   * {@link Builder#fallbackToTraditional(boolean)}; the result then says
-   * {@link DiscoveryResult.Method#TRADITIONAL_FALLBACK} and why.
+   * On a coordinator fault or failed calibration, falls back to the {@link Builder#traditionalList} when the client
+   * was built with {@link Builder#fallbackToTraditional(boolean)}: Armitage's clustering of that list when
+   * {@link Builder#geoDatabases} or {@link Builder#ipLocator} label it (the result says
+   * {@link DiscoveryResult.Method#CLUSTER_AS_FALLBACK} or {@link DiscoveryResult.Method#CLUSTER_COUNTRY_FALLBACK}),
+   * else traditional discovery ({@link DiscoveryResult.Method#TRADITIONAL_FALLBACK}); the result says why.
    *
    * @throws ReedClientException the coordinator failed (and no fallback), or too few calibration
    *     servers answered
@@ -74,7 +86,7 @@ public final class ReedClient implements AutoCloseable {
       boolean reedImpossible = e.coordinatorFault() || e.kind() == ReedClientException.Kind.CALIBRATION_FAILED;
       if (!fallbackToTraditional || !reedImpossible || !discovery.hasOwnTraditionalList()) throw e;
       new EventSink(listener).emit(new DiscoveryEvent.FallingBack(e.getMessage()));
-      return discovery.traditional(request, listener, e.getMessage());
+      return discovery.fallback(request, listener, e.getMessage());
     }
   }
 
@@ -121,6 +133,19 @@ public final class ReedClient implements AutoCloseable {
     return coordinator.rankForGroup(members, objective, ceilingMs, filter, pageSize, "");
   }
 
+  /**
+   * A zero-probe ranking (issue 15): servers by the coordinator's prediction from this client's
+   * location alone ({@link Builder#location}, else its address in the coordinator's database), one
+   * call and no probe, for clients that must not or cannot probe (web pages, privacy-minded
+   * players). Fails with COORDINATOR_REJECTED when the coordinator cannot place the client.
+   *
+   * @param pageSize servers to return, 1-5000
+   */
+  public synchronized List<PredictedServer> rankByLocation(Filter filter, int pageSize) {
+    if (pageSize < 1 || pageSize > 5000) throw new IllegalArgumentException("pageSize must be 1-5000: " + pageSize);
+    return coordinator.locationPage(filter, pageSize);
+  }
+
   /** The coordinator this client talks to, as given. */
   public String coordinator() {
     return coordinator.target();
@@ -142,6 +167,7 @@ public final class ReedClient implements AutoCloseable {
   public synchronized void close() {
     coordinator.close();
     if (ownsProber && prober != null) prober.close();
+    if (ownedLocator != null) ownedLocator.close();
   }
 
   /** Options of a {@link ReedClient}. */
@@ -161,8 +187,25 @@ public final class ReedClient implements AutoCloseable {
     private long listSeed = 1;
     private NanoTicker ticker = NanoTicker.SYSTEM;
     private Duration positionMaxAge = Duration.ZERO;
+    private Place location;
+    private GeoFiles geoFiles;
+    private IpLocator locator;
+    private ClusterBy clusterBy = ClusterBy.AUTO;
+    private ClusterConfig clusterConfig = ClusterConfig.defaults();
 
     private Builder() {}
+
+    /**
+     * A coarse location of the player (e.g. its city), sent to the coordinator instead of letting
+     * it look up the client's address in its location database (default: none). The calibration
+     * checks it and the coordinator corrects it from the RTTs, so an approximate place is enough.
+     *
+     * @throws IllegalArgumentException latitude outside -90..90 or longitude outside -180..180
+     */
+    public Builder location(double latitudeDeg, double longitudeDeg) {
+      this.location = new Place(latitudeDeg, longitudeDeg, null);
+      return this;
+    }
 
     /** The coordinator's gRPC address, "host:port" or "[ipv6]:port" (plaintext). Required unless {@link #channel} is given. */
     public Builder coordinator(String hostPort) {
@@ -257,9 +300,46 @@ public final class ReedClient implements AutoCloseable {
       return this;
     }
 
-    /** Fall back to traditional discovery from {@link #traditionalList} when the coordinator fails (default off). */
+    /**
+     * Fall back to the {@link #traditionalList} when the coordinator fails (default off): Armitage's
+     * clustering of it with {@link #geoDatabases}, else traditional discovery.
+     */
     public Builder fallbackToTraditional(boolean on) {
       this.fallbackToTraditional = on;
+      return this;
+    }
+
+    /**
+     * Location and AS databases (opened by {@link #build()}, closed with the client) that turn the
+     * fallback into Armitage's clustering of the {@link #traditionalList}: its servers grouped by
+     * origin AS or country, a few probed per cluster, then clusters nearest first. Without them the
+     * fallback probes the list in its order. Replaces an {@link #ipLocator}.
+     */
+    public Builder geoDatabases(GeoFiles files) {
+      this.geoFiles = Objects.requireNonNull(files, "files");
+      this.locator = null;
+      return this;
+    }
+
+    /** As {@link #geoDatabases}, with a locator the caller opened (and closes). Replaces {@link #geoDatabases}. */
+    public Builder ipLocator(IpLocator locator) {
+      this.locator = Objects.requireNonNull(locator, "locator");
+      this.geoFiles = null;
+      return this;
+    }
+
+    /**
+     * What the clustering fallback groups by (default {@link ClusterBy#AUTO}: the origin AS when the AS
+     * database knows any listed address, else the country).
+     */
+    public Builder clustering(ClusterBy by) {
+      this.clusterBy = Objects.requireNonNull(by, "by");
+      return this;
+    }
+
+    /** Samples per cluster and how they rank a cluster (default {@link ClusterConfig#defaults()}: 2, the lowest). */
+    public Builder clusterConfig(ClusterConfig config) {
+      this.clusterConfig = Objects.requireNonNull(config, "config");
       return this;
     }
 
@@ -295,9 +375,17 @@ public final class ReedClient implements AutoCloseable {
       if (fallbackToTraditional && traditionalList == null) {
         throw new IllegalStateException("fallbackToTraditional needs a traditionalList(...) that does not depend on the coordinator");
       }
-      if (channel != null) return new ReedClient(this, channel, target, false);
+      IpLocator opened = null;
+      if (geoFiles != null && !geoFiles.isEmpty()) {
+        try {
+          opened = IpLocator.open(geoFiles);
+        } catch (IOException e) {
+          throw new IllegalArgumentException("cannot open the geo databases: " + e.getMessage(), e);
+        }
+      }
+      if (channel != null) return new ReedClient(this, channel, target, false, opened);
       ManagedChannel ch = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
-      return new ReedClient(this, ch, target, true);
+      return new ReedClient(this, ch, target, true, opened);
     }
 
     private static Duration positive(Duration d, String name) {

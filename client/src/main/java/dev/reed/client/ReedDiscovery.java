@@ -4,6 +4,7 @@ import dev.reed.proto.RttBound;
 import dev.reed.probe.NanoTicker;
 
 import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.discovery.PageRequest;
 import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.coordinates.discovery.DiscoveryPolicy;
 import dev.reed.coordinates.discovery.ProbeOrder;
@@ -37,12 +38,14 @@ final class ReedDiscovery {
   private final long listSeed;
   private final NanoTicker ticker;
   private final Duration positionMaxAge;
+  private final ClusterDiscovery clustering; // null: no databases, the fallback is traditional
   private Calibration.Result lastCalibration; // for positionMaxAge
   private long lastCalibrationNanos;
 
   ReedDiscovery(CoordinatorClient coordinator, Supplier<Prober> prober, double rate, DiscoveryModel model,
       Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, NanoTicker ticker,
-      Duration positionMaxAge) {
+      Duration positionMaxAge, ClusterDiscovery clustering) {
+    this.clustering = clustering;
     this.coordinator = coordinator;
     this.prober = prober;
     this.rate = rate;
@@ -116,6 +119,27 @@ final class ReedDiscovery {
     EventSink events = new EventSink(listener);
     List<ListedServer> list = traditionalList != null ? traditionalList.fetch(listDeadline) : coordinatorList(request.filter());
     events.emit(new DiscoveryEvent.Listed(list.size(), list.size()));
+    return traditional(list, request, events, start, coordinatorFailure);
+  }
+
+  /**
+   * Discovery from the own master list when the coordinator failed: Armitage's clustering when
+   * the client has databases that label the list, else traditional discovery.
+   */
+  DiscoveryResult fallback(DiscoveryRequest request, DiscoveryListener listener, String coordinatorFailure) {
+    long start = ticker.read();
+    EventSink events = new EventSink(listener);
+    Map<String, ListedServer> unique = new java.util.LinkedHashMap<>();
+    for (ListedServer s : traditionalList.fetch(listDeadline)) unique.putIfAbsent(s.key(), s);
+    List<ListedServer> list = List.copyOf(unique.values());
+    events.emit(new DiscoveryEvent.Listed(list.size(), list.size()));
+    ClusterDiscovery.Labels labels = clustering == null ? null : clustering.label(list);
+    return labels == null ? traditional(list, request, events, start, coordinatorFailure)
+        : clustering.run(list, labels, request, events, start, coordinatorFailure);
+  }
+
+  private DiscoveryResult traditional(List<ListedServer> list, DiscoveryRequest request, EventSink events, long start,
+      String coordinatorFailure) {
     ProbeLoop loop = new ProbeLoop(prober.get(), rate, ticker, events, start, request.maxDuration(), 0,
         new ReplyFilter(request.filter()));
     ProbeLoop.Outcome out = loop.run(new ListFeed(list.stream().map(Candidate::of).toList()), StopCondition.NEVER, Map.of());
@@ -140,7 +164,7 @@ final class ReedDiscovery {
     List<ListedServer> all = new ArrayList<>();
     String token = "";
     do {
-      CoordinatorClient.Page page = coordinator.orderedPage(origin, filter.withRttLimitMs(0), 5000, token);
+      CoordinatorClient.Page page = coordinator.orderedPage(new PageRequest(origin, token, 0, null, true), filter.withRttLimitMs(0), 5000);
       int added = 0;
       for (Candidate c : page.servers()) {
         if (seen.add(c.key())) {

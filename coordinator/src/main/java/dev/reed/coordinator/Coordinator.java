@@ -21,7 +21,16 @@ import dev.reed.coordinator.leader.LeaderElection;
 import dev.reed.coordinator.position.LandmarkEmbeddingRound;
 import dev.reed.coordinator.position.TargetPositioning;
 import dev.reed.coordinator.snapshot.SnapshotFiles;
+import dev.reed.coordinates.geo.EstimatorModel;
+import dev.reed.coordinates.geo.LightBound;
+import dev.reed.coordinator.geo.ClientAddress;
+import dev.reed.coordinator.geo.GeoModel;
+import dev.reed.coordinator.geo.GeoTraining;
+import dev.reed.coordinator.geo.HostGeo;
+import dev.reed.coordinator.geo.HostLocations;
 import dev.reed.geo.IpLocator;
+import io.grpc.BindableService;
+import io.grpc.ServerInterceptors;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.GameProtocol;
@@ -80,6 +89,8 @@ public final class Coordinator implements AutoCloseable {
   private TargetWindows windows;
   private KafkaProducer<byte[], byte[]> producer;
   private IpLocator locator = IpLocator.none();
+  private HostLocations locations;
+  private GeoTraining geoTraining;
   private volatile boolean closed;
 
   private Coordinator(CoordinatorConfig config) {
@@ -130,7 +141,12 @@ public final class Coordinator implements AutoCloseable {
       locator = config.geo().open(); // fail fast on a missing or corrupt database, before Kafka
       resources.add(locator);
       log.info("geo databases: {}", locator.describe());
+      locations = new HostLocations(locator);
+      geoTraining = new GeoTraining(locations, EstimatorModel.defaults(), math, GeoTraining.DEFAULT_MAX_SERVERS,
+          LightBound.defaults(), config.clock());
+      resources.add(geoTraining);
     }
+    Supplier<GeoModel> geo = geoTraining == null ? () -> GeoModel.NONE : geoTraining::current;
     ensureTopics();
     producer = config.kafka().clients().producer("reed-coordinator-" + config.leadership().identity(), Map.of(
         ProducerConfig.ACKS_CONFIG, "all",
@@ -144,11 +160,13 @@ public final class Coordinator implements AutoCloseable {
         Duration.ofMillis(250));
     resources.add(feed);
     Supplier<ServingState> state = feed::current;
+    ReedServiceImpl reed = new ReedServiceImpl(state, math.withCalibrationMaxError(config.api().calibrationMaxError()),
+        config.clock(), config.api().calibrationRotation(), config.api().calibrationMaxError(), geo, locations);
+    // the client's address (X-Forwarded-For from trusted proxies) matters only for a location prior
+    BindableService reedService = locations == null ? reed
+        : () -> ServerInterceptors.intercept(reed, ClientAddress.trusting(config.api().trustedProxies()));
     api = ApiServer.start(new InetSocketAddress(config.bindAddress(), config.api().grpcPort()), config.api().tlsCert(),
-        config.api().tlsKey(), keys, List.of(
-            new ReedServiceImpl(state, math.withCalibrationMaxError(config.api().calibrationMaxError()), config.clock(),
-                config.api().calibrationRotation(), config.api().calibrationMaxError()),
-            new SnapshotServiceImpl(state)));
+        config.api().tlsKey(), keys, List.of(reedService, new SnapshotServiceImpl(state, geo)));
     resources.add(api);
     feed.start();
     if (feed.awaitCaughtUp(Duration.ofSeconds(60))) {
@@ -191,7 +209,7 @@ public final class Coordinator implements AutoCloseable {
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
         new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
         new TargetPositioning(math, producer, config.clock(), config.rounds().expireAfter().dividedBy(3), 0.5),
-        catalog, producer);
+        catalog, producer, geoTraining);
     resources.add(loop);
     loop.start();
 
@@ -204,7 +222,7 @@ public final class Coordinator implements AutoCloseable {
       scheduler.scheduleAtFixedRate(() -> {
         try {
           ServingState s = feed.current();
-          files.write(s, config.clock().instant());
+          files.write(s, geo.get(), config.clock().instant());
           log.info("snapshot written to {}: {} servers, {} landmarks", config.snapshots().dir(), s.servers().size(),
               s.landmarks().size());
         } catch (IOException | RuntimeException e) {
@@ -287,6 +305,24 @@ public final class Coordinator implements AutoCloseable {
     FunctionCounter.builder("reed_index_records", feed, IndexFeed::recordsRead).register(registry);
     FunctionCounter.builder("reed_index_rebuilds", feed, IndexFeed::rebuilds).register(registry);
     Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
+    if (geoTraining != null) {
+      for (HostLocations.Reason r : HostLocations.Reason.values()) {
+        FunctionCounter.builder("reed_geo_locations_ignored", locations, l -> l.ignored(r))
+            .description("host locations ignored (each logged once): out of range, contradicted by RTTs, lookup failed")
+            .tag("reason", r.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
+      }
+      FunctionCounter.builder("reed_geo_lookup_failures", locator, IpLocator::failedLookups)
+          .description("database lookups that failed (answered empty), clients' included").register(registry);
+      FunctionCounter.builder("reed_geo_trainings", geoTraining, GeoTraining::trainings).register(registry);
+      FunctionCounter.builder("reed_geo_trainings_skipped", geoTraining, GeoTraining::skipped)
+          .description("rounds not trained on because the previous training still ran").register(registry);
+      Gauge.builder("reed_geo_training_seconds", geoTraining, t -> t.lastTrainingNanos() / 1e9).register(registry);
+      Gauge.builder("reed_geo_trained_servers", geoTraining, GeoTraining::lastTrainedServers).register(registry);
+      Gauge.builder("reed_geo_located_servers", geoTraining,
+          t -> t.current().servers().values().stream().filter(HostGeo::located).count()).register(registry);
+      Gauge.builder("reed_geo_cv_relative_error", geoTraining, t -> t.current().errors().geoAndCoordinates())
+          .description("median relative error of the served fused prediction in cross-validation").register(registry);
+    }
     if (quake3Master != null) {
       FunctionCounter.builder("reed_q3_master_heartbeats", quake3Master, m -> m.counters().heartbeats()).register(registry);
       FunctionCounter.builder("reed_q3_master_registered", quake3Master, m -> m.counters().registered()).register(registry);
@@ -322,6 +358,11 @@ public final class Coordinator implements AutoCloseable {
    */
   public IpLocator locator() {
     return locator;
+  }
+
+  /** The newest location model ({@link GeoModel#NONE} without a location database). */
+  public GeoModel geoModel() {
+    return geoTraining == null ? GeoModel.NONE : geoTraining.current();
   }
 
   /** Where the Quake3 master front end listens; null when off. */

@@ -134,6 +134,12 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "(env REED_COORDINATOR_ASN; default: none)")
   List<Path> asn;
 
+  // the second name makes the variable REED_COORDINATOR_TRUSTED_PROXIES (a list, comma-separated)
+  @Option(names = {"--trusted-proxy", "--trusted-proxies"}, paramLabel = "CIDR", split = "\\s*,\\s*",
+      description = "a proxy (address or CIDR block) whose X-Forwarded-For names the client for its location "
+          + "prior; repeatable (env REED_COORDINATOR_TRUSTED_PROXIES, comma-separated; default: none)")
+  List<String> trustedProxies;
+
   @Option(names = "--group-id", description = "consumer group the replicas share reed.samples in (default: ${DEFAULT-VALUE})")
   String groupId = Kafka.DEFAULT_GROUP_ID;
 
@@ -166,6 +172,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .replay(duration("--replay", replay)).expireAfter(duration("--expire-after", expireAfter))
         .leaderElection(leaderElection).lease(ns[0], ns[1]).groupId(groupId)
         .geo(geoip == null ? List.of() : geoip, asn == null ? List.of() : asn)
+        .trustedProxies(trustedProxies == null ? List.of() : trustedProxies)
         .build();
   }
 

@@ -111,20 +111,25 @@ public record CoordinatorConfig(
    * @param apiKeysFile file of {@code KEY [requests-per-second]} lines; null = no authentication
    * @param calibrationMaxError game servers with a larger relative fit error never calibrate
    * @param calibrationRotation how long one calibration set is served before rotating
+   * @param trustedProxies addresses or CIDR blocks of proxies whose X-Forwarded-For header names
+   *     the client for its location prior ({@code --trusted-proxy}); empty = the connection's peer only
    */
   public record Api(int grpcPort, Path tlsCert, Path tlsKey, Path apiKeysFile, double calibrationMaxError,
-      Duration calibrationRotation) {
+      Duration calibrationRotation, List<String> trustedProxies) {
     /**
      * Defaults: gRPC on 50051 (the port gRPC examples use), plaintext, no keys; calibration
-     * servers with a relative fit error up to 0.15, each set served 10 minutes.
+     * servers with a relative fit error up to 0.15, each set served 10 minutes; no trusted proxy
+     * (a header anyone can write never moves a client's location unless the operator says so).
      */
-    public static final Api DEFAULT = new Api(50051, null, null, null, 0.15, Duration.ofMinutes(10));
+    public static final Api DEFAULT = new Api(50051, null, null, null, 0.15, Duration.ofMinutes(10), List.of());
 
     public Api {
       checkPort("grpc port", grpcPort);
       if ((tlsCert == null) != (tlsKey == null)) throw new IllegalArgumentException("--tls-cert and --tls-key go together");
       if (!(calibrationMaxError > 0)) throw new IllegalArgumentException("calibration-max-error must be > 0");
       positive("calibration-rotation", calibrationRotation);
+      trustedProxies = List.copyOf(trustedProxies == null ? List.of() : trustedProxies);
+      dev.reed.runtime.DenyList.parse("--trusted-proxy", trustedProxies); // a bad block is an error now, naming it
     }
   }
 
@@ -271,6 +276,7 @@ public record CoordinatorConfig(
     private Path apiKeysFile;
     private double calibrationMaxError;
     private Duration calibrationRotation;
+    private List<String> trustedProxies;
     private int dimensions;
     private boolean height;
     private Duration roundInterval;
@@ -312,6 +318,7 @@ public record CoordinatorConfig(
       apiKeysFile = c.api.apiKeysFile();
       calibrationMaxError = c.api.calibrationMaxError();
       calibrationRotation = c.api.calibrationRotation();
+      trustedProxies = c.api.trustedProxies();
       dimensions = c.rounds.dimensions();
       height = c.rounds.height();
       roundInterval = c.rounds.interval();
@@ -346,6 +353,8 @@ public record CoordinatorConfig(
     public Builder apiKeysFile(Path v) { apiKeysFile = v; return this; }
     public Builder calibrationMaxError(double v) { calibrationMaxError = v; return this; }
     public Builder calibrationRotation(Duration v) { calibrationRotation = v; return this; }
+    /** Proxies (addresses, CIDR blocks) whose X-Forwarded-For is believed ({@code --trusted-proxy}). */
+    public Builder trustedProxies(List<String> v) { trustedProxies = v; return this; }
     public Builder dimensions(int v) { dimensions = v; return this; }
     public Builder height(boolean v) { height = v; return this; }
     public Builder roundInterval(Duration v) { roundInterval = v; return this; }
@@ -379,7 +388,7 @@ public record CoordinatorConfig(
 
     public CoordinatorConfig build() {
       return new CoordinatorConfig(new Kafka(kafkaBootstrap, kafkaProperties, groupId), bindAddress, metricsPort,
-          new Api(grpcPort, tlsCert, tlsKey, apiKeysFile, calibrationMaxError, calibrationRotation),
+          new Api(grpcPort, tlsCert, tlsKey, apiKeysFile, calibrationMaxError, calibrationRotation, trustedProxies),
           new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers),
           new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),

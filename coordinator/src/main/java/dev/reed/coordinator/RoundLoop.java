@@ -2,6 +2,7 @@ package dev.reed.coordinator;
 
 import com.google.protobuf.Timestamp;
 import dev.reed.coordinator.catalog.TargetPublisher;
+import dev.reed.coordinator.geo.GeoTraining;
 import dev.reed.coordinator.index.IndexFeed;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
@@ -43,6 +44,7 @@ final class RoundLoop implements AutoCloseable {
   private final TargetPositioning positioning;
   private final TargetPublisher catalog;
   private final Producer<byte[], byte[]> producer;
+  private final GeoTraining geo;
   private final Clock clock;
   private final Thread thread;
   private final AtomicLong rounds = new AtomicLong();
@@ -55,7 +57,7 @@ final class RoundLoop implements AutoCloseable {
 
   RoundLoop(CoordinatorConfig config, SampleIngest ingest, TargetWindows windows, MeshWindows mesh, IndexFeed feed,
       LeaderElection leader, LandmarkEmbeddingRound embedding, TargetPositioning positioning, TargetPublisher catalog,
-      Producer<byte[], byte[]> producer) {
+      Producer<byte[], byte[]> producer, GeoTraining geo) {
     this.config = config;
     this.ingest = ingest;
     this.windows = windows;
@@ -66,6 +68,7 @@ final class RoundLoop implements AutoCloseable {
     this.positioning = positioning;
     this.catalog = catalog;
     this.producer = producer;
+    this.geo = geo;
     this.clock = config.clock();
     this.thread = Thread.ofPlatform().name("round-loop").daemon().unstarted(this::run);
   }
@@ -140,6 +143,9 @@ final class RoundLoop implements AutoCloseable {
     producer.flush();
     positioned.addAndGet(p.fitted());
     published.addAndGet(p.published());
+    if (geo != null) {
+      geo.submit(mesh.matrix(1), feed.current()); // trains in the background on what this round served from
+    }
     long n = rounds.incrementAndGet();
     roundNanos.set(System.nanoTime() - t0);
     SampleIngest.Counters ic = ingest.counters();

@@ -69,6 +69,17 @@ class CoordinatorCommandTest {
   }
 
   @Test
+  void trustedProxiesRepeatOrComeCommaSeparatedFromTheEnvironment() {
+    assertThat(parse(Map.of(), "--kafka", "k:1").config().api().trustedProxies()).isEmpty();
+    assertThat(parse(Map.of(), "--kafka", "k:1", "--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "2001:db8::/32")
+        .config().api().trustedProxies()).containsExactly("10.0.0.0/8", "2001:db8::/32");
+    assertThat(parse(Map.of("REED_COORDINATOR_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7"), "--kafka", "k:1")
+        .config().api().trustedProxies()).containsExactly("10.0.0.0/8", "192.0.2.7");
+    assertThatThrownBy(() -> parse(Map.of(), "--kafka", "k:1", "--trusted-proxy", "10.0.0.0/40").config())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("10.0.0.0/40");
+  }
+
+  @Test
   void helpShowsTheDefaultsOfTheConfiguration() {
     StringWriter out = new StringWriter();
     new CommandLine(new CoordinatorCommand()).setDefaultValueProvider(new EnvironmentDefaults(Map.of()))

@@ -1,6 +1,8 @@
 package dev.reed.eval;
 
 import dev.reed.coordinates.HostPositioner;
+import dev.reed.coordinates.clustering.ClusterConfig;
+import dev.reed.coordinates.clustering.ClusterOrder;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
@@ -17,8 +19,8 @@ import java.util.function.Consumer;
  * clusterings need countries or AS numbers.
  */
 final class Baselines {
-  /** Servers probed per cluster by the clustering baselines. */
-  static final int CLUSTER_SAMPLES = 2;
+  /** The clustering baselines' parameters: the SDK fallback's defaults. */
+  static final ClusterConfig CLUSTERING = ClusterConfig.defaults();
   /** Calibration probes of the fused estimator's few-probe row (issue 15 asks for 0, 5 and 10). */
   static final int FUSED_FEW_PROBES = 5;
 
@@ -34,8 +36,8 @@ final class Baselines {
     l.put("geoExact", "great-circle distance from the client's true location, no probes");
     l.put("geoNoisy", "the same from a GeoIP-like location (--geo-error)");
     l.put("relay", "Valve's relay estimate (min over landmarks of rtt(c,l) + rtt(l,s))");
-    l.put("clusterCountry", "Armitage's clustering by country (" + CLUSTER_SAMPLES + " probes per cluster)");
-    l.put("clusterAs", "Armitage's clustering by origin AS (" + CLUSTER_SAMPLES + " probes per cluster)");
+    l.put("clusterCountry", "Armitage's clustering by country (" + CLUSTERING.probesPerCluster() + " probes per cluster)");
+    l.put("clusterAs", "Armitage's clustering by origin AS (" + CLUSTERING.probesPerCluster() + " probes per cluster)");
     l.put("gnp", "straightforward GNP (random landmarks, plain LM, every landmark calibrates, the served order)");
     return java.util.Collections.unmodifiableMap(l);
   }
@@ -68,16 +70,12 @@ final class Baselines {
       }
       GeoPoint[] noisy = s.geoError().isNone() ? exact : s.geoError().displace(nodes, o.seed());
       double bound = s.model().comparison() ? s.model().lowerBoundBeyondMs() : Double.NaN;
-      FusedTraining training = new FusedTraining(m, s.coordinates(), s.estimator(), bound);
-      FusedEstimator fused = training.train(o);
+      FusedEstimator fused = o.located().estimator();
       progress.accept(String.format(java.util.Locale.ROOT, "seed %d fused estimator: %.2f + %.4f ms/km, weights geo %.2f"
           + " coordinates %.2f relay %.2f, cross-validated error %.3f over %d landmarks", o.seed(), fused.prior().model().global().interceptMs(),
           fused.prior().model().global().msPerKm(), fused.weights().geo(), fused.weights().coordinate(),
           fused.weights().relay(), fused.cvError(), fused.folds()));
-      Place[] believed = new Place[nodes.size()];
-      for (int v = 0; v < believed.length; v++) {
-        believed[v] = noisy[v] == null ? null : new Place(noisy[v].lat(), noisy[v].lon(), nodes.node(v).region());
-      }
+      Place[] believed = o.located().believed();
       FusedOrder fusedOrder = new FusedOrder(fused, o, believed, bound,
           s.model().comparison() ? s.model().nearDifferenceWeight() : 0, s.estimator().locateMarginMs(),
           new HostPositioner(s.coordinates()));
@@ -91,11 +89,10 @@ final class Baselines {
     }
     methods.put("relay", new RelayEstimate()::order);
     if (nodes.hasCountries()) {
-      methods.put("clusterCountry", new ClusterOrder(v -> nodes.node(v).country(), CLUSTER_SAMPLES)::order);
+      methods.put("clusterCountry", new ClusterBaseline(v -> ClusterOrder.countryLabel(nodes.node(v).country()), CLUSTERING)::order);
     }
     if (nodes.hasAsns()) {
-      methods.put("clusterAs", new ClusterOrder(v -> nodes.node(v).asn() == 0 ? null : "AS" + nodes.node(v).asn(),
-          CLUSTER_SAMPLES)::order);
+      methods.put("clusterAs", new ClusterBaseline(v -> ClusterOrder.asLabel(nodes.node(v).asn()), CLUSTERING)::order);
     }
     Map<String, List<MethodOutcome>> outcomes = new LinkedHashMap<>();
     Map<String, List<double[]>> errors = new LinkedHashMap<>();

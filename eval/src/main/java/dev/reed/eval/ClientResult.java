@@ -18,10 +18,13 @@ import java.util.Map;
  * @param servers number of servers in its list
  * @param relErrCalibration median relative error from its calibration probes only
  * @param relErrFinal median relative error from its position after the last re-fit
+ * @param relErrServed median relative error of the prediction each server had when the probe order
+ *     handed it out (what the client showed as its ping before probing: fused with the location
+ *     when the coordinator has one, learned from the replies before it)
  * @param nearestLandmarkMs the client's RTT to its nearest landmark (how well landmarks cover it)
  * @param policies outcome per policy name
  */
 public record ClientResult(int client, int calibrationProbes, double relErrMedian, double relErrP90, double spearman,
     double precisionAt10, double optimalMeanMs, int allNearestSeen, int randomAllNearestSeen, int servers,
-    double relErrCalibration, double relErrFinal, double nearestLandmarkMs,
+    double relErrCalibration, double relErrFinal, double relErrServed, double nearestLandmarkMs,
     Map<String, PolicyOutcome> policies) {}

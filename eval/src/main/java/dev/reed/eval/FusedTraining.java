@@ -3,13 +3,11 @@ package dev.reed.eval;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
-import dev.reed.coordinates.LandmarkComparison;
 import dev.reed.coordinates.geo.EstimatorModel;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.LandmarkData;
+import dev.reed.coordinates.geo.LeaveOneOutCoordinates;
 import dev.reed.coordinates.geo.Place;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Trains the fused estimator on one landmark seed from what that seed's deployment measures: the
@@ -33,8 +31,8 @@ final class FusedTraining {
     this.lowerBoundBeyondMs = lowerBoundBeyondMs;
   }
 
-  /** The estimator of this seed; its servers are {@code o.servers()} in that order. */
-  FusedEstimator train(SeedRun.Output o) {
+  /** The estimator of this seed's deployment; its servers are {@code o.servers()} in that order. */
+  FusedEstimator train(SeedRun.Deployment o) {
     int[] lm = o.landmarks();
     int[] servers = o.servers();
     Place[] lmPlaces = new Place[lm.length];
@@ -61,35 +59,12 @@ final class FusedTraining {
     return p == null ? null : new Place(p.lat(), p.lon(), m.nodes().node(v).region());
   }
 
-  private double[][] leaveOneOutCoordinates(SeedRun.Output o, double[][] mesh, double[][] srvMs) {
-    List<Coordinate> lmCoords = o.embedding().coordinates();
-    int l = lmCoords.size();
-    HostPositioner positioner = new HostPositioner(cfg);
-    double[][] out = new double[l][srvMs.length];
-    for (int k = 0; k < l; k++) {
-      List<Coordinate> anchors = new ArrayList<>(lmCoords);
-      anchors.remove(k);
-      for (int j = 0; j < srvMs.length; j++) {
-        double[] r = new double[l - 1];
-        for (int i = 0, n = 0; i < l; i++) {
-          if (i != k) {
-            r[n++] = srvMs[j][i];
-          }
-        }
-        double d;
-        try {
-          d = positioner.position(anchors, r, o.coords()[o.servers()[j]]).coordinate().distanceTo(lmCoords.get(k));
-        } catch (IllegalArgumentException tooFew) {
-          d = Double.NaN;
-        }
-        if (Double.isFinite(d) && !Double.isNaN(lowerBoundBeyondMs)) {
-          double[] server = srvMs[j].clone();
-          server[k] = Double.NaN;
-          d = LandmarkComparison.between(mesh[k], server).refine(d, lowerBoundBeyondMs); // mesh[k][k] is NaN
-        }
-        out[k][j] = d;
-      }
+  private double[][] leaveOneOutCoordinates(SeedRun.Deployment o, double[][] mesh, double[][] srvMs) {
+    Coordinate[] warm = new Coordinate[srvMs.length];
+    for (int j = 0; j < warm.length; j++) {
+      warm[j] = o.coords()[o.servers()[j]];
     }
-    return out;
+    return new LeaveOneOutCoordinates(new HostPositioner(cfg), lowerBoundBeyondMs)
+        .distances(o.embedding().coordinates(), mesh, srvMs, warm);
   }
 }

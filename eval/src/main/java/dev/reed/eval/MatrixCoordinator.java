@@ -9,6 +9,9 @@ import dev.reed.coordinates.discovery.CalibrationSource;
 import dev.reed.coordinates.discovery.PageRequest;
 import dev.reed.coordinates.discovery.ProbeOrder;
 import dev.reed.coordinates.discovery.RankedCandidate;
+import dev.reed.coordinates.discovery.LocationFix;
+import dev.reed.coordinates.geo.FusedEstimator;
+import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -23,6 +26,13 @@ import java.util.Set;
  * or any kind, with the same {@link CalibrationSelector} the coordinator uses) and the pages of
  * GetOrderedServers (servers by ascending coordinate distance, with their coordinates and the
  * landmarks' RTTs). Node indices are the keys; a client is never offered itself.
+ *
+ * <p>When the nodes are located (issue 15) it answers as a coordinator with a location database:
+ * Locate moves the client's believed location to where its calibration RTTs place it
+ * ({@link FusedEstimator#locate}) and returns the geographic predictions for its calibration points
+ * and the fusion weights; a page asked with a location carries every server's geographic
+ * prediction from there and is ordered by the fused prediction of the geographic and coordinate
+ * sources (the relay needs the client's RTTs, which a coordinator has not got).
  */
 final class MatrixCoordinator {
   private final CalibrationSelector selector;
@@ -33,6 +43,9 @@ final class MatrixCoordinator {
   private final Coordinate[] coords;
   private final List<Map<String, Double>> landmarkMs;
   private final int pageSize;
+  private final SeedRun.Located located;
+  private final java.util.Map<Integer, Integer> serverIndex = new java.util.HashMap<>();
+  private final java.util.Map<Integer, Integer> landmarkIndex = new java.util.HashMap<>();
 
   /**
    * @param beacons the landmarks' beacons (key = node index)
@@ -40,9 +53,12 @@ final class MatrixCoordinator {
    * @param servers the positioned server nodes
    * @param coords every node's coordinate by index
    * @param landmarkMs every node's landmark RTTs by landmark key
+   * @param located the location knowledge (its estimator's servers are {@code servers}), or null
+   * @param landmarks the landmark nodes, in the estimator's landmark order
    */
   MatrixCoordinator(CoordinateConfig config, List<CalibrationCandidate> beacons, List<CalibrationCandidate> calibrators,
-      int[] servers, Coordinate[] coords, List<Map<String, Double>> landmarkMs, int pageSize) {
+      int[] servers, Coordinate[] coords, List<Map<String, Double>> landmarkMs, int pageSize, SeedRun.Located located,
+      int[] landmarks) {
     this.selector = new CalibrationSelector(config);
     this.beacons = List.copyOf(beacons);
     this.calibrators = List.copyOf(calibrators);
@@ -51,6 +67,13 @@ final class MatrixCoordinator {
     this.coords = coords;
     this.landmarkMs = landmarkMs;
     this.pageSize = pageSize;
+    this.located = located;
+    for (int j = 0; j < servers.length; j++) {
+      serverIndex.put(servers[j], j);
+    }
+    for (int k = 0; k < landmarks.length; k++) {
+      landmarkIndex.put(landmarks[k], k);
+    }
   }
 
   /** One client's view; {@code rotation} is the spread set's rotation epoch. */
@@ -63,13 +86,57 @@ final class MatrixCoordinator {
     private final String self;
     private final int client;
     private final long rotation;
+    private final Place prior;
     private Coordinate rankedFrom;
+    private Place rankedAt;
     private int[] ranked;
+    private double[] rankedMs;
 
     private Session(int client, long rotation) {
       this.client = client;
       this.self = Integer.toString(client);
       this.rotation = rotation;
+      this.prior = located == null ? null : located.believed()[client];
+    }
+
+    /** Locate with calibration RTTs: the believed location, corrected (class comment); null when unknown. */
+    @Override
+    public LocationFix locate(List<CalibrationPoint> probed, Map<String, Double> rttMs) {
+      if (prior == null) {
+        return null;
+      }
+      FusedEstimator estimator = located.estimator();
+      double[] toLandmark = new double[landmarkIndex.size()];
+      Arrays.fill(toLandmark, Double.NaN);
+      for (CalibrationPoint p : probed) {
+        Integer k = landmarkIndex.get(Integer.parseInt(p.key()));
+        Double ms = rttMs.get(p.key());
+        if (p.beacon() && k != null && ms != null) {
+          toLandmark[k] = ms;
+        }
+      }
+      Place at = estimator.locate(prior, toLandmark, located.locateMarginMs());
+      Map<String, Double> geo = new java.util.HashMap<>();
+      for (CalibrationPoint p : probed) {
+        double g = geoMs(at, Integer.parseInt(p.key()));
+        if (Double.isFinite(g)) {
+          geo.put(p.key(), g);
+        }
+      }
+      return new LocationFix(at, !at.equals(prior), geo, estimator.weights());
+    }
+
+    /** The geographic prediction from {@code at} to node {@code v}, NaN when unknown. */
+    private double geoMs(Place at, int v) {
+      if (at == null) {
+        return Double.NaN;
+      }
+      Integer j = serverIndex.get(v);
+      if (j != null) {
+        return located.estimator().geoMs(at, j);
+      }
+      Integer k = landmarkIndex.get(v);
+      return k == null ? Double.NaN : located.estimator().geoToLandmarkMs(at, k);
     }
 
     @Override
@@ -87,16 +154,29 @@ final class MatrixCoordinator {
 
     /** Answers the order's page request at once. */
     void serve(ProbeOrder order, PageRequest request) {
-      Page page = page(request.from(), request.cursor());
+      Page page = page(request.from(), request.cursor(), request.location());
       order.pageArrived(request, page.servers(), page.nextCursor());
     }
 
-    /** GetOrderedServers: this client's servers by ascending coordinate distance from {@code from}, from the cursor on. */
-    Page page(Coordinate from, String cursor) {
-      if (!from.equals(rankedFrom)) {
+    /**
+     * GetOrderedServers: this client's servers by ascending predicted RTT from {@code from} (the
+     * coordinate distance, fused with the geographic prediction from {@code at} when not null),
+     * from the cursor on.
+     */
+    Page page(Coordinate from, String cursor, Place at) {
+      Place where = located == null ? null : at;
+      if (!from.equals(rankedFrom) || !java.util.Objects.equals(where, rankedAt)) {
         rankedFrom = from;
+        rankedAt = where;
+        double[] ms = new double[coords.length];
+        for (int v : servers) {
+          double d = from.distanceTo(coords[v]);
+          double g = geoMs(where, v);
+          ms[v] = Double.isFinite(g) ? located.estimator().weights().predictMs(g, d, Double.NaN) : d;
+        }
+        rankedMs = ms;
         ranked = Arrays.stream(servers).filter(v -> v != client).boxed()
-            .sorted(Comparator.comparingDouble((Integer v) -> rankedFrom.distanceTo(coords[v])).thenComparing(v -> v))
+            .sorted(Comparator.comparingDouble((Integer v) -> ms[v]).thenComparing(v -> v))
             .mapToInt(Integer::intValue).toArray();
       }
       int first = cursor.isEmpty() ? 0 : Integer.parseInt(cursor);
@@ -104,7 +184,8 @@ final class MatrixCoordinator {
       List<RankedCandidate> page = new ArrayList<>(to - first);
       for (int i = first; i < to; i++) {
         int v = ranked[i];
-        page.add(new RankedCandidate(Integer.toString(v), coords[v], rankedFrom.distanceTo(coords[v]), landmarkMs.get(v)));
+        page.add(new RankedCandidate(Integer.toString(v), coords[v], rankedMs[v], landmarkMs.get(v), geoMs(where, v),
+            where == null ? null : located.estimator().data().servers()[serverIndex.get(v)]));
       }
       return new Page(page, to < ranked.length ? Integer.toString(to) : "");
     }

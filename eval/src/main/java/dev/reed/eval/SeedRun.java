@@ -15,6 +15,8 @@ import dev.reed.coordinates.discovery.DiscoveryPolicy;
 import dev.reed.coordinates.discovery.InsufficientCalibrationException;
 import dev.reed.coordinates.discovery.PageRequest;
 import dev.reed.coordinates.discovery.ProbeOrder;
+import dev.reed.coordinates.geo.FusedEstimator;
+import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -42,7 +44,21 @@ final class SeedRun {
    */
   record Output(long seed, int[] landmarks, LandmarkEmbedding embedding, Coordinate[] coords, double[] fitError,
       int[] servers, double[][] landmarkRtt, List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
-      int failedClients, MatrixCoordinator coordinator, Map<Integer, Calibration> calibrations) {}
+      int failedClients, MatrixCoordinator coordinator, Map<Integer, Calibration> calibrations, Located located) {}
+
+  /**
+   * What the seed's deployment knows before any client comes: the landmarks, their embedding, every
+   * node's coordinate, the positioned servers and every node's RTTs as each landmark measured them.
+   */
+  record Deployment(int[] landmarks, LandmarkEmbedding embedding, Coordinate[] coords, int[] servers,
+      double[][] landmarkRtt) {}
+
+  /**
+   * What the simulated coordinator knows of locations (issue 15), when the nodes carry them: the
+   * fused estimator trained on the deployment (its servers are the seed's servers in order) and
+   * where each node is believed to be (its location displaced by {@code --geo-error}; null = unknown).
+   */
+  record Located(FusedEstimator estimator, Place[] believed, double locateMarginMs) {}
 
   /** One client's simulation: its result, its relative errors (pooled later) and its probe order. */
   private record ClientRun(ClientResult result, double[] relErrors, Sequence sequence, Calibration calibration) {}
@@ -139,8 +155,9 @@ final class SeedRun {
       }
       landmarkMs.add(Map.copyOf(byLandmark));
     }
+    Located located = locate(new Deployment(lm, emb, coords, servers, landmarkRtt), seed);
     MatrixCoordinator coordinator = new MatrixCoordinator(cfg, beacons, calibrators, servers, coords, landmarkMs,
-        s.pageSize());
+        s.pageSize(), located, lm);
     List<Future<ClientRun>> futures = new ArrayList<>();
     for (int c : clientNodes) {
       futures.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, coordinator, servers, coords, landmarkRtt,
@@ -166,7 +183,31 @@ final class SeedRun {
     }
     double[] pooled = errs.stream().flatMapToDouble(Arrays::stream).toArray();
     return new Output(seed, lm, emb, coords, fitError, servers, landmarkRtt, results, pooled, sequences, unpositioned, failed, coordinator,
-        Map.copyOf(calibrations));
+        Map.copyOf(calibrations), located);
+  }
+
+  /**
+   * The coordinator's location knowledge for this seed, or null when the nodes carry no locations
+   * (then nothing changes): the fused estimator learned from what the deployment measures, and the
+   * nodes' believed locations.
+   */
+  private Located locate(Deployment d, long seed) {
+    NodeTable nodes = m.nodes();
+    if (!nodes.hasLocations()) {
+      return null;
+    }
+    double bound = s.model().comparison() ? s.model().lowerBoundBeyondMs() : Double.NaN;
+    FusedEstimator fused = new FusedTraining(m, cfg, s.estimator(), bound).train(d);
+    GeoPoint[] at = new GeoPoint[nodes.size()];
+    for (int v = 0; v < at.length; v++) {
+      at[v] = nodes.node(v).location();
+    }
+    GeoPoint[] noisy = s.geoError().isNone() ? at : s.geoError().displace(nodes, seed);
+    Place[] believed = new Place[nodes.size()];
+    for (int v = 0; v < believed.length; v++) {
+      believed[v] = noisy[v] == null ? null : new Place(noisy[v].lat(), noisy[v].lon(), nodes.node(v).region());
+    }
+    return new Located(fused, believed, s.estimator().locateMarginMs());
   }
 
   /**
@@ -255,7 +296,7 @@ final class SeedRun {
     Arrays.sort(relSorted);
     if (accuracyOnly) {
       return new ClientRun(new ClientResult(c, calib, Stats.quantile(relSorted, 0.5), Stats.quantile(relSorted, 0.9),
-          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, nearest(clientAll), Map.of()), rel, null, cal);
+          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, Double.NaN, nearest(clientAll), Map.of()), rel, null, cal);
     }
     double[] predAll = new double[ns];
     for (int j = 0; j < ns; j++) {
@@ -323,7 +364,7 @@ final class SeedRun {
     Map<String, PolicyOutcome> policies = score.policies(orderPred, orderRtt, probesAt, calib, truth);
     ClientResult cr = new ClientResult(c, calib, relSorted.length == 0 ? Double.NaN : Stats.quantile(relSorted, 0.5),
         relSorted.length == 0 ? Double.NaN : Stats.quantile(relSorted, 0.9), spearman, p10, truth.optimalMeanMs(),
-        allSeen, randomAll, ns, relCal, relFinal, nearest(clientAll), policies);
+        allSeen, randomAll, ns, relCal, relFinal, servedError(orderPred, orderRtt), nearest(clientAll), policies);
     Sequence seq = null;
     if (keepSequence) {
       int[] nodes = new int[len];
@@ -333,6 +374,18 @@ final class SeedRun {
       seq = new Sequence(nodes, orderPred, orderRtt);
     }
     return new ClientRun(cr, rel, seq, cal);
+  }
+
+  /** Median relative error of the handed-out predictions against the measured RTTs (replies only). */
+  private static double servedError(double[] predicted, double[] rtt) {
+    double[] e = new double[predicted.length];
+    int n = 0;
+    for (int k = 0; k < predicted.length; k++) {
+      if (rtt[k] > 0 && Double.isFinite(rtt[k]) && Double.isFinite(predicted[k])) {
+        e[n++] = Math.abs(predicted[k] - rtt[k]) / rtt[k];
+      }
+    }
+    return n == 0 ? Double.NaN : Stats.median(e, n);
   }
 
   private static double nearest(double[] rttMs) {

@@ -39,6 +39,7 @@ final class Summary {
     v.put("relErrClientMedianMean", mean(cs, ClientResult::relErrMedian));
     v.put("relErrCalibrationMedian", mean(cs, ClientResult::relErrCalibration));
     v.put("relErrFinalMedian", mean(cs, ClientResult::relErrFinal));
+    v.put("relErrServedMedian", mean(cs, ClientResult::relErrServed));
     v.put("spearman", mean(cs, ClientResult::spearman));
     v.put("precisionAt10", mean(cs, ClientResult::precisionAt10));
     v.put("allNearestSeen", mean(cs, c -> c.allNearestSeen()));

@@ -180,7 +180,7 @@ class BaselinesTest {
     int[] servers = java.util.stream.IntStream.range(0, 40).filter(v -> v != c).toArray();
     double[] actual = Arrays.stream(servers).mapToDouble(v -> m.rtt(c, v)).toArray();
     ClientView view = new ClientView(m, c, servers, actual, new int[0], new double[40][0], 7);
-    StaticOrder o = new ClusterOrder(v -> m.nodes().node(v).country(), 2).order(view);
+    StaticOrder o = new ClusterBaseline(v -> m.nodes().node(v).country(), Baselines.CLUSTERING).order(view);
     long clusters = Arrays.stream(servers).mapToObj(v -> m.nodes().node(v).country()).distinct().count();
     long singletons = Arrays.stream(servers).mapToObj(v -> m.nodes().node(v).country())
         .collect(java.util.stream.Collectors.groupingBy(x -> x, java.util.stream.Collectors.counting()))
@@ -212,6 +212,43 @@ class BaselinesTest {
     // scored like REED: the samples cost nothing again
     MethodOutcome scored = new Baselines(m, EvalSettings.builder().build(), line -> { }).score(view, o);
     assertThat(scored.policies().get("exhaustive").probes()).isEqualTo(39);
+  }
+
+  /** The AS row needs an asn column (azure54 has none); with one, AS and country clusters differ in their samples. */
+  @Test
+  void theAsClusteringRowExistsOnlyWhereNodesCarryAsNumbers() throws IOException {
+    Path[] w = locatedWorld(dir, 40, 0.02);
+    List<String> withAsn = Files.readAllLines(w[0]);
+    // two AS per country: the node's parity splits every cell
+    List<String> split = new java.util.ArrayList<>(List.of(withAsn.get(0)));
+    for (String line : withAsn.subList(1, withAsn.size())) {
+      String[] c = line.split(",", -1);
+      c[5] = c[5] + (Integer.parseInt(c[0]) % 2);
+      split.add(String.join(",", c));
+    }
+    Files.write(w[0], split);
+    Path out = dir.resolve("asn");
+    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "8",
+        "--dims", "3", "--seeds", "1", "--out", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonObject b = baselines(out);
+    assertThat(b.keySet()).contains("clusterCountry", "clusterAs");
+    assertThat(b.getAsJsonObject("clusterAs").get("calibrationProbes").getAsDouble())
+        .isGreaterThan(b.getAsJsonObject("clusterCountry").get("calibrationProbes").getAsDouble());
+    assertThat(b.getAsJsonObject("clusterAs").get("relErrMedian").isJsonNull()).isTrue();
+    assertThat(Files.readString(out.resolve("report.md"))).contains("Armitage's clustering by origin AS (2 probes per cluster)");
+
+    List<String> noAsn = new java.util.ArrayList<>();
+    for (String line : withAsn) {
+      String[] c = line.split(",", -1);
+      noAsn.add(String.join(",", c[0], c[1], c[2], c[3], c[4], c[6]));
+    }
+    Files.write(w[0], noAsn);
+    Path none = dir.resolve("noasn");
+    r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "8", "--dims", "3",
+        "--seeds", "1", "--out", none.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(baselines(none).keySet()).contains("clusterCountry").doesNotContain("clusterAs");
   }
 
   @Test

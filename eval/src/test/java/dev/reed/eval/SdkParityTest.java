@@ -178,7 +178,7 @@ class SdkParityTest {
 
     @Override
     public void getOrderedServers(GetOrderedServersRequest req, StreamObserver<GetOrderedServersResponse> out) {
-      MatrixCoordinator.Session.Page page = world.page(coordinate(req.getClient()), req.getPageToken());
+      MatrixCoordinator.Session.Page page = world.page(coordinate(req.getClient()), req.getPageToken(), null);
       GetOrderedServersResponse.Builder b = GetOrderedServersResponse.newBuilder().setNextPageToken(page.nextCursor());
       for (RankedCandidate c : page.servers()) {
         RankedServer.Builder r = RankedServer.newBuilder().setEndpoint(Endpoints.of(address(Integer.parseInt(c.key()))))

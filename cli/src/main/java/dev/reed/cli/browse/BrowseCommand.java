@@ -11,7 +11,9 @@ import dev.reed.client.GroupObjective;
 import dev.reed.client.GroupRanking;
 import dev.reed.client.GroupServer;
 import dev.reed.coordinates.discovery.DiscoveryModel.NearCalibration;
+import dev.reed.client.ClusterBy;
 import dev.reed.client.ReedClient;
+import dev.reed.geo.GeoFiles;
 import dev.reed.client.ReedClientException;
 import dev.reed.client.ServerListSource;
 import dev.reed.client.StopRule;
@@ -158,8 +160,21 @@ public final class BrowseCommand implements Callable<Integer> {
   @Option(names = "--valve-filter", paramLabel = "FILTER", description = "Filter for --valve-master, e.g. \\gamedir\\cstrike.")
   String valveFilter = "";
 
-  @Option(names = "--fallback", description = "If the coordinator fails, run traditional discovery from --master/--valve-master.")
+  @Option(names = "--fallback", description = "If the coordinator fails, discover from --master/--valve-master: Armitage's"
+      + " clustering with --geoip/--asn, else traditional discovery.")
   boolean fallback;
+
+  @Option(names = "--geoip", paramLabel = "FILE", split = ",",
+      description = "IP-to-location databases for --fallback's clustering by country: .mmdb (DB-IP Lite city) or ip-location-db city CSV.")
+  List<Path> geoip = List.of();
+
+  @Option(names = "--asn", paramLabel = "FILE", split = ",",
+      description = "IP-to-AS databases for --fallback's clustering by origin AS: .mmdb or ip-location-db AS CSV.")
+  List<Path> asn = List.of();
+
+  @Option(names = "--cluster-by", paramLabel = "auto|as|country",
+      description = "What --fallback's clustering groups by (default: ${DEFAULT-VALUE}: the origin AS when --asn knows any listed address, else the country).")
+  String clusterBy = "auto";
 
   @Option(names = "--locate", description = "Only position this machine and print its coordinate as a --group line.")
   boolean locate;
@@ -195,7 +210,13 @@ public final class BrowseCommand implements Callable<Integer> {
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    try (ReedClient client = builder.build()) {
+    ReedClient built;
+    try {
+      built = builder.build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage()); // e.g. a bad --geoip file
+    }
+    try (ReedClient client = built) {
       if (locate) return locate(client, out);
       if (group != null) return group(client, out);
       return browse(client, request, out, err);
@@ -359,6 +380,16 @@ public final class BrowseCommand implements Callable<Integer> {
       if (master == null && valveMaster == null) throw new IllegalArgumentException("--fallback needs --master or --valve-master");
       b.fallbackToTraditional(true);
     }
+    ClusterBy by = switch (clusterBy.toLowerCase(java.util.Locale.ROOT)) {
+      case "auto" -> ClusterBy.AUTO;
+      case "as" -> ClusterBy.ORIGIN_AS;
+      case "country" -> ClusterBy.COUNTRY;
+      default -> throw new IllegalArgumentException("--cluster-by must be auto, as or country: " + clusterBy);
+    };
+    if (!geoip.isEmpty() || !asn.isEmpty()) {
+      if (!fallback) throw new IllegalArgumentException("--geoip and --asn are for --fallback's clustering: add --fallback");
+      b.geoDatabases(GeoFiles.of(geoip, asn)).clustering(by);
+    }
     return b;
   }
 
@@ -416,6 +447,8 @@ public final class BrowseCommand implements Callable<Integer> {
       case REED -> "REED";
       case TRADITIONAL -> "traditional";
       case TRADITIONAL_FALLBACK -> "traditional (fallback)";
+      case CLUSTER_AS_FALLBACK -> "clustering by origin AS (fallback)";
+      case CLUSTER_COUNTRY_FALLBACK -> "clustering by country (fallback)";
     };
     String probes = r.probes() + " probes (" + (r.calibrationProbes() > 0 ? r.calibrationProbes() + " calibration, " : "")
         + r.probesNeeded() + " needed to decide)";

@@ -57,7 +57,15 @@ final class LiveTable implements DiscoveryListener {
       }
       case DiscoveryEvent.NoReply n -> { }
       case DiscoveryEvent.FallingBack fb -> {
-        status = "coordinator failed, traditional discovery: " + fb.cause();
+        status = "coordinator failed, falling back to the master list: " + fb.cause();
+        if (!ansi) {
+          out.println("# " + status);
+          out.flush();
+        }
+      }
+      case DiscoveryEvent.ClustersRanked c -> {
+        status = c.samples() + " samples ranked " + c.clusters().size() + " clusters, nearest first: "
+            + String.join(" ", c.clusters().stream().limit(5).map(l -> l == null ? "(unknown)" : l).toList());
         if (!ansi) {
           out.println("# " + status);
           out.flush();

@@ -152,6 +152,14 @@ class BrowseCommandTest {
     Run margin = browse("--coordinator", world.coordinator(), "--autostop", "intelligent", "--window-margin", "-1");
     assertThat(margin.code()).isEqualTo(2);
     assertThat(margin.err()).contains("--window-margin must be finite and >= 0 ms");
+    Run geo = browse("--coordinator", world.coordinator(), "--fallback", "--master", "127.0.0.1:27950", "--geoip",
+        "/nonexistent/city.csv");
+    assertThat(geo.code()).isEqualTo(2);
+    assertThat(geo.err()).contains("cannot open the geo databases", "/nonexistent/city.csv");
+    assertThat(browse("--coordinator", world.coordinator(), "--asn", "/nonexistent/asn.csv").err())
+        .contains("--geoip and --asn are for --fallback's clustering");
+    assertThat(browse("--coordinator", world.coordinator(), "--cluster-by", "city").err())
+        .contains("--cluster-by must be auto, as or country: city");
     Run near = browse("--coordinator", world.coordinator(), "--near-calibration", "closest");
     assertThat(near.code()).isEqualTo(2);
     assertThat(near.err()).contains("--near-calibration must be beacons or any: closest");

@@ -25,8 +25,11 @@ class LiveTableTest {
   void plainModePrintsOneLinePerReplyWithoutColourCodes() throws Exception {
     StringWriter out = new StringWriter();
     LiveTable t = new LiveTable(new PrintWriter(out), false, 20, "title");
+    t.onEvent(new DiscoveryEvent.ClustersRanked(DiscoveryResult.Method.CLUSTER_AS_FALLBACK,
+        java.util.Arrays.asList("AS3320", null, "AS8075"), 6, Duration.ofMillis(50)));
     t.onEvent(new DiscoveryEvent.ServerFound(server("^1Red^7Server", 5, 42.25), 3, Duration.ofMillis(100)));
     t.onEvent(new DiscoveryEvent.Stopped(DiscoveryResult.StopReason.STOP_RULE, 3, Duration.ofMillis(200)));
+    assertThat(out.toString()).contains("# 6 samples ranked 3 clusters, nearest first: AS3320 (unknown) AS8075");
     assertThat(out.toString()).doesNotContain("\033[").contains(LiveTable.HEADER)
         .containsPattern("RedServer\\s+oa_dm1\\s+3/12\\s+42.3\\s+40.3\\s+127.0.0.5:27960");
   }

@@ -13,12 +13,25 @@ import java.util.Map;
  *     (the driver may then ask the coordinator to solve it)
  * @param fitError median relative error of that fit (NaN without a position)
  * @param anchorsUsed replies the fit used
+ * @param location where the coordinator places the client, or null when it has no location
+ *     knowledge (no location database, or the client's location is unknown)
  */
 public record Calibration(List<CalibrationPoint> probed, Map<String, Double> rttMs, Coordinate position, double fitError,
-    int anchorsUsed) {
+    int anchorsUsed, LocationFix location) {
   public Calibration {
     probed = List.copyOf(probed);
     rttMs = Map.copyOf(rttMs);
+  }
+
+  /** A calibration without location knowledge. */
+  public Calibration(List<CalibrationPoint> probed, Map<String, Double> rttMs, Coordinate position, double fitError,
+      int anchorsUsed) {
+    this(probed, rttMs, position, fitError, anchorsUsed, null);
+  }
+
+  /** The same calibration with where the coordinator places the client (null: nowhere). */
+  public Calibration withLocation(LocationFix fix) {
+    return new Calibration(probed, rttMs, position, fitError, anchorsUsed, fix);
   }
 
   /** Calibration probes sent. */

@@ -1,5 +1,6 @@
 package dev.reed.coordinates.discovery;
 
+import java.util.Map;
 import dev.reed.coordinates.Coordinate;
 import java.util.List;
 
@@ -20,4 +21,15 @@ public interface CalibrationSource {
    * source cannot answer now (the policy then probes the rest of the spread set).
    */
   List<CalibrationPoint> nearest(Coordinate around, int count, Kind kind);
+
+  /**
+   * Where the coordinator places the client given its calibration RTTs (Locate in the SDK), or null
+   * when it has no location knowledge or cannot answer now.
+   *
+   * @param probed the calibration points probed
+   * @param rttMs the RTT of each that answered, by key
+   */
+  default LocationFix locate(List<CalibrationPoint> probed, Map<String, Double> rttMs) {
+    return null;
+  }
 }

@@ -40,6 +40,14 @@ import java.util.Set;
  * @param prior pseudo-count shrinking that correction towards 0 (default 0.3)
  * @param refetchMovedMs when the re-fitted position is this far from the one the ordered list was
  *     asked from, the list is asked again from the new position (default 10 ms)
+ * @param geo fuse the coordinator's geographic predictions (from the client's location prior) into
+ *     the order with the weights it fitted, when it sends them (default on; after Htrae, Agarwal
+ *     &amp; Lorch, SIGCOMM 2009: geography-bootstrapped coordinates beat either alone)
+ * @param geoMisfitMaxMs the location prior is distrusted (the order uses the coordinates alone) when
+ *     the client's calibration RTTs scatter around the geographic predictions by more than this
+ *     (median absolute deviation, ms): a GeoIP location in the wrong place (default 10 ms)
+ * @param kernelKm with locations, the kernel that spreads a misprediction works on great-circle
+ *     distance with this width instead of {@code kernelMs} (default 100 km)
  */
 public record DiscoveryModel(
     int calibrationProbes,
@@ -53,7 +61,10 @@ public record DiscoveryModel(
     double serverSigmaMs,
     double kernelMs,
     double prior,
-    double refetchMovedMs) {
+    double refetchMovedMs,
+    boolean geo,
+    double geoMisfitMaxMs,
+    double kernelKm) {
 
   /** What the second calibration phase probes. */
   public enum NearCalibration {
@@ -66,7 +77,7 @@ public record DiscoveryModel(
   /** The keys of a model file, one per component, in declaration order. */
   public static final Set<String> KEYS = Set.of("calibrationProbes", "spreadProbes", "near", "nearBeaconMaxMs",
       "comparison", "lowerBoundBeyondMs", "nearDifferenceWeight", "refitLimit", "serverSigmaMs", "kernelMs", "prior",
-      "refetchMovedMs");
+      "refetchMovedMs", "geo", "geoMisfitMaxMs", "kernelKm");
 
   public DiscoveryModel {
     if (calibrationProbes < 2 || calibrationProbes > 64) {
@@ -89,11 +100,15 @@ public record DiscoveryModel(
       throw new IllegalArgumentException("kernelMs and prior must be finite and > 0: " + kernelMs + ", " + prior);
     }
     requireMs(refetchMovedMs, "refetchMovedMs", true);
+    requireMs(geoMisfitMaxMs, "geoMisfitMaxMs", true);
+    if (!(kernelKm > 0) || !Double.isFinite(kernelKm)) {
+      throw new IllegalArgumentException("kernelKm must be finite and > 0: " + kernelKm);
+    }
   }
 
   /** The defaults (class comment). */
   public static DiscoveryModel defaults() {
-    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10);
+    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 100);
   }
 
   /** Spread probes for a deployment of {@code dimensions}: {@link #spreadProbes}, or D+2 when it is 0. */
@@ -103,14 +118,14 @@ public record DiscoveryModel(
 
   public DiscoveryModel withCalibration(int probes, int spread, NearCalibration kind) {
     return new DiscoveryModel(probes, spread, kind, nearBeaconMaxMs, comparison, lowerBoundBeyondMs, nearDifferenceWeight,
-        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs);
+        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, kernelKm);
   }
 
   /** This model with learning from replies on (the default limit) or off (the coordinator's order as served). */
   public DiscoveryModel withLearning(boolean on) {
     int limit = on ? (refitLimit > 0 ? refitLimit : defaults().refitLimit()) : 0;
     return new DiscoveryModel(calibrationProbes, spreadProbes, near, nearBeaconMaxMs, comparison, lowerBoundBeyondMs,
-        nearDifferenceWeight, limit, serverSigmaMs, kernelMs, prior, refetchMovedMs);
+        nearDifferenceWeight, limit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, kernelKm);
   }
 
   /**
@@ -139,7 +154,10 @@ public record DiscoveryModel(
         ModelFile.real(p, "serverSigmaMs", d.serverSigmaMs),
         ModelFile.real(p, "kernelMs", d.kernelMs),
         ModelFile.real(p, "prior", d.prior),
-        ModelFile.real(p, "refetchMovedMs", d.refetchMovedMs));
+        ModelFile.real(p, "refetchMovedMs", d.refetchMovedMs),
+        bool(p, "geo", d.geo),
+        ModelFile.real(p, "geoMisfitMaxMs", d.geoMisfitMaxMs),
+        ModelFile.real(p, "kernelKm", d.kernelKm));
   }
 
   /** The model as a properties file would hold it (every key). */
@@ -157,6 +175,9 @@ public record DiscoveryModel(
     p.setProperty("kernelMs", Double.toString(kernelMs));
     p.setProperty("prior", Double.toString(prior));
     p.setProperty("refetchMovedMs", Double.toString(refetchMovedMs));
+    p.setProperty("geo", Boolean.toString(geo));
+    p.setProperty("geoMisfitMaxMs", Double.toString(geoMisfitMaxMs));
+    p.setProperty("kernelKm", Double.toString(kernelKm));
     return p;
   }
 

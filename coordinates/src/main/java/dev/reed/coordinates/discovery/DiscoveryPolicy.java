@@ -91,8 +91,9 @@ public final class DiscoveryPolicy {
           + " calibration servers answered; positioning in " + geometry.dimensions() + " dimensions needs " + need);
     }
     PositionFit fit = fit(probed, rtt);
-    return fit == null ? new Calibration(probed, rtt, null, Double.NaN, replies)
+    Calibration out = fit == null ? new Calibration(probed, rtt, null, Double.NaN, replies)
         : new Calibration(probed, rtt, fit.coordinate(), fit.relativeError(), fit.anchorsUsed());
+    return model.geo() ? out.withLocation(source.locate(List.copyOf(probed), Map.copyOf(rtt))) : out;
   }
 
   /**

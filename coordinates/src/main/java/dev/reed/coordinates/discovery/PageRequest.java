@@ -1,6 +1,7 @@
 package dev.reed.coordinates.discovery;
 
 import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.geo.Place;
 
 /**
  * A page of the ordered list the policy wants: GetOrderedServers from {@code from} at
@@ -9,5 +10,14 @@ import dev.reed.coordinates.Coordinate;
  *
  * @param generation which chain of pages it belongs to (a re-asked list starts a new chain, and late
  *     pages of the old one are dropped)
+ * @param location where the client is believed to be, for the coordinator's geographic predictions
+ *     and fused order; null for none
+ * @param locationDistrusted true when the coordinator placed the client but the calibration found
+ *     that place inconsistent with its RTTs: the list is to be ordered by coordinates alone
  */
-public record PageRequest(Coordinate from, String cursor, int generation) {}
+public record PageRequest(Coordinate from, String cursor, int generation, Place location, boolean locationDistrusted) {
+  /** A request without location. */
+  public PageRequest(Coordinate from, String cursor, int generation) {
+    this(from, cursor, generation, null, false);
+  }
+}

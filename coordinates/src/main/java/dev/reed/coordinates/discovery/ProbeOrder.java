@@ -4,6 +4,9 @@ import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.LandmarkComparison;
+import dev.reed.coordinates.Stats;
+import dev.reed.coordinates.geo.FusionWeights;
+import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -40,6 +43,17 @@ import java.util.Set;
  *       {@link DiscoveryModel#prior()}; Nadaraya-Watson regression).
  * </ol>
  *
+ * <p>Location (issue 15, after Htrae: Agarwal &amp; Lorch, SIGCOMM 2009): when the coordinator knows
+ * where the client and a server are, it sends its geographic prediction ({@link
+ * RankedCandidate#geoMs}) and the weights it fitted by cross-validation on landmark data; each base
+ * prediction is then that convex combination of the geographic prediction, the bounded coordinate
+ * distance and Valve's relay bound ({@code min over landmarks of the client's RTT to the beacon plus
+ * the landmark's RTT to the server}), and learning corrects it as above. The calibration checks the
+ * prior first: its RTTs minus the geographic predictions for the same points give the client's own
+ * excess (added to every geographic prediction), and when they scatter by more than {@link
+ * DiscoveryModel#geoMisfitMaxMs()} the location is wrong (a GeoIP database's error) and the order
+ * falls back to the coordinates alone.
+ *
  * <p>Learning stops after {@link DiscoveryModel#refitLimit()} replies. When the re-fitted position
  * has moved more than {@link DiscoveryModel#refetchMovedMs()} from where the list was asked, the
  * list is asked again from the new position (servers already known are kept). A game server the
@@ -64,16 +78,18 @@ public final class ProbeOrder {
     final RankedCandidate candidate;
     final LandmarkComparison comparison;
     final double bias;
+    final double relay;
     double base;
     double num;
     double den;
     boolean probed;
     float[] weights = new float[8];
 
-    Entry(RankedCandidate candidate, LandmarkComparison comparison, double bias) {
+    Entry(RankedCandidate candidate, LandmarkComparison comparison, double bias, double relay) {
       this.candidate = candidate;
       this.comparison = comparison;
       this.bias = bias;
+      this.relay = relay;
     }
 
     void weight(int p, float w) {
@@ -89,6 +105,11 @@ public final class ProbeOrder {
   private final int lowWater;
   private final String[] landmarkIds;
   private final double[] clientLandmarkMs;
+  /** The coordinator's fusion weights when the client's location passed the calibration check, else null. */
+  private final FusionWeights fusion;
+  private final LocationFix location;
+  private double geoOffsetMs;
+  private double geoMisfitMs = Double.NaN;
   private final Set<String> calibrationKeys = new HashSet<>();
   private final List<Coordinate> anchors = new ArrayList<>();
   private double[] anchorRtt;
@@ -138,6 +159,56 @@ public final class ProbeOrder {
         premeasured.put(p.key(), calibration.rttMs().get(p.key()));
       }
     }
+    this.location = calibration.location();
+    this.fusion = checkedFusion(calibration);
+  }
+
+  /**
+   * The fusion weights if the location prior agrees with what the calibration measured (class
+   * comment): at least 3 points with both a geographic prediction and an RTT, scattering by at most
+   * {@link DiscoveryModel#geoMisfitMaxMs()} around their median difference, which becomes the
+   * client's excess offset.
+   */
+  private FusionWeights checkedFusion(Calibration calibration) {
+    LocationFix fix = calibration.location();
+    if (!model.geo() || fix == null) {
+      return null;
+    }
+    double[] r = new double[calibration.probed().size()];
+    int n = 0;
+    for (CalibrationPoint p : calibration.probed()) {
+      Double ms = calibration.rttMs().get(p.key());
+      Double geo = fix.geoMs().get(p.key());
+      if (ms != null && geo != null && Double.isFinite(geo)) {
+        r[n++] = ms - geo;
+      }
+    }
+    if (n < 3) {
+      return null;
+    }
+    double offset = Stats.median(r, n);
+    for (int i = 0; i < n; i++) {
+      r[i] = Math.abs(r[i] - offset);
+    }
+    geoMisfitMs = Stats.median(r, n);
+    if (geoMisfitMs > model.geoMisfitMaxMs()) {
+      return null;
+    }
+    geoOffsetMs = offset;
+    return fix.weights();
+  }
+
+  /**
+   * Whether the order fuses the coordinator's geographic predictions: it sent them and the
+   * calibration found the client's location prior consistent.
+   */
+  public boolean usesLocation() {
+    return fusion != null;
+  }
+
+  /** How far the calibration RTTs scattered around the geographic predictions (ms), NaN when not checked. */
+  public double locationMisfitMs() {
+    return geoMisfitMs;
   }
 
   /** The client's current coordinate. */
@@ -168,7 +239,8 @@ public final class ProbeOrder {
       return null;
     }
     inFlight = true;
-    return new PageRequest(chainFrom, cursor, generation);
+    return new PageRequest(chainFrom, cursor, generation, fusion == null ? null : location.place(),
+        fusion == null && location != null);
   }
 
   /** A page arrived: its servers join the order (servers already known are skipped). */
@@ -270,9 +342,8 @@ public final class ProbeOrder {
     int p = kernelPoints.size();
     kernelPoints.add(e);
     kernelRtt.add(rttMs);
-    double twoTau2 = 2 * model.kernelMs() * model.kernelMs();
     for (Entry x : entries) {
-      x.weight(p, x.probed || x.candidate.coordinate() == null ? 0f : kernel(at, x.candidate.coordinate(), twoTau2));
+      x.weight(p, x.probed ? 0f : kernel(e, x));
     }
     for (Entry x : entries) {
       x.base = base(x);
@@ -290,12 +361,11 @@ public final class ProbeOrder {
 
   private Entry add(RankedCandidate c) {
     LandmarkComparison cmp = comparison(c);
-    Entry e = new Entry(c, cmp, cmp == null ? 0 : model.nearDifferenceWeight() * cmp.nearDifferenceMs());
+    Entry e = new Entry(c, cmp, cmp == null ? 0 : model.nearDifferenceWeight() * cmp.nearDifferenceMs(), relay(c));
     e.base = base(e);
-    if (c.coordinate() != null && !kernelPoints.isEmpty()) {
-      double twoTau2 = 2 * model.kernelMs() * model.kernelMs();
+    if (!kernelPoints.isEmpty()) {
       for (int q = 0; q < kernelPoints.size(); q++) {
-        e.weight(q, kernel(kernelPoints.get(q).candidate.coordinate(), c.coordinate(), twoTau2));
+        e.weight(q, kernel(kernelPoints.get(q), e));
       }
       correct(e);
     }
@@ -324,9 +394,26 @@ public final class ProbeOrder {
     x.den = den;
   }
 
-  private static float kernel(Coordinate a, Coordinate b, double twoTau2) {
-    double d = a.euclideanTo(b);
-    return (float) Math.exp(-d * d / twoTau2);
+  /**
+   * How much a misprediction at probed server {@code a} says about server {@code b}: a Gaussian of
+   * their great-circle distance when the order is fused with locations and both are located
+   * (servers at one site share their error whatever the coordinates say), else of their distance
+   * in coordinate space; 0 when neither can be measured.
+   */
+  private float kernel(Entry a, Entry b) {
+    Place pa = a.candidate.place();
+    Place pb = b.candidate.place();
+    if (fusion != null && pa != null && pb != null) {
+      double km = pa.kmTo(pb);
+      return (float) Math.exp(-km * km / (2 * model.kernelKm() * model.kernelKm()));
+    }
+    Coordinate ca = a.candidate.coordinate();
+    Coordinate cb = b.candidate.coordinate();
+    if (ca == null || cb == null) {
+      return 0f;
+    }
+    double d = ca.euclideanTo(cb);
+    return (float) Math.exp(-d * d / (2 * model.kernelMs() * model.kernelMs()));
   }
 
   private double predicted(Entry e) {
@@ -338,11 +425,32 @@ public final class ProbeOrder {
     return clamp ? Math.max(0, v) : v;
   }
 
-  /** The client's distance to the server (the coordinator's prediction without a coordinate), within its landmark bounds. */
+  /**
+   * The client's distance to the server (the coordinator's prediction without a coordinate), within
+   * its landmark bounds; fused with the geographic prediction and the relay bound when the location
+   * prior is trusted.
+   */
   private double base(Entry e) {
     Coordinate c = e.candidate.coordinate();
     double d = c == null ? e.candidate.predictedMs() : position.distanceTo(c);
-    return e.comparison == null ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
+    d = e.comparison == null ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
+    if (fusion != null && Double.isFinite(e.candidate.geoMs())) {
+      double f = fusion.predictMs(Math.max(0, e.candidate.geoMs() + geoOffsetMs), d, e.relay);
+      return Double.isFinite(f) ? f : d;
+    }
+    return d;
+  }
+
+  /** Valve's relay bound for a server: the least client-beacon plus landmark-server RTT, NaN without a common landmark. */
+  private double relay(RankedCandidate c) {
+    double best = Double.NaN;
+    for (int l = 0; l < landmarkIds.length; l++) {
+      Double server = c.landmarkRttMs().get(landmarkIds[l]);
+      if (server != null && !(clientLandmarkMs[l] + server >= best)) {
+        best = clientLandmarkMs[l] + server;
+      }
+    }
+    return best;
   }
 
   private LandmarkComparison comparison(RankedCandidate c) {

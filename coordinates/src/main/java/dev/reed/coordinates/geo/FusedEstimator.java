@@ -16,8 +16,11 @@ import java.util.List;
  * @param weights the fusion weights
  * @param cvError mean absolute relative error of those weights over the folds
  * @param folds the pairs the weights were fitted on
+ * @param errors median errors of each kind of prediction over the folds (the uncertainty served
+ *     with a prediction)
  */
-public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights weights, double cvError, int folds) {
+public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights weights, double cvError, int folds,
+    CvErrors errors) {
 
   /**
    * Learns the estimator.
@@ -52,7 +55,7 @@ public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights we
       folds++;
     }
     FusionWeights w = FusionWeights.fit(examples, cfg.weightStep());
-    return new FusedEstimator(d, GeoPrior.learn(cfg, d, -1), w, w.loss(examples), folds);
+    return new FusedEstimator(d, GeoPrior.learn(cfg, d, -1), w, w.loss(examples), folds, CvErrors.of(examples, w));
   }
 
   /**
@@ -102,5 +105,32 @@ public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights we
     double geo = prior.predictMs(client, s, prior.clientExcessMs(client, clientToLandmark));
     double relay = clientToLandmark == null ? Double.NaN : data.relayMs(clientToLandmark, s, -1);
     return weights.predictMs(geo, coordinateMs, relay);
+  }
+
+  /**
+   * What the coordinator serves as a server's geographic prediction before the client measured
+   * anything: {@link GeoPrior#predictMs} with a typical client's excess; NaN when either place is
+   * unknown.
+   */
+  public double geoMs(Place client, int s) {
+    return prior.predictMs(client, s, prior.typicalExcessMs());
+  }
+
+  /**
+   * The same for landmark {@code k}'s beacon, its excess from its mesh RTTs as a coordinator serves
+   * it (0 with fewer than 3); NaN when either place is unknown.
+   */
+  public double geoToLandmarkMs(Place client, int k) {
+    Place at = data.landmarks()[k];
+    return prior.predictMs(client, at, prior.hostExcessMs(at, data.meshMs()[k], 3), prior.typicalExcessMs());
+  }
+
+  /**
+   * What a coordinator serves for a client it has a location prior for: the geographic prediction
+   * and the coordinate distance fused with the weights renormalised over the two (the relay bound
+   * needs the client's landmark RTTs, which only the client has); either may be NaN.
+   */
+  public double servedMs(double geoMs, double coordinateMs) {
+    return weights.predictMs(geoMs, coordinateMs, Double.NaN);
   }
 }

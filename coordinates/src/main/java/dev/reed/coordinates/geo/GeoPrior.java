@@ -87,11 +87,27 @@ public record GeoPrior(DistanceRttModel model, Place[] landmarks, Place[] server
    * both excesses, less the landmarks' share counted twice; NaN when either place is unknown.
    */
   public double predictMs(Place client, int s, double clientExcessMs) {
-    Place at = servers[s];
-    if (client == null || at == null) {
+    return predictMs(client, servers[s], serverExcessMs[s], clientExcessMs);
+  }
+
+  /**
+   * The same for any located host, not only the servers learned from (a coordinator trains on a
+   * sample and serves every server): NaN when either place is unknown.
+   */
+  public double predictMs(Place client, Place server, double serverExcessMs, double clientExcessMs) {
+    if (client == null || server == null) {
       return Double.NaN;
     }
-    return Math.max(0, model.ms(client, at) + serverExcessMs[s] + clientExcessMs - meshOffsetMs);
+    return Math.max(0, model.ms(client, server) + serverExcessMs + clientExcessMs - meshOffsetMs);
+  }
+
+  /**
+   * A host's excess over the model from its RTT to each landmark (NaN = not measured): the median
+   * residual, 0 with fewer than {@code minLandmarks} or without a place (as for a learned server).
+   */
+  public double hostExcessMs(Place host, double[] toLandmark, int minLandmarks) {
+    double e = host == null ? Double.NaN : excessMs(model, landmarks, host, toLandmark, minLandmarks);
+    return Double.isNaN(e) ? 0 : e;
   }
 
   /**

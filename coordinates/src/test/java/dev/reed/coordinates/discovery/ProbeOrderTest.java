@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.geo.FusionWeights;
+import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -160,7 +162,7 @@ class ProbeOrderTest {
         new RankedCandidate("s1", Coordinate.of(12, 12), Double.NaN, Map.of("l0", 7.0, "l1", 95.0, "l2", 95.0)),
         new RankedCandidate("s2", Coordinate.of(60, 60), Double.NaN, Map.of("l0", 20.0, "l1", 20.0, "l2", 20.0)));
     DiscoveryModel plainModel = new DiscoveryModel(10, 0, DiscoveryModel.NearCalibration.BEACONS, 100, false, 50, 0.5,
-        60, 10, 5, 0.3, 10);
+        60, 10, 5, 0.3, 10, true, 10, 100);
     assertThat(order(plainModel, cfg, cal, start, list).next().candidate().key()).isEqualTo("s0");
     ProbeOrder compared = order(MODEL, cfg, cal, start, list);
     assertThat(compared.next().candidate().key()).isEqualTo("s1");
@@ -180,7 +182,7 @@ class ProbeOrderTest {
         .position(List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100)), new double[] {50, 70, 70}, null)
         .coordinate();
     DiscoveryModel sensitive = new DiscoveryModel(10, 0, DiscoveryModel.NearCalibration.BEACONS, 100, true, 50, 0.5, 60,
-        10, 5, 0.3, 0.5);
+        10, 5, 0.3, 0.5, true, 10, 100);
     ProbeOrder o = new DiscoveryPolicy(sensitive, cfg).order(cal, start, 8);
     PageRequest first = o.pageRequest();
     assertThat(o.pageRequest()).as("one page at a time").isNull();
@@ -236,5 +238,57 @@ class ProbeOrderTest {
       assertThat(p.candidate().key()).isEqualTo("g");
       assertThat(p.measured()).isTrue();
     });
+  }
+
+  /**
+   * Two servers the coordinates cannot tell apart (same coordinate), one 5 ms away on the map and
+   * one 60 ms: with a location fix that agrees with the calibration the order follows the
+   * geographic prediction, shifted by the client's own excess; a fix the calibration contradicts is
+   * distrusted, and the list is then asked for by coordinates alone.
+   */
+  @Test
+  void fusesTheGeographicPredictionOnlyWhenTheCalibrationAgrees() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    List<Coordinate> beacons = List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100));
+    Calibration cal = calibration(beacons, new double[] {50, 70, 70});
+    Place here = new Place(48.1, 11.6, null);
+    FusionWeights geoOnly = new FusionWeights(1, 0, 0);
+    List<RankedCandidate> list = List.of(
+        new RankedCandidate("far", Coordinate.of(40, 30), Double.NaN, Map.of(), 60, null),
+        new RankedCandidate("near", Coordinate.of(40, 30), Double.NaN, Map.of(), 5, null));
+    // the geographic predictions are 3 ms under every measured RTT: consistent, offset +3
+    LocationFix agrees = new LocationFix(here, false, Map.of("l0", 47.0, "l1", 67.0, "l2", 67.0), geoOnly);
+    ProbeOrder o = new DiscoveryPolicy(MODEL, cfg).order(cal.withLocation(agrees), Coordinate.of(40, 30), 1000);
+    PageRequest first = o.pageRequest();
+    assertThat(first.location()).isEqualTo(here);
+    assertThat(first.locationDistrusted()).isFalse();
+    o.pageArrived(first, list, "");
+    assertThat(o.usesLocation()).isTrue();
+    assertThat(o.locationMisfitMs()).isZero();
+    ProbeOrder.Pick pick = o.next();
+    assertThat(pick.candidate().key()).isEqualTo("near");
+    assertThat(pick.predictedMs()).isCloseTo(8.0, org.assertj.core.data.Offset.offset(1e-9));
+
+    // predictions 3-40 ms under the RTTs (median absolute deviation 17 ms): the place is wrong
+    LocationFix wrong = new LocationFix(here, false, Map.of("l0", 10.0, "l1", 67.0, "l2", 50.0), geoOnly);
+    ProbeOrder d = new DiscoveryPolicy(MODEL, cfg).order(cal.withLocation(wrong), Coordinate.of(40, 30), 1000);
+    PageRequest asked = d.pageRequest();
+    assertThat(asked.location()).isNull();
+    assertThat(asked.locationDistrusted()).isTrue();
+    d.pageArrived(asked, list, "");
+    assertThat(d.usesLocation()).isFalse();
+    assertThat(d.locationMisfitMs()).isGreaterThan(MODEL.geoMisfitMaxMs());
+    assertThat(d.next().predictedMs()).isCloseTo(0.0, org.assertj.core.data.Offset.offset(1e-9)); // coordinates: both at the client
+
+    // the model can switch location off altogether
+    DiscoveryModel off = DiscoveryModel.of(props("geo", "false"));
+    assertThat(new DiscoveryPolicy(off, cfg).order(cal.withLocation(agrees), Coordinate.of(40, 30), 1000).usesLocation())
+        .isFalse();
+  }
+
+  private static java.util.Properties props(String k, String v) {
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty(k, v);
+    return p;
   }
 }

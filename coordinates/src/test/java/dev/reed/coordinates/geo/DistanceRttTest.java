@@ -82,4 +82,20 @@ class DistanceRttTest {
     assertThat(m.ms(1000, "AF", "EU")).isEqualTo(m.global().ms(1000));
     assertThat(m.ms(1000, null, "EU")).isEqualTo(m.global().ms(1000));
   }
+
+  @Test
+  void selectIsExactlyTheSortedOrderStatistic() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(8);
+    for (int trial = 0; trial < 300; trial++) {
+      int n = 1 + r.nextInt(200);
+      double[] a = new double[n];
+      for (int i = 0; i < n; i++) {
+        a[i] = trial % 3 == 0 ? r.nextInt(5) : r.nextDouble(-50, 50); // many ties in every third trial
+      }
+      double[] sorted = a.clone();
+      java.util.Arrays.sort(sorted);
+      int k = r.nextInt(n);
+      assertThat(DistanceRtt.select(a.clone(), k)).as("trial %d, k %d of %d", trial, k, n).isEqualTo(sorted[k]);
+    }
+  }
 }

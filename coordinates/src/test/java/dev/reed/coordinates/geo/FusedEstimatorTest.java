@@ -120,4 +120,70 @@ class FusedEstimatorTest {
     assertThatThrownBy(() -> new LandmarkData(new Place[2], new double[][] {{0, 5}}, new Place[0], new double[0][]))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("mesh has 1 rows");
   }
+
+  @Test
+  void uncertaintiesAreTheMedianErrorsOfEachKindInCrossValidation() {
+    LandmarkData d = deployment();
+    double[][] noise = new double[L][S];
+    for (double[] row : noise) {
+      for (int s = 0; s < S; s++) {
+        row[s] = r.nextDouble(0, 300);
+      }
+    }
+    FusedEstimator e = FusedEstimator.train(EstimatorModel.defaults(), d, noise);
+    CvErrors err = e.errors();
+    // the geography is the truth up to access delays, the coordinates are noise
+    assertThat(err.geo()).isLessThan(0.1);
+    assertThat(err.coordinates()).isGreaterThan(0.3);
+    assertThat(err.geoAndCoordinates()).isLessThan(0.1);
+    assertThat(err.fused()).isLessThan(0.1);
+    FusedEstimator noCoordinates = FusedEstimator.train(EstimatorModel.defaults(), d, null);
+    assertThat(noCoordinates.errors().coordinates()).isNaN();
+    assertThat(noCoordinates.errors().geoAndCoordinates()).isNaN();
+  }
+
+  @Test
+  void aServerNotLearnedFromIsPredictedAsALearnedOneWouldBe() {
+    LandmarkData d = deployment();
+    GeoPrior prior = GeoPrior.learn(EstimatorModel.defaults(), d, -1);
+    Place client = new Place(40.4, -3.7, null);
+    for (int s = 0; s < 5; s++) {
+      double excess = prior.hostExcessMs(srv[s], d.serverMs()[s], 3);
+      assertThat(excess).isEqualTo(prior.serverExcessMs()[s]);
+      assertThat(prior.predictMs(client, srv[s], excess, 2)).isEqualTo(prior.predictMs(client, s, 2));
+    }
+    assertThat(prior.predictMs(null, srv[0], 0, 0)).isNaN();
+    assertThat(prior.hostExcessMs(null, d.serverMs()[0], 3)).isZero();
+    assertThat(prior.hostExcessMs(srv[0], new double[L], 3)).isNotZero(); // RTTs of 0 are measurements
+    double[] none = new double[L];
+    java.util.Arrays.fill(none, Double.NaN);
+    assertThat(prior.hostExcessMs(srv[0], none, 3)).isZero();
+  }
+
+  @Test
+  void leaveOneOutCoordinatesNeverSeeTheHeldOutRtt() {
+    // landmarks and servers on a 2-D plane where RTT is the distance: positioning without landmark
+    // k must still find every server, so the distance to k is the true RTT even when k's own RTT lies
+    dev.reed.coordinates.CoordinateConfig cfg = new dev.reed.coordinates.CoordinateConfig(2, false);
+    java.util.List<dev.reed.coordinates.Coordinate> lms = java.util.List.of(dev.reed.coordinates.Coordinate.of(0, 0),
+        dev.reed.coordinates.Coordinate.of(100, 0), dev.reed.coordinates.Coordinate.of(0, 100),
+        dev.reed.coordinates.Coordinate.of(100, 100));
+    double[][] srvXy = {{30, 40}, {70, 20}, {50, 80}};
+    double[][] ms = new double[3][4];
+    for (int j = 0; j < 3; j++) {
+      for (int k = 0; k < 4; k++) {
+        ms[j][k] = Math.hypot(srvXy[j][0] - lms.get(k).component(0), srvXy[j][1] - lms.get(k).component(1));
+      }
+    }
+    double[] lie = ms[0].clone();
+    ms[0][2] = 999; // landmark 2's RTT to server 0 is wrong: the fold without it must not care
+    double[][] out = new LeaveOneOutCoordinates(new dev.reed.coordinates.HostPositioner(cfg), Double.NaN)
+        .distances(lms, new double[4][4], ms, null);
+    assertThat(out[2][0]).isCloseTo(lie[2], within(1.0));
+    assertThat(out[0][1]).isCloseTo(ms[1][0], within(1.0));
+    // with only D landmarks left a server cannot be positioned
+    double[][] few = new LeaveOneOutCoordinates(new dev.reed.coordinates.HostPositioner(cfg), Double.NaN)
+        .distances(lms.subList(0, 3), new double[3][3], new double[][] {{1, 2, 3}}, null);
+    assertThat(few[0][0]).isNaN();
+  }
 }

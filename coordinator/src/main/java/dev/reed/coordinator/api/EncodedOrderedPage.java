@@ -27,9 +27,18 @@ final class EncodedOrderedPage {
 
   /** Encodes one page; {@code templates.get(i)} with {@code predictedUs[i]}. */
   static byte[] encode(List<RankedTemplate> templates, int[] predictedUs, String nextToken, int totalMatching) {
+    return encode(templates, predictedUs, null, nextToken, totalMatching);
+  }
+
+  /**
+   * Encodes one page; {@code templates.get(i)} with {@code predictedUs[i]} and {@code extras[i]}:
+   * further RankedServer fields already encoded (placement, geo_predicted_rtt_us, uncertainty_us),
+   * appended as they are; {@code extras} or an entry may be null.
+   */
+  static byte[] encode(List<RankedTemplate> templates, int[] predictedUs, byte[][] extras, String nextToken, int totalMatching) {
     int size = 0;
     for (int i = 0; i < templates.size(); i++) {
-      int entry = entryLength(templates.get(i), predictedUs[i]);
+      int entry = entryLength(templates.get(i), predictedUs[i]) + extraLength(extras, i);
       size += 1 + CodedOutputStream.computeUInt32SizeNoTag(entry) + entry;
     }
     byte[] token = nextToken.getBytes(StandardCharsets.UTF_8);
@@ -41,8 +50,9 @@ final class EncodedOrderedPage {
       for (int i = 0; i < templates.size(); i++) {
         RankedTemplate t = templates.get(i);
         o.writeUInt32NoTag(SERVERS_TAG);
-        o.writeUInt32NoTag(entryLength(t, predictedUs[i]));
+        o.writeUInt32NoTag(entryLength(t, predictedUs[i]) + extraLength(extras, i));
         o.writeRawBytes(t.encoded());
+        if (extraLength(extras, i) > 0) o.writeRawBytes(extras[i]);
         if (predictedUs[i] != 0) {
           o.writeUInt32NoTag(PREDICTED_TAG);
           o.writeUInt32NoTag(predictedUs[i]);
@@ -62,6 +72,10 @@ final class EncodedOrderedPage {
       throw new UncheckedIOException("response size miscomputed", e);
     }
     return out;
+  }
+
+  private static int extraLength(byte[][] extras, int i) {
+    return extras == null || extras[i] == null ? 0 : extras[i].length;
   }
 
   private static int entryLength(RankedTemplate t, int predictedUs) {

@@ -8,12 +8,18 @@ import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.PositionFit;
 import dev.reed.coordinates.calibration.CalibrationCandidate;
 import dev.reed.coordinates.calibration.CalibrationSelector;
+import dev.reed.coordinates.geo.Place;
 import dev.reed.coordinates.ranking.Cursor;
 import dev.reed.coordinates.ranking.GroupRanked;
 import dev.reed.coordinates.ranking.GroupRankedPage;
 import dev.reed.coordinates.ranking.Ranked;
 import dev.reed.coordinates.ranking.RankedPage;
 import dev.reed.coordinates.ranking.RankingFilter;
+import dev.reed.coordinator.geo.ClientAddress;
+import dev.reed.coordinator.geo.ClientPrior;
+import dev.reed.coordinator.geo.GeoModel;
+import dev.reed.coordinator.geo.HostGeo;
+import dev.reed.coordinator.geo.HostLocations;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.RankedTemplate;
 import dev.reed.coordinator.index.ServingState;
@@ -24,6 +30,7 @@ import dev.reed.proto.v1.CalibrationMeasurement;
 import dev.reed.proto.v1.CalibrationServer;
 import dev.reed.proto.v1.FitQuality;
 import dev.reed.proto.v1.GameProtocol;
+import dev.reed.proto.v1.GeoPoint;
 import dev.reed.proto.v1.GetCalibrationServersRequest;
 import dev.reed.proto.v1.GetCalibrationServersResponse;
 import dev.reed.proto.v1.GetOrderedServersRequest;
@@ -32,6 +39,8 @@ import dev.reed.proto.v1.GroupRankedServer;
 import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.LocateRequest;
 import dev.reed.proto.v1.LocateResponse;
+import dev.reed.proto.v1.LocationSource;
+import dev.reed.proto.v1.Placement;
 import dev.reed.proto.v1.RankForGroupRequest;
 import dev.reed.proto.v1.RankForGroupResponse;
 import dev.reed.proto.v1.RankedServer;
@@ -77,13 +86,29 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   private final Clock clock;
   private final Duration rotation;
   private final double calibrationMaxError;
+  private final Supplier<GeoModel> geo;
+  private final HostLocations locations;
 
   /**
+   * Without locations: the service as before issue 15.
+   *
    * @param rotation how long one calibration set is served before the next (spreads probe load)
    * @param calibrationMaxError game servers with a larger relative fit error never calibrate
    */
   public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
       double calibrationMaxError) {
+    this(state, config, clock, rotation, calibrationMaxError, () -> GeoModel.NONE, null);
+  }
+
+  /**
+   * @param geo the location model (placements, the trained estimator); {@link GeoModel#NONE} without a database
+   * @param locations the databases, for the client's location prior from its address ({@link ClientAddress});
+   *     null = none
+   */
+  public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
+      double calibrationMaxError, Supplier<GeoModel> geo, HostLocations locations) {
+    this.geo = geo;
+    this.locations = locations;
     this.state = state;
     this.config = config;
     this.positioner = new HostPositioner(config);
@@ -94,6 +119,20 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   }
 
   private record Calibrator(CalibrationServer server, Coordinate coordinate) {}
+
+  /**
+   * The client's location prior: the location it states (validated), else its address's; null
+   * when unknown or when no database is configured (a stated location is still validated).
+   */
+  private ClientPrior prior(GeoModel g, boolean hasLocation, GeoPoint location) {
+    ClientPrior p;
+    try {
+      p = ClientPrior.of(hasLocation ? location : null, g.locating() ? ClientAddress.KEY.get() : null, locations);
+    } catch (IllegalArgumentException e) {
+      throw invalid(e.getMessage());
+    }
+    return g.locating() ? p : null;
+  }
 
   @Override
   public void getCalibrationServers(GetCalibrationServersRequest req, StreamObserver<GetCalibrationServersResponse> out) {
@@ -110,6 +149,8 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     if (req.getProtocol() == GameProtocol.UNRECOGNIZED) throw invalid("protocol: unknown value " + req.getProtocolValue());
     if (req.getKind() == CalibrationKind.UNRECOGNIZED) throw invalid("kind: unknown value " + req.getKindValue());
     CalibrationKind kind = req.getKind();
+    GeoModel g = geo.get();
+    ClientPrior prior = prior(g, req.hasLocation(), req.getLocation());
     Map<String, Calibrator> byKey = calibrators(s, req.getProtocol());
     List<CalibrationCandidate> candidates = new ArrayList<>(byKey.size());
     byKey.forEach((k, c) -> {
@@ -128,8 +169,18 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
         long epoch = clock.millis() / rotation.toMillis();
         chosen = selector.select(candidates, count, epoch);
       }
-      for (CalibrationCandidate c : chosen) b.addServers(byKey.get(c.key()).server());
+      for (CalibrationCandidate c : chosen) {
+        CalibrationServer server = byKey.get(c.key()).server();
+        if (prior != null && g.trained()) {
+          HostGeo h = server.getKind() == CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON ? g.beacons().get(c.key()) : g.server(c.key());
+          int us = GeoModel.micros(g.geoMs(prior.place(), h));
+          if (us > 0) server = server.toBuilder().setGeoPredictedRttUs(us).build();
+        }
+        b.addServers(server);
+      }
     }
+    if (prior != null) b.setClientPlacement(prior.placement());
+    if (g.trained()) b.setFusion(g.fusion());
     out.onNext(b.build());
     out.onCompleted();
   }
@@ -225,32 +276,67 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     } catch (IllegalArgumentException e) {
       throw invalid("cannot position from these measurements: " + e.getMessage());
     }
-    out.onNext(LocateResponse.newBuilder()
+    LocateResponse.Builder b = LocateResponse.newBuilder()
         .setCoordinate(CoordinateCodec.toProto(fit.coordinate()))
-        .setFit(FitQuality.newBuilder().setRelativeError(fit.relativeError()).setLandmarksUsed(fit.anchorsUsed()))
-        .build());
+        .setFit(FitQuality.newBuilder().setRelativeError(fit.relativeError()).setLandmarksUsed(fit.anchorsUsed()));
+    GeoModel g = geo.get();
+    ClientPrior prior = prior(g, req.hasLocation(), req.getLocation());
+    if (prior != null && g.trained()) {
+      fixLocation(b, g, prior, req, rtt);
+    }
+    out.onNext(b.build());
     out.onCompleted();
+  }
+
+  /**
+   * The client's location prior corrected by its calibration RTTs ({@link GeoModel#relocate}), with
+   * the geographic prediction from there to each measured server, in the request's order.
+   */
+  private static void fixLocation(LocateResponse.Builder b, GeoModel g, ClientPrior prior, LocateRequest req,
+      Map<String, Double> rtt) {
+    Map<String, Double> toBeacons = new HashMap<>();
+    rtt.forEach((key, ms) -> {
+      if (g.beacons().containsKey(key)) toBeacons.put(key, ms);
+    });
+    Place at = g.relocate(prior.place(), toBeacons);
+    b.setPlacement(at.equals(prior.place()) ? prior.placement() : Placement.newBuilder()
+        .setPoint(GeoPoint.newBuilder().setLatitudeDeg(at.lat()).setLongitudeDeg(at.lon()))
+        .setSource(LocationSource.LOCATION_SOURCE_MEASURED).build());
+    for (CalibrationMeasurement m : req.getMeasurementsList()) {
+      String key = Endpoints.key(Endpoints.parse(Endpoints.key(m.getEndpoint()))); // as locate keyed it
+      HostGeo h = g.beacons().containsKey(key) ? g.beacons().get(key) : g.server(key);
+      b.addGeoPredictedRttUs(GeoModel.micros(g.geoMs(at, h)));
+    }
+    b.setFusion(g.fusion());
   }
 
   /** Algorithm 4, one page, encoded as a GetOrderedServersResponse (see {@link EncodedOrderedPage}). */
   byte[] orderedPage(GetOrderedServersRequest req) {
     ServingState s = state.get();
-    Coordinate client = RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client");
+    GeoModel g = geo.get();
+    ClientPrior stated = prior(g, req.hasLocation(), req.getLocation());
+    // a client that found its prior inconsistent with its calibration asks for coordinates alone
+    ClientPrior prior = req.getIgnoreLocation() && req.hasClient() ? null : stated;
+    Coordinate client = req.hasClient() || !g.locating()
+        ? RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client") : null;
     int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
     Cursor after = RequestMapping.cursor(req.getPageToken());
     RankingFilter filter = RequestMapping.filter(req.getFilter());
+    GeoRanking ranking = GeoRanking.of(g, prior, client);
     if (s.index().size() == 0) return new byte[0];
-    RankedPage page = s.index().query(client, filter, after, pageSize);
+    RankedPage page = ranking.page(s, client, filter, after, pageSize);
     List<RankedTemplate> templates = new ArrayList<>(page.servers().size());
     int[] predicted = new int[page.servers().size()];
+    byte[][] extras = ranking.decorates() ? new byte[predicted.length][] : null;
     for (int i = 0; i < predicted.length; i++) {
       Ranked r = page.servers().get(i);
       RankedTemplate t = s.ranked().get(r.server().key());
       if (t == null) t = RankedTemplate.of(ServerCoordinate.newBuilder().setEndpoint(Endpoints.parse(r.server().key())).build());
       templates.add(t);
       predicted[i] = CoordinateCodec.toMicros(r.predictedMs());
+      if (extras != null) extras[i] = ranking.extra(r.server().key(), r.predictedMs());
     }
-    return EncodedOrderedPage.encode(templates, predicted, page.next() == null ? "" : page.next().encode(),
+    return EncodedOrderedPage.encode(templates, predicted, extras, page.next() == null ? "" : page.next().encode(),
         page.totalMatching());
   }
 
@@ -285,12 +371,16 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   @Override
   public void streamOrderedServers(StreamOrderedServersRequest req, StreamObserver<StreamOrderedServersResponse> out) {
     ServingState s = state.get();
-    Coordinate client = RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client");
+    GeoModel g = geo.get();
+    ClientPrior prior = prior(g, req.hasLocation(), req.getLocation());
+    Coordinate client = req.hasClient() || !g.locating()
+        ? RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client") : null;
     int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
     RankingFilter filter = RequestMapping.filter(req.getFilter());
+    GeoRanking ranking = GeoRanking.of(g, prior, client);
     long max = req.getMaxServers() == 0 ? Long.MAX_VALUE : Integer.toUnsignedLong(req.getMaxServers());
     ServerCallStreamObserver<StreamOrderedServersResponse> call = (ServerCallStreamObserver<StreamOrderedServersResponse>) out;
-    OrderedStream stream = new OrderedStream(s, client, filter, pageSize, max, call);
+    OrderedStream stream = new OrderedStream(s, ranking, client, filter, pageSize, max, call);
     call.setOnCancelHandler(stream::cancel);
     call.setOnReadyHandler(stream::drain); // flow control: the next page only when the client can take it
     stream.drain();
@@ -299,6 +389,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   /** One StreamOrderedServers call: pages from one index version, sent while the transport is ready. */
   private static final class OrderedStream {
     private final ServingState state;
+    private final GeoRanking ranking;
     private final Coordinate client;
     private final RankingFilter filter;
     private final int pageSize;
@@ -308,9 +399,10 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     private long sent;
     private boolean done;
 
-    OrderedStream(ServingState state, Coordinate client, RankingFilter filter, int pageSize, long max,
+    OrderedStream(ServingState state, GeoRanking ranking, Coordinate client, RankingFilter filter, int pageSize, long max,
         ServerCallStreamObserver<StreamOrderedServersResponse> call) {
       this.state = state;
+      this.ranking = ranking;
       this.client = client;
       this.filter = filter;
       this.pageSize = pageSize;
@@ -332,9 +424,12 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
           finish();
           return;
         }
-        RankedPage page = state.index().query(client, filter, after, (int) Math.min(pageSize, max - sent));
+        RankedPage page = ranking.page(state, client, filter, after, (int) Math.min(pageSize, max - sent));
         StreamOrderedServersResponse.Builder b = StreamOrderedServersResponse.newBuilder();
-        for (Ranked r : page.servers()) b.addServers(RequestMapping.ranked(state, r.server().key(), r.predictedMs()));
+        for (Ranked r : page.servers()) {
+          b.addServers(ranking.decorate(RequestMapping.ranked(state, r.server().key(), r.predictedMs()), r.server().key(),
+              r.predictedMs()));
+        }
         if (b.getServersCount() > 0) call.onNext(b.build());
         sent += b.getServersCount();
         after = page.next();

@@ -41,15 +41,33 @@ public final class SnapshotFiles {
 
   /** Writes one snapshot; returns the CSV path. */
   public Path write(ServingState s, Instant now) throws IOException {
+    return write(s, dev.reed.coordinator.geo.GeoModel.NONE, now);
+  }
+
+  /**
+   * Writes one snapshot with locations: with a location database ({@code geo.locating()}) each CSV
+   * row also has {@code lat,lon,location_source,country,asn,geo_excess_ms} (empty when unknown).
+   */
+  public Path write(ServingState s, dev.reed.coordinator.geo.GeoModel geo, Instant now) throws IOException {
     Files.createDirectories(dir);
     long epoch = now.getEpochSecond();
-    List<ServerCoordinate> servers = new ArrayList<>(s.servers().values());
+    List<ServerCoordinate> servers = new ArrayList<>(s.servers().size());
+    for (ServerCoordinate c : s.servers().values()) servers.add(geo.decorate(c));
     servers.sort(Comparator.comparing(c -> Endpoints.key(c.getEndpoint())));
     Path csv = dir.resolve("snapshot-" + epoch + ".csv.gz");
     Path tmp = dir.resolve(".snapshot-" + epoch + ".csv.gz.tmp");
     try (Writer w = new BufferedWriter(new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(tmp)),
         StandardCharsets.UTF_8))) {
-      writeCsv(w, servers, s.dimensions(), now);
+      if (geo.locating()) {
+        w.write(csvHeader(s.dimensions()) + GEO_COLUMNS);
+        w.write('\n');
+        for (ServerCoordinate c : servers) {
+          w.write(csvRow(c, now) + geoColumns(c));
+          w.write('\n');
+        }
+      } else {
+        writeCsv(w, servers, s.dimensions(), now);
+      }
     }
     Files.move(tmp, csv, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     Path json = dir.resolve("snapshot-" + epoch + ".json");
@@ -58,6 +76,25 @@ public final class SnapshotFiles {
     Files.move(jtmp, json, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     prune();
     return csv;
+  }
+
+  /** The columns a snapshot file adds with a location database. */
+  static final String GEO_COLUMNS = ",lat,lon,location_source,country,asn,geo_excess_ms";
+
+  /** The location columns of a row (see {@link #GEO_COLUMNS}). */
+  static String geoColumns(ServerCoordinate c) {
+    if (!c.hasPlacement()) return ",,,,,";
+    dev.reed.proto.v1.Placement p = c.getPlacement();
+    boolean at = p.hasPoint() && p.getSource() != dev.reed.proto.v1.LocationSource.LOCATION_SOURCE_UNSPECIFIED;
+    String source = switch (p.getSource()) {
+      case LOCATION_SOURCE_DATABASE -> "database";
+      case LOCATION_SOURCE_ANNOUNCED -> "announced";
+      case LOCATION_SOURCE_CLIENT -> "client";
+      default -> "";
+    };
+    return "," + (at ? fmt(p.getPoint().getLatitudeDeg()) : "") + "," + (at ? fmt(p.getPoint().getLongitudeDeg()) : "") + ","
+        + source + "," + p.getCountry() + "," + (p.getAsn() == 0 ? "" : Integer.toUnsignedString(p.getAsn())) + ","
+        + (at ? fmt(c.getGeoExcessUs() / 1000.0) : "");
   }
 
   /** The CSV header for a dimension count. */

@@ -474,6 +474,60 @@ class ReedServiceTest {
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
   }
 
+  @Test
+  void withoutALocationDatabaseNothingAboutLocationsIsServed() {
+    // a stated location is validated, and otherwise changes nothing: no placement, no geo fields
+    GetOrderedServersResponse plain = reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(20, 30))
+        .setPageSize(50).build());
+    GetOrderedServersResponse located = reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(20, 30))
+        .setLocation(dev.reed.proto.v1.GeoPoint.newBuilder().setLatitudeDeg(35).setLongitudeDeg(139)).setPageSize(50).build());
+    assertThat(located).isEqualTo(plain);
+    assertThat(plain.getServersList()).allMatch(r -> !r.hasPlacement() && r.getGeoPredictedRttUs() == 0 && r.getUncertaintyUs() == 0);
+    GetCalibrationServersResponse cal = reed.getCalibrationServers(GetCalibrationServersRequest.newBuilder()
+        .setLocation(dev.reed.proto.v1.GeoPoint.newBuilder().setLatitudeDeg(35).setLongitudeDeg(139)).build());
+    assertThat(cal.hasClientPlacement()).isFalse();
+    assertThat(cal.hasFusion()).isFalse();
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder()
+        .setLocation(dev.reed.proto.v1.GeoPoint.newBuilder().setLatitudeDeg(35).setLongitudeDeg(139)).build()),
+        "client is required");
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(20, 30))
+        .setLocation(dev.reed.proto.v1.GeoPoint.newBuilder().setLatitudeDeg(35).setLongitudeDeg(181)).build()), "longitude_deg");
+  }
+
+  @Test
+  void aZeroProbeRankingBeforeTheFirstTrainingIsUnavailable() throws Exception {
+    dev.reed.coordinator.geo.GeoModel untrained = new dev.reed.coordinator.geo.GeoModel(true, Map.of(), Map.of(), null, Map.of(), 10,
+        Instant.EPOCH);
+    String name = InProcessServerBuilder.generateName();
+    Server s = InProcessServerBuilder.forName(name).directExecutor()
+        .addService(ServerInterceptors.intercept(new ReedServiceImpl(() -> state, new CoordinateConfig(D, false),
+            Clock.systemUTC(), Duration.ofMinutes(10), 0.15, () -> untrained, null), new StatusExceptionInterceptor()))
+        .build().start();
+    ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
+    try {
+      ReedServiceGrpc.ReedServiceBlockingStub stub = ReedServiceGrpc.newBlockingStub(ch);
+      dev.reed.proto.v1.GeoPoint tokyo = dev.reed.proto.v1.GeoPoint.newBuilder().setLatitudeDeg(35).setLongitudeDeg(139).build();
+      assertThatThrownBy(() -> stub.getOrderedServers(GetOrderedServersRequest.newBuilder().setLocation(tokyo).build()))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+            assertThat(e.getStatus().getDescription()).contains("not trained yet");
+          });
+      // without location or address (in-process: no peer address) there is no prior at all
+      assertInvalid(() -> stub.getOrderedServers(GetOrderedServersRequest.getDefaultInstance()), "location");
+      // with a coordinate: today's order, the stated location echoed as the client's placement
+      GetOrderedServersResponse page = stub.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(20, 30))
+          .setLocation(tokyo).setPageSize(20).build());
+      assertThat(page.getServersList()).extracting(RankedServer::getEndpoint).containsExactlyElementsOf(
+          reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(20, 30)).setPageSize(20).build())
+              .getServersList().stream().map(RankedServer::getEndpoint).toList());
+      assertThat(stub.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setLocation(tokyo).build())
+          .getClientPlacement().getSource()).isEqualTo(dev.reed.proto.v1.LocationSource.LOCATION_SOURCE_CLIENT);
+    } finally {
+      ch.shutdownNow();
+      s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
   static void assertInvalid(Runnable call, String messagePart) {
     assertThatThrownBy(call::run).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
       assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
