@@ -7,8 +7,7 @@ import dev.reed.coordinates.geo.Place;
  * How a demo client tells the client SDK where it is, so that the SDK can send it as
  * {@code GetCalibrationServersRequest.location} / {@code GetOrderedServersRequest.location}
  * (issue 15: a coarse location the client states, the prior its calibration probes correct).
- * A seam because the SDK's builder option arrives on another branch; {@link Demo} takes one in
- * its constructor.
+ * {@link Demo} takes one in its constructor, so a run can leave it out ({@link #NONE}).
  */
 @FunctionalInterface
 interface LocationStatement {
@@ -19,11 +18,8 @@ interface LocationStatement {
   /** States nothing: the coordinator knows the client by its address alone. */
   LocationStatement NONE = (b, p) -> b;
 
-  /**
-   * What the demo uses: nothing yet. When {@code ReedClient.Builder.location(latDeg, lonDeg)}
-   * exists this becomes {@code (b, p) -> b.location(p.lat(), p.lon())}.
-   */
-  LocationStatement SDK = NONE;
+  /** What the demo uses: the SDK's {@code location(latDeg, lonDeg)}, sent with every request that takes one. */
+  LocationStatement SDK = (b, p) -> b.location(p.lat(), p.lon());
 
   /** Whether {@code s} states anything (for the demo's log line). */
   static boolean states(LocationStatement s) {
