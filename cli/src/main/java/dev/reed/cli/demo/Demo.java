@@ -7,8 +7,11 @@ import dev.reed.client.DiscoveredServer;
 import dev.reed.client.DiscoveryEvent;
 import dev.reed.client.DiscoveryRequest;
 import dev.reed.client.DiscoveryResult;
+import dev.reed.client.Filter;
 import dev.reed.client.ListedServer;
+import dev.reed.client.PredictedServer;
 import dev.reed.client.ReedClient;
+import dev.reed.client.ReedClientException;
 import dev.reed.client.ServerListSource;
 import dev.reed.client.StopRule;
 import dev.reed.coordinates.Coordinate;
@@ -482,6 +485,17 @@ final class Demo implements AutoCloseable {
             geoRows.get(0).nearestFound(), options.nClose(), geoRows.get(1).probes(), geoRows.get(1).meanRttMs(),
             progress.secondsSince(tg));
       }
+      if (locationsFile != null && LocationStatement.states(locationStatement)) {
+        long tz = progress.now();
+        List<MethodFigures> zeroRows = zeroProbe(client, optimal.get(client), nearest.get(client));
+        byClient.get(client).addAll(zeroRows);
+        if (!zeroRows.isEmpty()) {
+          progress.line("  %s zero-probe ranking (the coordinator's, from the stated location): First %d probes (mean RTT %.1f ms, "
+                  + "%d/%d nearest), Intelligent %d probes (%.1f ms) (%.1f s)", client.id(), zeroRows.get(0).probes(),
+              zeroRows.get(0).meanRttMs(), zeroRows.get(0).nearestFound(), options.nClose(), zeroRows.get(1).probes(),
+              zeroRows.get(1).meanRttMs(), progress.secondsSince(tz));
+        }
+      }
     }
     progress.line("traditional discovery from all %d clients at once: the whole list of %d servers, shuffled, at %.0f "
         + "probes/s each ...", clients.size(), master.size(), options.traditionalRate());
@@ -552,14 +566,54 @@ final class Demo implements AutoCloseable {
 
   /**
    * The geo distance rows (issue 15): the servers nearest the client's location by great-circle
-   * distance, in that order, probed for real through the SDK's list discovery from the client's
-   * address at the REED rows' rate, no calibration; First and Intelligent N_close are then
-   * replayed on the replies in probe order, as the SDK applies them.
+   * distance, in that order, no calibration.
    */
   private List<MethodFigures> geoDistance(DemoWorld.Site client, double[] optimal, Set<String> nearest) {
     Place from = world.location(client.host());
     List<EmulatedServer> ordered = GeoDistanceOrder.byDistance(from, servers.servers(), s -> world.location(s.host()));
     List<EmulatedServer> list = ordered.subList(0, Math.min(ordered.size(), GEO_LIST_PER_N_CLOSE * options.nClose()));
+    double[] predicted = new double[list.size()];
+    Arrays.fill(predicted, Double.NaN);
+    return probedInOrder(client, "geo", list, predicted, optimal, nearest);
+  }
+
+  /**
+   * The zero-probe rows (issue 15): the coordinator's ranking from the client's stated location
+   * alone ({@code ReedClient.rankByLocation}, one call), probed in that order, no calibration.
+   *
+   * @return the rows, or none (and a line saying why) when the coordinator cannot rank yet
+   */
+  private List<MethodFigures> zeroProbe(DemoWorld.Site client, double[] optimal, Set<String> nearest) {
+    Map<String, EmulatedServer> byKey = new HashMap<>();
+    for (EmulatedServer s : servers.servers()) byKey.put(Endpoints.key(s.address()), s);
+    List<PredictedServer> ranked;
+    try (ReedClient c = client(client, options.clientRate()).build()) {
+      ranked = c.rankByLocation(Filter.none(), Math.min(5000, GEO_LIST_PER_N_CLOSE * options.nClose()));
+    } catch (ReedClientException e) {
+      progress.line("  %s zero-probe ranking unavailable: %s", client.id(), e.getMessage());
+      return List.of();
+    }
+    List<EmulatedServer> list = new ArrayList<>();
+    List<Double> predicted = new ArrayList<>();
+    for (PredictedServer p : ranked) {
+      EmulatedServer s = byKey.get(Endpoints.key(p.address()));
+      if (s == null) continue;   // a landmark's beacon or a server the demo does not know: not a game server here
+      list.add(s);
+      predicted.add(p.predictedMs());
+    }
+    return probedInOrder(client, "zero", list, predicted.stream().mapToDouble(Double::doubleValue).toArray(), optimal, nearest);
+  }
+
+  /**
+   * Probes {@code list} in its order for real, through the SDK's list discovery from the client's
+   * address at the REED rows' rate; First and Intelligent N_close are then replayed on the replies
+   * in probe order, as the SDK applies them ({@link GeoDistanceOrder#replay}).
+   *
+   * @param prefix the rows' method prefix: "geo" gives "geo-first" and "geo-intelligent"
+   * @param predicted the order's predicted RTT per list entry, NaN where it has none
+   */
+  private List<MethodFigures> probedInOrder(DemoWorld.Site client, String prefix, List<EmulatedServer> list, double[] predicted,
+      double[] optimal, Set<String> nearest) {
     Map<String, Integer> indexByKey = new HashMap<>();
     List<ListedServer> listed = new ArrayList<>();
     for (EmulatedServer s : list) {
@@ -588,15 +642,16 @@ final class Demo implements AutoCloseable {
       });
     }
     List<MethodFigures> out = new ArrayList<>();
-    out.add(replayed(client, "geo-first", AutoStopPolicy.firstNClose(options.nClose()), list, arrivals, optimal, nearest));
+    out.add(replayed(client, prefix + "-first", AutoStopPolicy.firstNClose(options.nClose()), list, predicted, arrivals, optimal,
+        nearest));
     StopRule.IntelligentClose rule = StopRule.intelligent(options.nClose());
-    out.add(replayed(client, "geo-intelligent", AutoStopPolicy.intelligentNClose(rule.nClose(), rule.window(), rule.marginMs()),
-        list, arrivals, optimal, nearest));
+    out.add(replayed(client, prefix + "-intelligent", AutoStopPolicy.intelligentNClose(rule.nClose(), rule.window(), rule.marginMs()),
+        list, predicted, arrivals, optimal, nearest));
     return out;
   }
 
   private MethodFigures replayed(DemoWorld.Site client, String method, AutoStopPolicy policy, List<EmulatedServer> list,
-      List<GeoDistanceOrder.Outcome> arrivals, double[] optimal, Set<String> nearest) {
+      double[] predicted, List<GeoDistanceOrder.Outcome> arrivals, double[] optimal, Set<String> nearest) {
     GeoDistanceOrder.Stop stop = GeoDistanceOrder.replay(List.copyOf(arrivals), list.size(), policy);
     double[] rtt = stop.found().stream().mapToDouble(GeoDistanceOrder.Outcome::rttMs).sorted().toArray();
     int k = Math.min(options.nClose(), rtt.length);
@@ -607,7 +662,7 @@ final class Demo implements AutoCloseable {
     for (GeoDistanceOrder.Outcome o : stop.found()) {
       EmulatedServer s = list.get(o.index());
       if (nearest.contains(Endpoints.key(s.address()))) nearestFound++;
-      points.add(new double[] {o.index(), o.rttMs(), Double.NaN, world.world().rttMs(client.host(), s.host())});
+      points.add(new double[] {o.index(), o.rttMs(), predicted[o.index()], world.world().rttMs(client.host(), s.host())});
     }
     double rate = options.clientRate();
     boolean rescaled = rate != DemoOptions.PAPER_RATE;

@@ -32,7 +32,8 @@ final class MarkdownReport {
     }
     sb.append("\nmean RTT: measured, of the N_close lowest-RTT servers found; above optimum: minus the world's true mean RTT to "
         + "the N_close nearest servers; geo distance: servers by great-circle distance from the client's location, no "
-        + "calibration, the same stop rules.\n\n");
+        + "calibration, the same stop rules; reed 0-probe: the coordinator's ranking from the client's stated location "
+        + "alone, no calibration, the same stop rules.\n\n");
     var targets = r.targets();
     int wanted = targets.isEmpty() ? 0 : targets.getFirst().nearestWanted();
     sb.append(String.format(Locale.ROOT, "Target (issue 15), REED first: mean RTT within %.0f ms of the optimum and at least %d/%d "

@@ -8,7 +8,8 @@ import java.util.List;
  * @param client the client
  * @param address the client's emulated address
  * @param method "first", "intelligent" (REED), "geo-first", "geo-intelligent" (the list ordered by great-circle
- *     distance from the client's location, no calibration) or "traditional"
+ *     distance from the client's location, no calibration), "zero-first", "zero-intelligent" (the coordinator's
+ *     zero-probe ranking from the client's stated location, no calibration) or "traditional"
  * @param probes probes sent, calibration included
  * @param calibrationProbes probes to calibration servers
  * @param timeouts probes without a reply

@@ -43,6 +43,9 @@ final class ResultTable {
     if (report.methods().stream().anyMatch(m -> m.method().startsWith("geo-"))) {
       out.add("geo distance: servers by great-circle distance from the client's location, no calibration, the same stop rules.");
     }
+    if (report.methods().stream().anyMatch(m -> m.method().startsWith("zero-"))) {
+      out.add("reed 0-probe: the coordinator's ranking from the client's stated location alone, no calibration, the same stop rules.");
+    }
     out.add("locations: " + report.geo() + ".");
     out.add("");
     List<TargetFigures> targets = report.targets();
@@ -67,6 +70,8 @@ final class ResultTable {
       case "intelligent" -> "REED intelligent";
       case "geo-first" -> "geo distance first";
       case "geo-intelligent" -> "geo distance intell.";
+      case "zero-first" -> "reed 0-probe first";
+      case "zero-intelligent" -> "reed 0-probe intell.";
       default -> method;
     };
   }

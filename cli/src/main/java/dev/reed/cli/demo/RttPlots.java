@@ -55,6 +55,8 @@ final class RttPlots {
           case "intelligent" -> "REED Intelligent N_close";
           case "geo-first" -> "geo distance, First N_close";
           case "geo-intelligent" -> "geo distance, Intelligent N_close";
+          case "zero-first" -> "REED zero-probe, First N_close";
+          case "zero-intelligent" -> "REED zero-probe, Intelligent N_close";
           default -> "traditional";
         }, m.probes(), report.nClose(), m.meanRttMs());
         chart.addSeries(name, x, y).setMarker(switch (m.method()) {
@@ -62,6 +64,7 @@ final class RttPlots {
           case "intelligent" -> SeriesMarkers.TRIANGLE_UP;
           case "geo-first" -> SeriesMarkers.SQUARE;
           case "geo-intelligent" -> SeriesMarkers.TRIANGLE_DOWN;
+          case "zero-first", "zero-intelligent" -> SeriesMarkers.CROSS;
           default -> SeriesMarkers.CIRCLE;
         });
       }

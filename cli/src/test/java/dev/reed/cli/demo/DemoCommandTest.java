@@ -53,7 +53,8 @@ class DemoCommandTest {
     // progress: one line per phase, then the table
     assertThat(run.out).contains("Kafka broker", "emulated game servers", "coordinator up", "landmark agents up",
         "landmark mesh", "catalog: 600 targets", "round 1:", "REED vs traditional discovery", "REED first",
-        "REED intelligent", "geo distance first", "geo distance intell.", "traditional", "target (issue 15)",
+        "REED intelligent", "geo distance first", "geo distance intell.", "reed 0-probe first", "reed 0-probe intell.",
+        "traditional", "target (issue 15)",
         "stopped everything");
     assertThat(run.out).contains("locations: database of ", "the world's location database");
 
@@ -63,7 +64,8 @@ class DemoCommandTest {
     assertThat(root.getAsJsonArray("rounds")).isNotEmpty();
     JsonArray clients = root.getAsJsonArray("clients");
     assertThat(root.get("geo").getAsString()).startsWith("location database of ");
-    assertThat(clients).hasSize(15);
+    assertThat(clients).as("REED first and intelligent, geo distance and zero-probe first and intelligent, traditional")
+        .hasSize(3 * 7);
     Map<String, Map<String, JsonObject>> byClient = new HashMap<>();
     for (JsonElement e : clients) {
       JsonObject c = e.getAsJsonObject();
@@ -109,28 +111,14 @@ class DemoCommandTest {
       assertThat(intelligent.get("mean_rtt_ms").getAsDouble()).as(who)
           .isLessThanOrEqualTo(first.get("mean_rtt_ms").getAsDouble() + 1);
 
-      // geo distance: the list by distance from the client's city, no calibration, scored by the same stop rules
-      JsonObject geoFirst = e.getValue().get("geo-first");
-      JsonObject geoIntelligent = e.getValue().get("geo-intelligent");
-      for (JsonObject geo : List.of(geoFirst, geoIntelligent)) {
-        assertThat(geo).as("%s geo rows", who).isNotNull();
-        assertThat(geo.get("calibration_probes").getAsInt()).as(who).isZero();
-        assertThat(geo.get("stop_reason").getAsString()).as(who).isEqualTo("stop_rule");
-        assertThat(geo.get("servers_found").getAsInt()).as(who).isGreaterThanOrEqualTo(40);
-        assertThat(geo.get("optimal_mean_rtt_ms").getAsDouble()).isEqualTo(optimal);
-        assertThat(geo.get("mean_rtt_ms").getAsDouble()).as(who).isGreaterThanOrEqualTo(optimal * 0.97);
-        assertThat(geo.get("mean_rtt_above_optimal_ms").getAsDouble()).as(who)
-            .isCloseTo(geo.get("mean_rtt_ms").getAsDouble() - optimal, within(0.001));
-        assertThat(geo.get("nearest_found").getAsInt()).as(who).isBetween(0, 40);
-        assertThat(geo.getAsJsonArray("replies")).as(who).hasSize(geo.get("servers_found").getAsInt());
+      // geo distance (the list by distance from the client's city) and the coordinator's zero-probe ranking
+      // (from the city the client states): no calibration, scored by the same stop rules
+      for (String order : List.of("geo", "zero")) {
+        checkOrderedRows(who, optimal, e.getValue().get(order + "-first"), e.getValue().get(order + "-intelligent"));
       }
-      // First N_close stops at the 40th reply in probe order: 40 probes plus the few sent while it arrived
-      assertThat(geoFirst.get("probes").getAsInt()).as(who).isBetween(40, 80);
-      // Intelligent N_close (window 20) decides after 20 replies that did not improve a full set
-      assertThat(geoIntelligent.get("probes").getAsInt()).as(who).isGreaterThanOrEqualTo(40 + 20)
-          .isGreaterThanOrEqualTo(geoFirst.get("probes").getAsInt());
-      assertThat(geoIntelligent.get("mean_rtt_ms").getAsDouble()).as(who)
-          .isLessThanOrEqualTo(geoFirst.get("mean_rtt_ms").getAsDouble() + 1);
+      for (JsonElement reply : e.getValue().get("zero-first").getAsJsonArray("replies")) {
+        assertThat(reply.getAsJsonObject().get("predicted_ms").getAsDouble()).as("%s: the coordinator's prediction", who).isPositive();
+      }
     }
 
     // issue 15's target per client, from REED first's figures
@@ -188,6 +176,30 @@ class DemoCommandTest {
     assertThat(run("--landmarks", "5").err).contains("--landmarks");
     assertThat(run("--servers", "10").err).contains("--servers must be 50-50000");
     assertThat(run("--n-close", "0").rc).isEqualTo(2);
+  }
+
+  /** Rows of a fixed probe order (geo distance, zero-probe ranking): no calibration, the stop rules as the SDK applies them. */
+  private static void checkOrderedRows(String who, double optimal, JsonObject first, JsonObject intelligent) {
+    for (JsonObject row : List.of(first, intelligent)) {
+      assertThat(row).as("%s ordered rows", who).isNotNull();
+      String what = who + " " + row.get("method").getAsString();
+      assertThat(row.get("calibration_probes").getAsInt()).as(what).isZero();
+      assertThat(row.get("stop_reason").getAsString()).as(what).isEqualTo("stop_rule");
+      assertThat(row.get("servers_found").getAsInt()).as(what).isGreaterThanOrEqualTo(40);
+      assertThat(row.get("optimal_mean_rtt_ms").getAsDouble()).isEqualTo(optimal);
+      assertThat(row.get("mean_rtt_ms").getAsDouble()).as(what).isGreaterThanOrEqualTo(optimal * 0.97);
+      assertThat(row.get("mean_rtt_above_optimal_ms").getAsDouble()).as(what)
+          .isCloseTo(row.get("mean_rtt_ms").getAsDouble() - optimal, within(0.001));
+      assertThat(row.get("nearest_found").getAsInt()).as(what).isBetween(0, 40);
+      assertThat(row.getAsJsonArray("replies")).as(what).hasSize(row.get("servers_found").getAsInt());
+    }
+    // First N_close stops at the 40th reply in probe order: 40 probes plus the few sent while it arrived
+    assertThat(first.get("probes").getAsInt()).as(who).isBetween(40, 80);
+    // Intelligent N_close (window 20) decides after 20 replies that did not improve a full set
+    assertThat(intelligent.get("probes").getAsInt()).as(who).isGreaterThanOrEqualTo(40 + 20)
+        .isGreaterThanOrEqualTo(first.get("probes").getAsInt());
+    assertThat(intelligent.get("mean_rtt_ms").getAsDouble()).as(who)
+        .isLessThanOrEqualTo(first.get("mean_rtt_ms").getAsDouble() + 1);
   }
 
   private record Run(int rc, String out, String err) {}
