@@ -19,6 +19,12 @@ final class Kustomize {
   /** The kustomizations a deployment starts from: the base and every overlay. */
   static final List<String> ROOTS = List.of("base", "overlays/dev", "overlays/prod");
 
+  /** The base with the optional location databases (components/geo), a test kustomization under k8s/. */
+  static final String WITH_GEO = "src/test/resources/with-geo";
+
+  /** Everything the tests render: {@link #ROOTS} and {@link #WITH_GEO}. */
+  static final List<String> RENDERED = List.of("base", "overlays/dev", "overlays/prod", WITH_GEO);
+
   private final Path kubectl;
 
   private Kustomize(Path kubectl) {

@@ -28,8 +28,12 @@ class OverlayWiringTest {
       "reed-coordinator-tls", "cert-manager or kubectl create secret tls (docs/operations.md)",
       "reed-coordinator-api-keys", "kubectl create secret generic (docs/operations.md)");
 
+  /** PersistentVolumeClaims that are created outside these manifests, and who creates and fills them. */
+  private static final Map<String, String> EXTERNAL_CLAIMS = Map.of(
+      "reed-geo", "the operator, filled with the location databases (k8s/README.md, \"Location databases\")");
+
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
   void coordinatorPortsAgreeEverywhere(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -56,7 +60,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
   void probesAskTheHealthEndpointsOnTheRightPorts(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -90,7 +94,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
   void networkPolicyAdmitsEveryServedPortAndReachesKafka(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -125,7 +129,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
   void leaderElectionHasItsIdentityAndTheRightsItNeeds(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -158,7 +162,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
   void workloadsAreLockedDownAndBounded(String root) throws Exception {
     ManifestSet set = render(root);
     for (Workload w : workloads(set)) {
@@ -175,8 +179,8 @@ class OverlayWiringTest {
       assertThat(Workload.bytes(Manifest.at(c, "resources.limits.memory")))
           .as("%s: memory limit >= request", id).isGreaterThanOrEqualTo(Workload.bytes(Manifest.at(c, "resources.requests.memory")));
       assertThat(w.selectedBy(w.manifest().map("spec.selector.matchLabels"))).as("%s selector selects its pods", id).isTrue();
-      assertThat(String.valueOf(c.get("image"))).as("%s: overlays pin the image", id)
-          .matches(root.equals("base") ? ".+" : ".+/.+:[\\w.-]+");
+      assertThat(String.valueOf(c.get("image"))).as("%s: overlays pin the image (base and base + geo are no overlays)", id)
+          .matches(root.equals("base") || root.equals(Kustomize.WITH_GEO) ? ".+" : ".+/.+:[\\w.-]+");
 
       // Every mount has a volume; every volume has a source these manifests or a known operator create.
       for (Map<String, Object> mount : w.volumeMounts()) w.volume((String) mount.get("name"));
@@ -188,6 +192,12 @@ class OverlayWiringTest {
           boolean fromKafkaUser = set.ofKind("KafkaUser").stream().anyMatch(u -> u.name().equals(secret));
           assertThat(fromKafkaUser || EXTERNAL_SECRETS.containsKey(secret))
               .as("%s: Secret %s is written by a KafkaUser or documented", id, secret).isTrue();
+        }
+        String claim = (String) Manifest.at(v, "persistentVolumeClaim.claimName");
+        if (claim != null) {
+          boolean inManifests = set.ofKind("PersistentVolumeClaim").stream().anyMatch(p -> p.name().equals(claim));
+          assertThat(inManifests || EXTERNAL_CLAIMS.containsKey(claim))
+              .as("%s: PersistentVolumeClaim %s is in the manifests or documented", id, claim).isTrue();
         }
       }
       // The read-only root needs writable volumes wherever the process writes.
@@ -211,7 +221,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod"})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
   void disruptionBudgetAndAutoscalerFitTheDeployment(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);

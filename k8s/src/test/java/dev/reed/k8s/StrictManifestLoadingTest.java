@@ -44,7 +44,7 @@ class StrictManifestLoadingTest {
   @Test
   void everyRenderedOverlayLoadsStrictly() throws Exception {
     Kustomize kustomize = Kustomize.require();
-    for (String root : Kustomize.ROOTS) {
+    for (String root : Kustomize.RENDERED) {
       ManifestSet rendered = kustomize.build(Checkout.k8s().resolve(root));
       for (Manifest m : rendered.manifests()) {
         if (!m.isCustomResource()) loadStrictly(m);
@@ -56,7 +56,7 @@ class StrictManifestLoadingTest {
   void everyRenderedObjectHasTheFieldsTheApiRequires() throws Exception {
     Kustomize kustomize = Kustomize.require();
     int checked = 0;
-    for (String root : Kustomize.ROOTS) {
+    for (String root : Kustomize.RENDERED) {
       for (Manifest m : kustomize.build(Checkout.k8s().resolve(root)).manifests()) {
         if (m.isCustomResource()) continue;
         validateAgainstApiSchema(m);

@@ -7,12 +7,17 @@ import dev.reed.client.DiscoveredServer;
 import dev.reed.client.DiscoveryEvent;
 import dev.reed.client.DiscoveryRequest;
 import dev.reed.client.DiscoveryResult;
+import dev.reed.client.Filter;
 import dev.reed.client.ListedServer;
+import dev.reed.client.PredictedServer;
 import dev.reed.client.ReedClient;
+import dev.reed.client.ReedClientException;
 import dev.reed.client.ServerListSource;
 import dev.reed.client.StopRule;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.Stats;
+import dev.reed.coordinates.autostop.AutoStopPolicy;
+import dev.reed.coordinates.geo.Place;
 import dev.reed.coordinator.Coordinator;
 import dev.reed.coordinator.CoordinatorConfig;
 import dev.reed.coordinator.index.ServingState;
@@ -22,6 +27,7 @@ import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.testbed.emulated.EmulatedGameServers;
 import dev.reed.testbed.emulated.EmulatedServer;
 import dev.reed.testbed.kafka.EmbeddedKafka;
+import dev.reed.testbed.world.HostLocationsCsv;
 import dev.reed.testbed.world.Noise;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -78,9 +84,15 @@ final class Demo implements AutoCloseable {
   private static final Duration COORDINATOR_ROUND = Duration.ofMillis(2000);
   /** Random server pairs whose predicted RTT is checked against the world each round. */
   private static final int PAIRS = 2000;
+  /**
+   * The geo distance rows probe the nearest 10 x N_close servers by distance: enough for either
+   * stop rule to decide in the synthetic world, 3 s at 140 probes/s instead of the whole list.
+   */
+  private static final int GEO_LIST_PER_N_CLOSE = 10;
 
   private final DemoOptions options;
   private final Progress progress;
+  private final LocationStatement locationStatement;
   private final Object lock = new Object();
   private final Deque<AutoCloseable> opened = new ArrayDeque<>();
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -93,12 +105,20 @@ final class Demo implements AutoCloseable {
   private Map<String, Integer> hostByKey;
   private Coordinator coordinator;
   private Path targetsFile;
+  /** The world's location database given to the coordinator; null when the run has none. */
+  private Path locationsFile;
+  private String geo;
   private final List<LandmarkAgent> agents = new ArrayList<>();
   private ExecutorService roundPool;
 
   Demo(DemoOptions options, Progress progress) {
+    this(options, progress, LocationStatement.SDK);
+  }
+
+  Demo(DemoOptions options, Progress progress, LocationStatement locationStatement) {
     this.options = options;
     this.progress = progress;
+    this.locationStatement = locationStatement;
   }
 
   /**
@@ -111,6 +131,7 @@ final class Demo implements AutoCloseable {
     register(() -> deleteRecursively(workDir));
     startKafka();
     buildWorld();
+    writeLocations();
     startServers();
     startCoordinator();
     startAgents();
@@ -120,7 +141,7 @@ final class Demo implements AutoCloseable {
     boolean converged = measure(rounds);
     List<MethodFigures> methods = discover();
     return new DemoReport(world.description(), world.serverCount(), agents.size(), kafka.bootstrapServers(),
-        Endpoints.key(coordinator.grpcAddress()), rounds, converged, options.nClose(), methods, progress.secondsSince(t0));
+        Endpoints.key(coordinator.grpcAddress()), geo, rounds, converged, options.nClose(), methods, progress.secondsSince(t0));
   }
 
   // ---------------------------------------------------------------- phase 1: start everything
@@ -144,6 +165,32 @@ final class Demo implements AutoCloseable {
         options.jitterMs(), options.lossRate() * 100, progress.secondsSince(t));
   }
 
+  /**
+   * The world's location database (issue 15): every located host at its loopback address, in the
+   * ip-location-db CSV layout {@code --geoip} reads, for the coordinator to locate servers and
+   * landmarks as a real deployment locates them from DB-IP.
+   */
+  private void writeLocations() throws IOException {
+    if (!world.located()) {
+      geo = "off: the world has no locations";
+      progress.line("locations: off, the world has no locations (a measured matrix): no location database, no geo distance rows");
+      return;
+    }
+    if (!options.geo()) {
+      geo = "off (--no-geo)";
+      progress.line("locations: off (--no-geo): the coordinator gets no location database and clients state no location");
+      return;
+    }
+    long t = progress.now();
+    locationsFile = workDir.resolve("locations.csv");
+    int n = HostLocationsCsv.write(world.world(), locationsFile);
+    boolean states = LocationStatement.states(locationStatement);
+    geo = "location database of " + n + " hosts; clients " + (states ? "state their location" : "state no location");
+    // the SDK's gRPC connections come from 127.0.0.1, outside the world: a client that states nothing has no location
+    progress.line("locations: database of %d located hosts (ip-location-db CSV) for the coordinator; clients %s (%.1f s)", n,
+        states ? "state their city's location to the SDK" : "state no location", progress.secondsSince(t));
+  }
+
   private void startServers() throws IOException {
     long t = progress.now();
     servers = register(EmulatedGameServers.start(world.world(), world.servers(),
@@ -164,11 +211,14 @@ final class Demo implements AutoCloseable {
     long t = progress.now();
     targetsFile = workDir.resolve("targets.txt");
     Files.writeString(targetsFile, "# filled once the landmark mesh is embedded\n");
-    coordinator = register(Coordinator.start(CoordinatorConfig.builder(kafka.bootstrapServers()).loopbackEphemeral()
+    CoordinatorConfig.Builder config = CoordinatorConfig.builder(kafka.bootstrapServers()).loopbackEphemeral()
         .dimensions(options.dimensions()).height(options.height()).roundInterval(COORDINATOR_ROUND).targetsFile(targetsFile).identity("demo-coordinator")
-        .groupId("reed-demo-coordinator").build()));
-    progress.line("coordinator up: gRPC %s, %d-D%s coordinates, a round every %.1f s (%.1f s)",
-        Endpoints.key(coordinator.grpcAddress()), options.dimensions(), options.height() ? "+height" : "", COORDINATOR_ROUND.toMillis() / 1000.0, progress.secondsSince(t));
+        .groupId("reed-demo-coordinator");
+    if (locationsFile != null) config.geo(HostLocationsCsv.geoFiles(locationsFile));
+    coordinator = register(Coordinator.start(config.build()));
+    progress.line("coordinator up: gRPC %s, %d-D%s coordinates, a round every %.1f s, %s (%.1f s)",
+        Endpoints.key(coordinator.grpcAddress()), options.dimensions(), options.height() ? "+height" : "", COORDINATOR_ROUND.toMillis() / 1000.0,
+        locationsFile == null ? "no location database" : "the world's location database", progress.secondsSince(t));
   }
 
   private void startAgents() throws IOException, InterruptedException {
@@ -422,9 +472,30 @@ final class Demo implements AutoCloseable {
       MethodFigures intelligent = reed(client, "intelligent", StopRule.intelligent(options.nClose()), optimal.get(client),
           nearest.get(client));
       byClient.put(client, new ArrayList<>(List.of(first, intelligent)));
-      progress.line("  %s (%s, %s, %s): First %d probes (mean RTT %.1f ms), Intelligent %d probes (%.1f ms); optimal %.1f ms "
-              + "(%.1f s)", client.id(), client.region(), client.place(), first.address(), first.probes(), first.meanRttMs(),
+      progress.line("  %s (%s, %s, %s): First %d probes (mean RTT %.1f ms, %+.1f ms from the optimum, %d/%d nearest), "
+              + "Intelligent %d probes (%.1f ms); optimal %.1f ms (%.1f s)", client.id(), client.region(), client.place(),
+          first.address(), first.probes(), first.meanRttMs(), first.excessMs(), first.nearestFound(), options.nClose(),
           intelligent.probes(), intelligent.meanRttMs(), first.optimalMeanMs(), progress.secondsSince(tc));
+      if (world.located()) {
+        long tg = progress.now();
+        List<MethodFigures> geoRows = geoDistance(client, optimal.get(client), nearest.get(client));
+        byClient.get(client).addAll(geoRows);
+        progress.line("  %s geo distance, no calibration: First %d probes (mean RTT %.1f ms, %d/%d nearest), Intelligent %d "
+                + "probes (%.1f ms) (%.1f s)", client.id(), geoRows.get(0).probes(), geoRows.get(0).meanRttMs(),
+            geoRows.get(0).nearestFound(), options.nClose(), geoRows.get(1).probes(), geoRows.get(1).meanRttMs(),
+            progress.secondsSince(tg));
+      }
+      if (locationsFile != null && LocationStatement.states(locationStatement)) {
+        long tz = progress.now();
+        List<MethodFigures> zeroRows = zeroProbe(client, optimal.get(client), nearest.get(client));
+        byClient.get(client).addAll(zeroRows);
+        if (!zeroRows.isEmpty()) {
+          progress.line("  %s zero-probe ranking (the coordinator's, from the stated location): First %d probes (mean RTT %.1f ms, "
+                  + "%d/%d nearest), Intelligent %d probes (%.1f ms) (%.1f s)", client.id(), zeroRows.get(0).probes(),
+              zeroRows.get(0).meanRttMs(), zeroRows.get(0).nearestFound(), options.nClose(), zeroRows.get(1).probes(),
+              zeroRows.get(1).meanRttMs(), progress.secondsSince(tz));
+        }
+      }
     }
     progress.line("traditional discovery from all %d clients at once: the whole list of %d servers, shuffled, at %.0f "
         + "probes/s each ...", clients.size(), master.size(), options.traditionalRate());
@@ -449,7 +520,7 @@ final class Demo implements AutoCloseable {
     }
     List<MethodFigures> out = new ArrayList<>();
     for (DemoWorld.Site client : clients) {
-      MethodFigures m = byClient.get(client).get(2);
+      MethodFigures m = byClient.get(client).getLast();
       progress.line("  %s: %d probes, %d servers answered, mean RTT of the best %d %.1f ms", client.id(), m.probes(), m.found(),
           options.nClose(), m.meanRttMs());
       out.addAll(byClient.get(client));
@@ -481,7 +552,7 @@ final class Demo implements AutoCloseable {
   }
 
   private ReedClient.Builder client(DemoWorld.Site client, double rate) {
-    return ReedClient.builder()
+    ReedClient.Builder b = ReedClient.builder()
         .coordinator(Endpoints.key(coordinator.grpcAddress()))
         .bind(new InetSocketAddress(world.address(client), 0))
         .rate(rate)
@@ -489,6 +560,117 @@ final class Demo implements AutoCloseable {
         .probeTimeout(PROBE_TIMEOUT)
         .rpcDeadline(Duration.ofSeconds(10))
         .listSeed(options.seed());
+    Place location = world.location(client.host());
+    return locationsFile != null && location != null ? locationStatement.state(b, location) : b;
+  }
+
+  /**
+   * The geo distance rows (issue 15): the servers nearest the client's location by great-circle
+   * distance, in that order, no calibration.
+   */
+  private List<MethodFigures> geoDistance(DemoWorld.Site client, double[] optimal, Set<String> nearest) {
+    Place from = world.location(client.host());
+    List<EmulatedServer> ordered = GeoDistanceOrder.byDistance(from, servers.servers(), s -> world.location(s.host()));
+    List<EmulatedServer> list = ordered.subList(0, Math.min(ordered.size(), GEO_LIST_PER_N_CLOSE * options.nClose()));
+    double[] predicted = new double[list.size()];
+    Arrays.fill(predicted, Double.NaN);
+    return probedInOrder(client, "geo", list, predicted, optimal, nearest);
+  }
+
+  /**
+   * The zero-probe rows (issue 15): the coordinator's ranking from the client's stated location
+   * alone ({@code ReedClient.rankByLocation}, one call), probed in that order, no calibration.
+   *
+   * @return the rows, or none (and a line saying why) when the coordinator cannot rank yet
+   */
+  private List<MethodFigures> zeroProbe(DemoWorld.Site client, double[] optimal, Set<String> nearest) {
+    Map<String, EmulatedServer> byKey = new HashMap<>();
+    for (EmulatedServer s : servers.servers()) byKey.put(Endpoints.key(s.address()), s);
+    List<PredictedServer> ranked;
+    try (ReedClient c = client(client, options.clientRate()).build()) {
+      ranked = c.rankByLocation(Filter.none(), Math.min(5000, GEO_LIST_PER_N_CLOSE * options.nClose()));
+    } catch (ReedClientException e) {
+      progress.line("  %s zero-probe ranking unavailable: %s", client.id(), e.getMessage());
+      return List.of();
+    }
+    List<EmulatedServer> list = new ArrayList<>();
+    List<Double> predicted = new ArrayList<>();
+    for (PredictedServer p : ranked) {
+      EmulatedServer s = byKey.get(Endpoints.key(p.address()));
+      if (s == null) continue;   // a landmark's beacon or a server the demo does not know: not a game server here
+      list.add(s);
+      predicted.add(p.predictedMs());
+    }
+    return probedInOrder(client, "zero", list, predicted.stream().mapToDouble(Double::doubleValue).toArray(), optimal, nearest);
+  }
+
+  /**
+   * Probes {@code list} in its order for real, through the SDK's list discovery from the client's
+   * address at the REED rows' rate; First and Intelligent N_close are then replayed on the replies
+   * in probe order, as the SDK applies them ({@link GeoDistanceOrder#replay}).
+   *
+   * @param prefix the rows' method prefix: "geo" gives "geo-first" and "geo-intelligent"
+   * @param predicted the order's predicted RTT per list entry, NaN where it has none
+   */
+  private List<MethodFigures> probedInOrder(DemoWorld.Site client, String prefix, List<EmulatedServer> list, double[] predicted,
+      double[] optimal, Set<String> nearest) {
+    Map<String, Integer> indexByKey = new HashMap<>();
+    List<ListedServer> listed = new ArrayList<>();
+    for (EmulatedServer s : list) {
+      indexByKey.put(Endpoints.key(s.address()), listed.size());
+      listed.add(new ListedServer(s.address(), s.protocol()));
+    }
+    List<GeoDistanceOrder.Outcome> arrivals = Collections.synchronizedList(new ArrayList<>());
+    Set<Integer> seen = Collections.synchronizedSet(new HashSet<>());
+    long t0 = System.nanoTime();
+    try (ReedClient c = client(client, options.clientRate()).traditionalList(ServerListSource.of(listed)).build()) {
+      c.discoverTraditional(DiscoveryRequest.defaults().withMaxDuration(Duration.ofMinutes(2)), e -> {
+        Integer index = null;
+        double rtt = Double.NaN;
+        int sent = 0;
+        if (e instanceof DiscoveryEvent.ServerFound f) {
+          index = indexByKey.get(f.server().key());
+          rtt = f.server().rttMs();
+          sent = f.probesSent();
+        } else if (e instanceof DiscoveryEvent.NoReply n) {
+          index = indexByKey.get(Endpoints.key(n.address()));
+          sent = n.probesSent();
+        }
+        if (index != null && seen.add(index)) {
+          arrivals.add(new GeoDistanceOrder.Outcome(index, rtt, sent, (System.nanoTime() - t0) / 1e9));
+        }
+      });
+    }
+    List<MethodFigures> out = new ArrayList<>();
+    out.add(replayed(client, prefix + "-first", AutoStopPolicy.firstNClose(options.nClose()), list, predicted, arrivals, optimal,
+        nearest));
+    StopRule.IntelligentClose rule = StopRule.intelligent(options.nClose());
+    out.add(replayed(client, prefix + "-intelligent", AutoStopPolicy.intelligentNClose(rule.nClose(), rule.window(), rule.marginMs()),
+        list, predicted, arrivals, optimal, nearest));
+    return out;
+  }
+
+  private MethodFigures replayed(DemoWorld.Site client, String method, AutoStopPolicy policy, List<EmulatedServer> list,
+      double[] predicted, List<GeoDistanceOrder.Outcome> arrivals, double[] optimal, Set<String> nearest) {
+    GeoDistanceOrder.Stop stop = GeoDistanceOrder.replay(List.copyOf(arrivals), list.size(), policy);
+    double[] rtt = stop.found().stream().mapToDouble(GeoDistanceOrder.Outcome::rttMs).sorted().toArray();
+    int k = Math.min(options.nClose(), rtt.length);
+    double mean = k == 0 ? Double.NaN : Arrays.stream(rtt, 0, k).average().orElse(Double.NaN);
+    double median = k == 0 ? Double.NaN : Stats.median(rtt, k);
+    int nearestFound = 0;
+    List<double[]> points = new ArrayList<>();
+    for (GeoDistanceOrder.Outcome o : stop.found()) {
+      EmulatedServer s = list.get(o.index());
+      if (nearest.contains(Endpoints.key(s.address()))) nearestFound++;
+      points.add(new double[] {o.index(), o.rttMs(), predicted[o.index()], world.world().rttMs(client.host(), s.host())});
+    }
+    double rate = options.clientRate();
+    boolean rescaled = rate != DemoOptions.PAPER_RATE;
+    double at140 = rescaled ? stop.probes() / DemoOptions.PAPER_RATE + Math.max(0, stop.seconds() - stop.probes() / rate)
+        : stop.seconds();
+    return new MethodFigures(client, world.address(client).getHostAddress(), method, stop.probes(), 0, stop.timeouts(),
+        stop.found().size(), at140, rescaled, stop.seconds(), rate, mean, median, optimal[0], optimal[1], nearestFound,
+        Double.NaN, null, stop.reason(), List.copyOf(points));
   }
 
   private MethodFigures reed(DemoWorld.Site client, String method, StopRule rule, double[] optimal, Set<String> nearest) {

@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
         "Starts an embedded Kafka broker, a coordinator, landmark agents (Europe, North America, Asia) and emulated game "
             + "servers, each on its own 127.x address with the world's latency; measures until the coordinates converge; "
             + "then clients in Europe, North America and Asia discover servers with the real client SDK (REED First and "
-            + "Intelligent N_close, and traditional) and a table like the paper's Tables III-VI is printed. Plots go to "
+            + "Intelligent N_close, the server list ordered by great-circle distance from the client's location with the same "
+            + "stop rules, and traditional) and a table like the paper's Tables III-VI is printed. Plots go to "
             + "--out. Everything it started is stopped at the end (or on Ctrl-C)."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -51,6 +52,9 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the table's figures as JSON.")
   Path json;
+
+  @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the table and issue 15's target as Markdown.")
+  Path markdown;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("reed-data", "demo");
@@ -93,6 +97,10 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--serve-interval", paramLabel = "S", description = "With --serve: seconds between measurement rounds (default: ${DEFAULT-VALUE}).")
   long serveIntervalSeconds = 60;
 
+  @Option(names = "--no-geo", description = "Run without locations, for comparison: no location database for the "
+      + "coordinator, no stated client location, no geo distance rows (a measured matrix has no locations anyway).")
+  boolean noGeo;
+
   @Option(names = "--verbose", description = "Show the components' INFO logs (default: warnings only).")
   boolean verbose;
 
@@ -103,7 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
     DemoOptions options;
     try {
       options = new DemoOptions(servers, landmarks, world, dimensions, !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose,
-          calibration, rate, traditionalRate, out, json, serve, Duration.ofSeconds(serveIntervalSeconds));
+          calibration, rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -122,6 +130,10 @@ public final class DemoCommand implements Callable<Integer> {
       if (options.json() != null) {
         JsonReport.write(report, options.json());
         progress.line("figures written to %s", options.json());
+      }
+      if (options.markdown() != null) {
+        MarkdownReport.write(report, options.markdown());
+        progress.line("table written to %s", options.markdown());
       }
       progress.line("demo finished in %.1f s", progress.elapsed());
       if (options.serve()) serve(demo, progress);

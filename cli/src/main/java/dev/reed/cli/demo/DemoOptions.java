@@ -26,12 +26,15 @@ import java.util.Objects;
  *     probes/s is computed from the probe count
  * @param out directory for the plots
  * @param json file for the figures as JSON, or null
+ * @param markdown file for the table as Markdown, or null
  * @param serve keep everything running after the table until Ctrl-C
  * @param serveInterval time between measurement rounds while serving
+ * @param geo give the coordinator the world's location database and the clients their location
+ *     (issue 15); a world without locations runs without either whatever this says
  */
 record DemoOptions(int servers, int landmarks, String world, int dimensions, boolean height, long seed, double jitterMs, double lossRate,
     double agentRate, int maxRounds, double convergence, int nClose, int calibration, double clientRate, double traditionalRate,
-    Path out, Path json, boolean serve, Duration serveInterval) {
+    Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo) {
 
   /** The paper's probe rate (DSL), at which the table's times are given. */
   static final double PAPER_RATE = 140;

@@ -10,18 +10,24 @@ import java.util.List;
  * @param landmarks landmark agents
  * @param kafka the broker's bootstrap address
  * @param coordinator the coordinator's gRPC address
+ * @param geo what the run did with locations (location database, stated client locations, or off and why)
  * @param rounds measurement rounds
  * @param converged true when the fit error stopped improving before the round cap
  * @param nClose N_close of the stop rules
  * @param methods one entry per client and method, traditional last per client
  * @param seconds wall time of the run up to the table
  */
-record DemoReport(String world, int servers, int landmarks, String kafka, String coordinator, List<RoundFigures> rounds,
+record DemoReport(String world, int servers, int landmarks, String kafka, String coordinator, String geo, List<RoundFigures> rounds,
     boolean converged, int nClose, List<MethodFigures> methods, double seconds) {
 
   /** The traditional row of a client. */
   MethodFigures traditional(DemoWorld.Site client) {
     return methods.stream().filter(m -> m.client().equals(client) && m.method().equals("traditional")).findFirst()
         .orElseThrow(() -> new IllegalStateException("no traditional discovery for " + client.id()));
+  }
+
+  /** Issue 15's target for what a player sees, per client in table order: how REED First did. */
+  List<TargetFigures> targets() {
+    return methods.stream().filter(m -> m.method().equals("first")).map(m -> TargetFigures.of(m, nClose)).toList();
   }
 }

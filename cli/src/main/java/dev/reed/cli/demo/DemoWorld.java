@@ -1,6 +1,7 @@
 package dev.reed.cli.demo;
 
 import dev.reed.coordinates.Stats;
+import dev.reed.coordinates.geo.Place;
 import dev.reed.testbed.world.AddressPlan;
 import dev.reed.testbed.world.Host;
 import dev.reed.testbed.world.LatencyModel;
@@ -221,6 +222,23 @@ final class DemoWorld {
 
   InetAddress address(Site s) {
     return world.address(s.host());
+  }
+
+  /**
+   * Where a host is, as the world built it (the synthetic world places every host in a city; a
+   * measured matrix has no geography).
+   *
+   * @return the host's location, or null when the world does not know it
+   */
+  Place location(int host) {
+    Host h = world.host(host);
+    return Double.isFinite(h.lat()) && Double.isFinite(h.lon()) ? new Place(h.lat(), h.lon(), h.region().name()) : null;
+  }
+
+  /** Whether every client and at least one game server have a location: what a geo row and a location database need. */
+  boolean located() {
+    return clients.stream().allMatch(c -> location(c.host()) != null)
+        && Arrays.stream(servers).anyMatch(s -> location(s) != null);
   }
 
   /**

@@ -13,7 +13,9 @@ import java.util.Locale;
  * The demo's figures as JSON ({@code --json FILE}): {@code {"clients": [{"client", "region",
  * "method", "probes", "seconds", "mean_rtt_ms", "median_rtt_ms", "optimal_mean_rtt_ms", ...}]}}
  * plus the run's setting and rounds; REED rows also carry the client's position (components, then
- * the height) and every reply (probe index, measured, predicted and true RTT). Written with Gson's
+ * the height) and every reply (probe index, measured, predicted and true RTT); {@code "target"}
+ * holds issue 15's per-client target figures (REED First's mean RTT above the optimum, nearest
+ * found, probes). Written with Gson's
  * streaming {@link JsonWriter}, like the browse report and the evaluation's results.json.
  * Numbers keep at most four decimals; numbers that are not finite are written as {@code null}.
  */
@@ -37,6 +39,7 @@ final class JsonReport {
       w.name("n_close").value(r.nClose());
       w.name("kafka").value(r.kafka());
       w.name("coordinator").value(r.coordinator());
+      w.name("geo").value(r.geo());
       w.name("converged").value(r.converged());
       number(w.name("seconds"), r.seconds());
       w.name("rounds").beginArray();
@@ -59,6 +62,24 @@ final class JsonReport {
       w.name("clients").beginArray();
       for (MethodFigures m : r.methods()) client(w, m, r.traditional(m.client()));
       w.endArray();
+      List<TargetFigures> targets = r.targets();
+      w.name("target").beginObject();
+      number(w.name("max_mean_rtt_above_optimal_ms"), TargetFigures.MAX_EXCESS_MS);
+      w.name("min_nearest_found").value(targets.isEmpty() ? 0 : targets.getFirst().nearestWanted());
+      w.name("all_met").value(!targets.isEmpty() && targets.stream().allMatch(TargetFigures::met));
+      w.name("clients").beginArray();
+      for (TargetFigures t : targets) {
+        w.beginObject();
+        w.name("client").value(t.client().id());
+        w.name("place").value(t.client().place());
+        w.name("first_probes").value(t.probes());
+        number(w.name("first_mean_rtt_above_optimal_ms"), t.excessMs());
+        w.name("first_nearest_found").value(t.nearestFound());
+        w.name("met").value(t.met());
+        w.endObject();
+      }
+      w.endArray();
+      w.endObject();
       w.endObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a StringWriter does not fail
@@ -85,6 +106,7 @@ final class JsonReport {
     number(w.name("median_rtt_ms"), m.medianRttMs());
     number(w.name("optimal_mean_rtt_ms"), m.optimalMeanMs());
     number(w.name("optimal_median_rtt_ms"), m.optimalMedianMs());
+    number(w.name("mean_rtt_above_optimal_ms"), m.excessMs());
     w.name("nearest_found").value(m.nearestFound());
     number(w.name("probe_reduction_percent"), m == base ? Double.NaN : m.probeReductionVs(base));
     number(w.name("time_reduction_percent"), m == base ? Double.NaN : m.timeReductionVs(base));

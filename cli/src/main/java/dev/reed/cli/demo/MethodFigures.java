@@ -7,7 +7,9 @@ import java.util.List;
  *
  * @param client the client
  * @param address the client's emulated address
- * @param method "first", "intelligent" or "traditional"
+ * @param method "first", "intelligent" (REED), "geo-first", "geo-intelligent" (the list ordered by great-circle
+ *     distance from the client's location, no calibration), "zero-first", "zero-intelligent" (the coordinator's
+ *     zero-probe ranking from the client's stated location, no calibration) or "traditional"
  * @param probes probes sent, calibration included
  * @param calibrationProbes probes to calibration servers
  * @param timeouts probes without a reply
@@ -32,6 +34,11 @@ record MethodFigures(DemoWorld.Site client, String address, String method, int p
     int timeouts, int found, double seconds140, boolean rescaled, double wallSeconds, double rate, double meanRttMs,
     double medianRttMs, double optimalMeanMs, double optimalMedianMs, int nearestFound, double positionError, double[] position, String stopReason,
     List<double[]> points) {
+
+  /** How far the mean RTT of the N_close best found is above the optimum, ms (issue 15's target: at most 3 for First). */
+  double excessMs() {
+    return meanRttMs - optimalMeanMs;
+  }
 
   /** Percent fewer probes than {@code baseline}. */
   double probeReductionVs(MethodFigures baseline) {

@@ -53,11 +53,18 @@ final class RttPlots {
         String name = String.format(Locale.ROOT, "%s: %d probes, mean RTT of best %d %.1f ms", switch (m.method()) {
           case "first" -> "REED First N_close";
           case "intelligent" -> "REED Intelligent N_close";
+          case "geo-first" -> "geo distance, First N_close";
+          case "geo-intelligent" -> "geo distance, Intelligent N_close";
+          case "zero-first" -> "REED zero-probe, First N_close";
+          case "zero-intelligent" -> "REED zero-probe, Intelligent N_close";
           default -> "traditional";
         }, m.probes(), report.nClose(), m.meanRttMs());
         chart.addSeries(name, x, y).setMarker(switch (m.method()) {
           case "first" -> SeriesMarkers.DIAMOND;
           case "intelligent" -> SeriesMarkers.TRIANGLE_UP;
+          case "geo-first" -> SeriesMarkers.SQUARE;
+          case "geo-intelligent" -> SeriesMarkers.TRIANGLE_DOWN;
+          case "zero-first", "zero-intelligent" -> SeriesMarkers.CROSS;
           default -> SeriesMarkers.CIRCLE;
         });
       }

@@ -8,16 +8,20 @@
  *
  * <p>Phases, one progress line each: embedded Kafka broker; the world ({@link
  * dev.reed.cli.demo.DemoWorld}: servers, landmarks 5/5/5 in Europe, North America and Asia, one
- * client per region, each host on its own 127.x address); emulated game servers (testbed, A2S
+ * client per region, each host on its own 127.x address); the world's location database for the
+ * coordinator (issue 15; off with {@code --no-geo}, or for a matrix without locations); emulated game servers (testbed, A2S
  * with challenge and Quake3, replies delayed by the world's RTT to the prober); the coordinator
  * (in-process, 4-D+height, a round every 2 s); the landmark agents (in-process, probes sent from
  * their own address, beacons delayed by the world); two mesh-only rounds until the coordinator
  * has embedded every landmark; the catalog (every server in the coordinator's target file, hence
  * in {@code reed.targets}); measurement rounds until the median fit error improves by less than
  * 5 % or 3 rounds; then from each client REED First and Intelligent N_close (40) through the real
- * {@code ReedClient} bound to the client's address, one client after another, and traditional
+ * {@code ReedClient} bound to the client's address, one client after another, each followed by the
+ * geo distance rows ({@link dev.reed.cli.demo.GeoDistanceOrder}: the list by great-circle distance
+ * from the client's location, no calibration, the same stop rules), and traditional
  * discovery of the whole shuffled list from all clients at once; the table (paper Tables
- * III-VI), one PNG per client (probed RTT vs time, paper Figures 7-9), optional JSON.
+ * III-VI) with issue 15's per-client target, one PNG per client (probed RTT vs time, paper Figures
+ * 7-9), optional JSON.
  *
  * <p>Time budget (3 minutes on 2 shared cores) and the trade-offs made for it:
  *

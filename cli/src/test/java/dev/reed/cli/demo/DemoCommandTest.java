@@ -43,23 +43,29 @@ class DemoCommandTest {
   void smallDemoGivesThePapersPictureWritesJsonAndPlotsAndStopsEverything(@TempDir Path dir) throws Exception {
     Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
     Path json = dir.resolve("out/demo.json");
+    Path markdown = dir.resolve("out/demo.md");
     Path plots = dir.resolve("plots");
     Run run = run("--servers", "600", "--landmarks", "6", "--max-rounds", "2", "--agent-rate", "500",
-        "--out", plots.toString(), "--json", json.toString());
+        "--out", plots.toString(), "--json", json.toString(), "--markdown", markdown.toString());
     System.out.print(run.out);   // the demo's own progress and table, in the surefire report
     assertThat(run.rc).as("exit code; stderr: %s; stdout: %s", run.err, run.out).isZero();
 
     // progress: one line per phase, then the table
     assertThat(run.out).contains("Kafka broker", "emulated game servers", "coordinator up", "landmark agents up",
         "landmark mesh", "catalog: 600 targets", "round 1:", "REED vs traditional discovery", "REED first",
-        "REED intelligent", "traditional", "stopped everything");
+        "REED intelligent", "geo distance first", "geo distance intell.", "reed 0-probe first", "reed 0-probe intell.",
+        "traditional", "target (issue 15)",
+        "stopped everything");
+    assertThat(run.out).contains("locations: database of ", "the world's location database");
 
     JsonObject root = JsonParser.parseString(Files.readString(json)).getAsJsonObject();
     assertThat(root.get("servers").getAsInt()).isEqualTo(600);
     assertThat(root.get("landmarks").getAsInt()).isEqualTo(6);
     assertThat(root.getAsJsonArray("rounds")).isNotEmpty();
     JsonArray clients = root.getAsJsonArray("clients");
-    assertThat(clients).hasSize(9);
+    assertThat(root.get("geo").getAsString()).startsWith("location database of ");
+    assertThat(clients).as("REED first and intelligent, geo distance and zero-probe first and intelligent, traditional")
+        .hasSize(3 * 7);
     Map<String, Map<String, JsonObject>> byClient = new HashMap<>();
     for (JsonElement e : clients) {
       JsonObject c = e.getAsJsonObject();
@@ -104,7 +110,33 @@ class DemoCommandTest {
       assertThat(intelligent.get("mean_rtt_ms").getAsDouble()).as(who).isLessThan(optimal * 1.3 + 5);
       assertThat(intelligent.get("mean_rtt_ms").getAsDouble()).as(who)
           .isLessThanOrEqualTo(first.get("mean_rtt_ms").getAsDouble() + 1);
+
+      // geo distance (the list by distance from the client's city) and the coordinator's zero-probe ranking
+      // (from the city the client states): no calibration, scored by the same stop rules
+      for (String order : List.of("geo", "zero")) {
+        checkOrderedRows(who, optimal, e.getValue().get(order + "-first"), e.getValue().get(order + "-intelligent"));
+      }
+      for (JsonElement reply : e.getValue().get("zero-first").getAsJsonArray("replies")) {
+        assertThat(reply.getAsJsonObject().get("predicted_ms").getAsDouble()).as("%s: the coordinator's prediction", who).isPositive();
+      }
     }
+
+    // issue 15's target per client, from REED first's figures
+    JsonObject target = root.getAsJsonObject("target");
+    assertThat(target.get("min_nearest_found").getAsInt()).isEqualTo(30);
+    assertThat(target.getAsJsonArray("clients")).hasSize(3);
+    for (JsonElement e : target.getAsJsonArray("clients")) {
+      JsonObject t = e.getAsJsonObject();
+      JsonObject first = byClient.get(t.get("client").getAsString()).get("first");
+      assertThat(t.get("first_probes").getAsInt()).isEqualTo(first.get("probes").getAsInt());
+      assertThat(t.get("first_nearest_found").getAsInt()).isEqualTo(first.get("nearest_found").getAsInt());
+      double excess = first.get("mean_rtt_ms").getAsDouble() - first.get("optimal_mean_rtt_ms").getAsDouble();
+      assertThat(t.get("first_mean_rtt_above_optimal_ms").getAsDouble()).isCloseTo(excess, within(0.001));
+      assertThat(t.get("met").getAsBoolean()).isEqualTo(excess <= 3 && t.get("first_nearest_found").getAsInt() >= 30);
+    }
+
+    assertThat(Files.readString(markdown)).contains("| geo distance first |", "| geo distance intell. |", "Target (issue 15)")
+        .containsPattern("\\| client-as \\| [^|]+ \\| [+-]\\d+\\.\\d ms \\| \\d+/40 \\| \\d+ \\| (yes|no) \\|");
 
     // one valid PNG per client
     try (var files = Files.list(plots)) {
@@ -144,6 +176,30 @@ class DemoCommandTest {
     assertThat(run("--landmarks", "5").err).contains("--landmarks");
     assertThat(run("--servers", "10").err).contains("--servers must be 50-50000");
     assertThat(run("--n-close", "0").rc).isEqualTo(2);
+  }
+
+  /** Rows of a fixed probe order (geo distance, zero-probe ranking): no calibration, the stop rules as the SDK applies them. */
+  private static void checkOrderedRows(String who, double optimal, JsonObject first, JsonObject intelligent) {
+    for (JsonObject row : List.of(first, intelligent)) {
+      assertThat(row).as("%s ordered rows", who).isNotNull();
+      String what = who + " " + row.get("method").getAsString();
+      assertThat(row.get("calibration_probes").getAsInt()).as(what).isZero();
+      assertThat(row.get("stop_reason").getAsString()).as(what).isEqualTo("stop_rule");
+      assertThat(row.get("servers_found").getAsInt()).as(what).isGreaterThanOrEqualTo(40);
+      assertThat(row.get("optimal_mean_rtt_ms").getAsDouble()).isEqualTo(optimal);
+      assertThat(row.get("mean_rtt_ms").getAsDouble()).as(what).isGreaterThanOrEqualTo(optimal * 0.97);
+      assertThat(row.get("mean_rtt_above_optimal_ms").getAsDouble()).as(what)
+          .isCloseTo(row.get("mean_rtt_ms").getAsDouble() - optimal, within(0.001));
+      assertThat(row.get("nearest_found").getAsInt()).as(what).isBetween(0, 40);
+      assertThat(row.getAsJsonArray("replies")).as(what).hasSize(row.get("servers_found").getAsInt());
+    }
+    // First N_close stops at the 40th reply in probe order: 40 probes plus the few sent while it arrived
+    assertThat(first.get("probes").getAsInt()).as(who).isBetween(40, 80);
+    // Intelligent N_close (window 20) decides after 20 replies that did not improve a full set
+    assertThat(intelligent.get("probes").getAsInt()).as(who).isGreaterThanOrEqualTo(40 + 20)
+        .isGreaterThanOrEqualTo(first.get("probes").getAsInt());
+    assertThat(intelligent.get("mean_rtt_ms").getAsDouble()).as(who)
+        .isLessThanOrEqualTo(first.get("mean_rtt_ms").getAsDouble() + 1);
   }
 
   private record Run(int rc, String out, String err) {}

@@ -36,6 +36,24 @@ class DemoWorldTest {
   }
 
   @Test
+  void theSyntheticWorldIsLocatedAndAMatrixIsNot(@TempDir Path dir) throws Exception {
+    DemoWorld w = DemoWorld.synthetic(300, 6, 7, Noise.NONE);
+    assertThat(w.located()).isTrue();
+    DemoWorld.Site asia = w.clients().getLast();
+    assertThat(w.location(asia.host())).satisfies(p -> {
+      assertThat(p.lat()).as("%s in East Asia", asia.place()).isBetween(0.0, 60.0);
+      assertThat(p.lon()).as("%s in East Asia", asia.place()).isBetween(95.0, 150.0);
+    });
+    assertThat(Arrays.stream(w.servers()).mapToObj(w::location)).doesNotContainNull();
+
+    Files.writeString(dir.resolve("matrix.csv"), IntStream.range(0, 20).mapToObj(i -> IntStream.range(0, 20)
+        .mapToObj(j -> i == j ? "0" : "10").collect(Collectors.joining(","))).collect(Collectors.joining("\n")));
+    DemoWorld m = DemoWorld.matrix(dir, 10, 6, 1, Noise.NONE);
+    assertThat(m.located()).isFalse();
+    assertThat(m.location(m.clients().getFirst().host())).isNull();
+  }
+
+  @Test
   void optimalIsTheMeanAndMedianOfTheTrulyNearest() {
     DemoWorld w = DemoWorld.synthetic(200, 6, 3, Noise.NONE);
     DemoWorld.Site c = w.clients().getFirst();
@@ -73,6 +91,23 @@ class DemoWorldTest {
   }
 
   @Test
+  void theTargetNeedsBothTheMeanRttAndTheNearestServers() {
+    DemoWorld.Site site = new DemoWorld.Site("client-as", "AS", "Tokyo", 3);
+    // the issue's Tokyo: 5.6 ms above the optimum with 4 of the 40 nearest
+    assertThat(TargetFigures.of(first(site, 33.4, 27.8, 4), 40).met()).isFalse();
+    assertThat(TargetFigures.of(first(site, 30.8, 27.8, 30), 40).met()).isTrue();
+    assertThat(TargetFigures.of(first(site, 30.9, 27.8, 40), 40).met()).as("3.1 ms above").isFalse();
+    assertThat(TargetFigures.of(first(site, 28.0, 27.8, 29), 40).met()).as("29 of 40").isFalse();
+    assertThat(TargetFigures.of(first(site, Double.NaN, 27.8, 40), 40).met()).as("nothing found").isFalse();
+    assertThat(TargetFigures.of(first(site, 28.0, 27.8, 8), 10).nearestWanted()).isEqualTo(8);
+  }
+
+  private static MethodFigures first(DemoWorld.Site site, double mean, double optimal, int nearest) {
+    return new MethodFigures(site, "127.0.0.1", "first", 55, 10, 0, 45, 0.4, false, 0.4, 140, mean, mean, optimal, optimal,
+        nearest, 0.05, null, "stop_rule", List.of());
+  }
+
+  @Test
   void jsonNumbersAreValid() {
     assertThat(JsonReport.num(Double.NaN)).isEqualTo("null");
     assertThat(JsonReport.num(Double.POSITIVE_INFINITY)).isEqualTo("null");
@@ -88,9 +123,11 @@ class DemoWorldTest {
         20.0, 20.5, 19.0, 9, 0.05, new double[] {1.5, -2.0, 0.25}, "stop_rule", List.<double[]>of(new double[] {1, 12.5, Double.NaN, 12.0}));
     MethodFigures traditional = new MethodFigures(site, "127.0.0.1", "traditional", 200, 0, 3, 10, 1.43, true, 1.4, 140,
         20.5, 20.0, 20.5, 19.0, 10, Double.NaN, null, "list_done", List.of());
-    DemoReport report = new DemoReport("w \"x\"", 200, 5, "127.0.0.1:9092", "127.0.0.1:50051",
+    MethodFigures geo = new MethodFigures(site, "127.0.0.1", "geo-first", 12, 0, 0, 10, 0.1, false, 0.1, 140, 24.0, 23.0,
+        20.5, 19.0, 4, Double.NaN, null, "stop_rule", List.<double[]>of(new double[] {0, 24.0, Double.NaN, 23.5}));
+    DemoReport report = new DemoReport("w \"x\"", 200, 5, "127.0.0.1:9092", "127.0.0.1:50051", "off (--no-geo)",
         List.of(new RoundFigures(1, 1, 200, 990, 10, 1.5, 200, 0.1, 0.2, Double.NaN, 2.0)), true, 10,
-        List.of(reed, traditional), 12.0);
+        List.of(reed, geo, traditional), 12.0);
     JsonObject root = JsonParser.parseString(JsonReport.render(report)).getAsJsonObject();
     assertThat(root.get("world").getAsString()).isEqualTo("w \"x\"");
     assertThat(root.getAsJsonArray("rounds").get(0).getAsJsonObject().get("median_pair_error").isJsonNull()).isTrue();
@@ -100,7 +137,31 @@ class DemoWorldTest {
     assertThat(first.get("probe_reduction_percent").getAsDouble()).isEqualTo(90.0);
     assertThat(first.getAsJsonArray("position").toString()).isEqualTo("[1.5,-2,0.25]");
     assertThat(first.getAsJsonArray("replies").get(0).getAsJsonObject().get("predicted_ms").isJsonNull()).isTrue();
-    JsonObject last = root.getAsJsonArray("clients").get(1).getAsJsonObject();
+    assertThat(first.get("mean_rtt_above_optimal_ms").getAsDouble()).isEqualTo(0.75);
+    JsonObject geoRow = root.getAsJsonArray("clients").get(1).getAsJsonObject();
+    assertThat(geoRow.get("method").getAsString()).isEqualTo("geo-first");
+    assertThat(geoRow.get("calibration_probes").getAsInt()).isZero();
+    assertThat(geoRow.get("mean_rtt_above_optimal_ms").getAsDouble()).isEqualTo(3.5);
+    assertThat(geoRow.has("position")).isFalse();
+    // the target: REED first only, 0.75 ms above the optimum but 9 of 10 nearest >= ceil(7.5)
+    JsonObject target = root.getAsJsonObject("target");
+    assertThat(target.get("min_nearest_found").getAsInt()).isEqualTo(8);
+    assertThat(target.getAsJsonArray("clients")).hasSize(1);
+    JsonObject t = target.getAsJsonArray("clients").get(0).getAsJsonObject();
+    assertThat(t.get("first_mean_rtt_above_optimal_ms").getAsDouble()).isEqualTo(0.75);
+    assertThat(t.get("first_nearest_found").getAsInt()).isEqualTo(9);
+    assertThat(t.get("first_probes").getAsInt()).isEqualTo(20);
+    assertThat(t.get("met").getAsBoolean()).isTrue();
+    assertThat(target.get("all_met").getAsBoolean()).isTrue();
+    assertThat(root.get("geo").getAsString()).isEqualTo("off (--no-geo)");
+    List<String> table = ResultTable.lines(report);
+    assertThat(table).anyMatch(l -> l.contains("geo distance first") && l.contains("   12 "));
+    assertThat(table).anyMatch(l -> l.startsWith("target (issue 15)") && l.contains(">= 8/10"));
+    assertThat(table).anyMatch(l -> l.contains("+0.8 ms") && l.contains("9/10") && l.endsWith(" met"));
+    String md = MarkdownReport.render(report);
+    assertThat(md).contains("| c\"1 | Amster dam | geo distance first | 12 | 0 | 0.10 s | 24.0 ms | +3.5 ms | 4/10 | stop_rule |")
+        .contains("| c\"1 | Amster dam | +0.8 ms | 9/10 | 20 | yes |").contains("at least 8/10 nearest");
+    JsonObject last = root.getAsJsonArray("clients").get(2).getAsJsonObject();
     assertThat(last.get("probe_reduction_percent").isJsonNull()).isTrue();
     assertThat(last.has("position")).isFalse();
     assertThat(last.has("replies")).isFalse();
