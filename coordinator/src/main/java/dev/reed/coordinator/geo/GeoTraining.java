@@ -92,6 +92,16 @@ public final class GeoTraining implements AutoCloseable {
         clock.instant()));
   }
 
+  /**
+   * Between two trainings on the same number of servers and landmarks, at least this long: a
+   * training costs about a second of CPU per 2,000 servers, the distance line and the weights move
+   * slowly, and a short round (the demo's 2 s) would otherwise keep one core busy. A production
+   * round (5 minutes) trains every round; a new server or landmark is placed at the next round.
+   */
+  static final java.time.Duration MIN_INTERVAL = java.time.Duration.ofSeconds(30);
+  private long lastShape = -1;
+  private java.time.Instant lastSubmitted = java.time.Instant.EPOCH;
+
   /** The newest model. */
   public GeoModel current() {
     return current.get();
@@ -122,10 +132,17 @@ public final class GeoTraining implements AutoCloseable {
    * copied there); returns at once. False when the previous training still runs.
    */
   public boolean submit(MeshWindows.Mesh mesh, ServingState state) {
+    long shape = ((long) state.servers().size() << 16) ^ state.landmarks().size();
+    java.time.Instant now = clock.instant();
+    if (shape == lastShape && now.isBefore(lastSubmitted.plus(MIN_INTERVAL))) {
+      return false; // nothing new to place, and the line and weights move slowly
+    }
     if (!running.compareAndSet(false, true)) {
       skipped.incrementAndGet();
       return false;
     }
+    lastShape = shape;
+    lastSubmitted = now;
     try {
       executor.execute(() -> {
         try {
