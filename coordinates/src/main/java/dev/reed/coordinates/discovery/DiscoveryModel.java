@@ -46,6 +46,10 @@ import java.util.Set;
  * @param geoMisfitMaxMs the location prior is distrusted (the order uses the coordinates alone) when
  *     the client's calibration RTTs scatter around the geographic predictions by more than this
  *     (median absolute deviation, ms): a GeoIP location in the wrong place (default 10 ms)
+ * @param geoSureMs when the calibration RTTs scatter by at most this around the geographic
+ *     predictions (ms), the location is taken as right and the fused prediction as it is: no
+ *     near-landmark difference and no kriging, which add noise to a prediction that already holds
+ *     each server's excess (default 5 ms; 0 = always learn)
  * @param kernelKm with locations, the kernel that spreads a misprediction works on great-circle
  *     distance with this width instead of {@code kernelMs} (default 100 km)
  */
@@ -64,6 +68,7 @@ public record DiscoveryModel(
     double refetchMovedMs,
     boolean geo,
     double geoMisfitMaxMs,
+    double geoSureMs,
     double kernelKm) {
 
   /** What the second calibration phase probes. */
@@ -77,7 +82,7 @@ public record DiscoveryModel(
   /** The keys of a model file, one per component, in declaration order. */
   public static final Set<String> KEYS = Set.of("calibrationProbes", "spreadProbes", "near", "nearBeaconMaxMs",
       "comparison", "lowerBoundBeyondMs", "nearDifferenceWeight", "refitLimit", "serverSigmaMs", "kernelMs", "prior",
-      "refetchMovedMs", "geo", "geoMisfitMaxMs", "kernelKm");
+      "refetchMovedMs", "geo", "geoMisfitMaxMs", "geoSureMs", "kernelKm");
 
   public DiscoveryModel {
     if (calibrationProbes < 2 || calibrationProbes > 64) {
@@ -101,6 +106,7 @@ public record DiscoveryModel(
     }
     requireMs(refetchMovedMs, "refetchMovedMs", true);
     requireMs(geoMisfitMaxMs, "geoMisfitMaxMs", true);
+    requireMs(geoSureMs, "geoSureMs", true);
     if (!(kernelKm > 0) || !Double.isFinite(kernelKm)) {
       throw new IllegalArgumentException("kernelKm must be finite and > 0: " + kernelKm);
     }
@@ -108,7 +114,7 @@ public record DiscoveryModel(
 
   /** The defaults (class comment). */
   public static DiscoveryModel defaults() {
-    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 100);
+    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 5, 100);
   }
 
   /** Spread probes for a deployment of {@code dimensions}: {@link #spreadProbes}, or D+2 when it is 0. */
@@ -118,14 +124,14 @@ public record DiscoveryModel(
 
   public DiscoveryModel withCalibration(int probes, int spread, NearCalibration kind) {
     return new DiscoveryModel(probes, spread, kind, nearBeaconMaxMs, comparison, lowerBoundBeyondMs, nearDifferenceWeight,
-        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, kernelKm);
+        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm);
   }
 
   /** This model with learning from replies on (the default limit) or off (the coordinator's order as served). */
   public DiscoveryModel withLearning(boolean on) {
     int limit = on ? (refitLimit > 0 ? refitLimit : defaults().refitLimit()) : 0;
     return new DiscoveryModel(calibrationProbes, spreadProbes, near, nearBeaconMaxMs, comparison, lowerBoundBeyondMs,
-        nearDifferenceWeight, limit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, kernelKm);
+        nearDifferenceWeight, limit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm);
   }
 
   /**
@@ -157,6 +163,7 @@ public record DiscoveryModel(
         ModelFile.real(p, "refetchMovedMs", d.refetchMovedMs),
         bool(p, "geo", d.geo),
         ModelFile.real(p, "geoMisfitMaxMs", d.geoMisfitMaxMs),
+        ModelFile.real(p, "geoSureMs", d.geoSureMs),
         ModelFile.real(p, "kernelKm", d.kernelKm));
   }
 
@@ -177,6 +184,7 @@ public record DiscoveryModel(
     p.setProperty("refetchMovedMs", Double.toString(refetchMovedMs));
     p.setProperty("geo", Boolean.toString(geo));
     p.setProperty("geoMisfitMaxMs", Double.toString(geoMisfitMaxMs));
+    p.setProperty("geoSureMs", Double.toString(geoSureMs));
     p.setProperty("kernelKm", Double.toString(kernelKm));
     return p;
   }

@@ -112,6 +112,8 @@ public final class ProbeOrder {
   private final LocationFix location;
   private double geoOffsetMs;
   private double geoMisfitMs = Double.NaN;
+  /** The location fix explains the calibration within {@link DiscoveryModel#geoSureMs()}: the fused prediction is taken as it is. */
+  private boolean geoSure;
   private final Set<String> calibrationKeys = new HashSet<>();
   private final List<Coordinate> anchors = new ArrayList<>();
   private double[] anchorRtt;
@@ -197,6 +199,7 @@ public final class ProbeOrder {
       return null;
     }
     geoOffsetMs = offset;
+    geoSure = geoMisfitMs <= model.geoSureMs();
     return fix.weights();
   }
 
@@ -363,7 +366,7 @@ public final class ProbeOrder {
 
   private Entry add(RankedCandidate c) {
     LandmarkComparison cmp = comparison(c);
-    Entry e = new Entry(c, cmp, cmp == null ? 0 : model.nearDifferenceWeight() * cmp.nearDifferenceMs(), relay(c));
+    Entry e = new Entry(c, cmp, cmp == null || geoSure ? 0 : model.nearDifferenceWeight() * cmp.nearDifferenceMs(), relay(c));
     e.base = base(e);
     if (!kernelPoints.isEmpty()) {
       for (int q = 0; q < kernelPoints.size(); q++) {
@@ -403,6 +406,9 @@ public final class ProbeOrder {
    * in coordinate space; 0 when neither can be measured.
    */
   private float kernel(Entry a, Entry b) {
+    if (geoSure) {
+      return 0f;
+    }
     Place pa = a.candidate.place();
     Place pb = b.candidate.place();
     if (fusion != null && pa != null && pb != null) {
