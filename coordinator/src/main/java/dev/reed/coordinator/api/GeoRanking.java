@@ -138,7 +138,7 @@ record GeoRanking(GeoModel geo, ClientPrior prior, Mode mode) {
     double g = geoMs(key);
     RankedServer.Builder b = server.toBuilder().setGeoPredictedRttUs(GeoModel.micros(g))
         .setUncertaintyUs(GeoModel.uncertaintyUs(predictedMs, relativeError(g)));
-    if (!h.placementField().equals(HostGeo.UNKNOWN.placementField()) && h.placementField().length > 0) b.setPlacement(h.placement());
+    if (h.placementField().length > 0) b.setPlacement(h.placement());
     return b.build();
   }
 }
