@@ -26,6 +26,7 @@ import java.util.function.Supplier;
  * Stateless between calls but for the last calibration ({@code positionMaxAge}).
  */
 final class ReedDiscovery {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReedDiscovery.class);
   private static final int MAX_LIST = 1_000_000;
 
   private final CoordinatorClient coordinator;
@@ -97,6 +98,14 @@ final class ReedDiscovery {
     DiscoveryModel m = request.reposition() ? model : model.withLearning(false);
     ProbeOrder order = new DiscoveryPolicy(m, cal.geometry())
         .order(cal.policy(), cal.position().coordinate(), request.pageSize());
+    if (cal.policy().location() != null) {
+      var fix = cal.policy().location();
+      log.info("location: {} at {},{}; calibration scatters {} ms around its predictions: {}",
+          fix.moved() ? "moved by the coordinator" : "kept", String.format(java.util.Locale.ROOT, "%.2f", fix.place().lat()),
+          String.format(java.util.Locale.ROOT, "%.2f", fix.place().lon()),
+          String.format(java.util.Locale.ROOT, "%.1f", order.locationMisfitMs()),
+          order.usesLocation() ? "fused with the coordinates" : "distrusted, ordering by coordinates alone");
+    }
     OrderedFeed feed = new OrderedFeed(coordinator, order, filter, request.pageSize(), loop::post, events, ticker, start);
     ProbeLoop.Outcome out = loop.run(feed, StopConditions.of(request.stop()), cal.measured());
     int probes = cal.probesSent() + out.sent();
