@@ -96,7 +96,7 @@ final class Evaluation {
 
   /**
    * Straightforward GNP as a client would run it (models/gnp-baseline.properties with every
-   * landmark calibrating): random landmarks, plain LM, the served order. Its own landmarks make
+   * landmark calibrating): random landmarks, plain LM, the served order, no locations. Its own landmarks make
    * its clients differ from REED's. Null when more landmarks than a client may probe.
    */
   private EvalSettings gnpSettings() {
@@ -109,6 +109,7 @@ final class Evaluation {
     p.setProperty("spreadProbes", Integer.toString(l));
     p.setProperty("comparison", "false");
     p.setProperty("refitLimit", "0");
+    p.setProperty("geo", "false"); // GNP as published knows no locations
     return s.toBuilder().strategy(LandmarkStrategy.RANDOM).coordinates(s.coordinates().withRobustThreshold(0))
         .model(DiscoveryModel.of(p), s.pageSize()).baselines(false, s.geoError()).build();
   }
