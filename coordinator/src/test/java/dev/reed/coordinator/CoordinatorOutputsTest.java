@@ -115,6 +115,10 @@ class CoordinatorOutputsTest {
       // metrics and health
       HttpClient http = HttpClient.newHttpClient();
       String base = "http://127.0.0.1:" + c.metricsAddress().getPort();
+      // every sample is counted once it is consumed; on a loaded machine the index may be complete
+      // (20 servers from their first samples) before the last of the 200 is in
+      await().atMost(Duration.ofSeconds(30)).until(() -> http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body().contains("reed_ingest_samples_total 200.0"));
       HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(metrics.body()).contains("reed_ingest_samples_total 200.0").contains("reed_index_servers 20.0")
