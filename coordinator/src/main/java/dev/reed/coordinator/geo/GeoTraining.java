@@ -93,12 +93,18 @@ public final class GeoTraining implements AutoCloseable {
   }
 
   /**
-   * Between two trainings on the same number of servers and landmarks, at least this long: a
-   * training costs about a second of CPU per 2,000 servers, the distance line and the weights move
-   * slowly, and a short round (the demo's 2 s) would otherwise keep one core busy. A production
-   * round (5 minutes) trains every round; a new server or landmark is placed at the next round.
+   * A training is skipped until {@link #MIN_INTERVAL} and {@link #MIN_ROUNDS} rounds have passed
+   * since the last (while servers or landmarks are being added: the GROWING ones), whichever comes
+   * first. A training costs about a second of CPU per 2,000 servers and the distance line and the
+   * weights move slowly; short rounds (the demo's 2 s) training each time kept a core busy, and on 2
+   * cores the demo's user-space latency emulation then timed out most probes. A production round
+   * (5 minutes) trains every round.
    */
   static final java.time.Duration MIN_INTERVAL = java.time.Duration.ofSeconds(30);
+  static final java.time.Duration MIN_INTERVAL_GROWING = java.time.Duration.ofSeconds(10);
+  static final int MIN_ROUNDS = 10;
+  static final int MIN_ROUNDS_GROWING = 3;
+  private int roundsSince;
   private long lastShape = -1;
   private java.time.Instant lastSubmitted = java.time.Instant.EPOCH;
 
@@ -134,8 +140,11 @@ public final class GeoTraining implements AutoCloseable {
   public boolean submit(MeshWindows.Mesh mesh, ServingState state) {
     long shape = ((long) state.servers().size() << 16) ^ state.landmarks().size();
     java.time.Instant now = clock.instant();
-    if (shape == lastShape && now.isBefore(lastSubmitted.plus(MIN_INTERVAL))) {
-      return false; // nothing new to place, and the line and weights move slowly
+    roundsSince++;
+    boolean same = shape == lastShape;
+    if (lastShape != -1 && now.isBefore(lastSubmitted.plus(same ? MIN_INTERVAL : MIN_INTERVAL_GROWING))
+        && roundsSince < (same ? MIN_ROUNDS : MIN_ROUNDS_GROWING)) {
+      return false; // the line and the weights move slowly; new servers are placed at the next training
     }
     if (!running.compareAndSet(false, true)) {
       skipped.incrementAndGet();
@@ -143,6 +152,7 @@ public final class GeoTraining implements AutoCloseable {
     }
     lastShape = shape;
     lastSubmitted = now;
+    roundsSince = 0;
     try {
       executor.execute(() -> {
         try {
