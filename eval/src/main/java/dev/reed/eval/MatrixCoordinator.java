@@ -116,7 +116,7 @@ final class MatrixCoordinator {
           toLandmark[k] = ms;
         }
       }
-      Place at = estimator.locate(prior, toLandmark, located.locateMarginMs());
+      Place at = estimator.locate(prior, toLandmark, located.model().locateMarginMs());
       Map<String, Double> geo = new java.util.HashMap<>();
       for (CalibrationPoint p : probed) {
         double g = geoMs(at, Integer.parseInt(p.key()));
@@ -148,7 +148,7 @@ final class MatrixCoordinator {
       Integer j = serverIndex.get(v);
       Integer k = landmarkIndex.get(v);
       double ms = j != null ? located.estimator().geoMs(at, j)
-          : k != null ? located.estimator().geoToLandmarkMs(at, k) : Double.NaN;
+          : k != null ? located.estimator().geoToLandmarkMs(at, k, located.model().excessMinLandmarks()) : Double.NaN;
       return Double.isFinite(ms) ? Math.round(ms * 1000) / 1000.0 : Double.NaN;
     }
 

@@ -15,6 +15,7 @@ import dev.reed.coordinates.discovery.DiscoveryPolicy;
 import dev.reed.coordinates.discovery.InsufficientCalibrationException;
 import dev.reed.coordinates.discovery.PageRequest;
 import dev.reed.coordinates.discovery.ProbeOrder;
+import dev.reed.coordinates.geo.EstimatorModel;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.Place;
 import java.util.ArrayList;
@@ -56,9 +57,10 @@ final class SeedRun {
   /**
    * What the simulated coordinator knows of locations (issue 15), when the nodes carry them: the
    * fused estimator trained on the deployment (its servers are the seed's servers in order) and
-   * where each node is believed to be (its location displaced by {@code --geo-error}; null = unknown).
+   * fused estimator trained on the deployment (its servers are the seed's servers in order), the estimator model it
+   * was trained with, and where each node is believed to be (displaced by {@code --geo-error}; null = unknown).
    */
-  record Located(FusedEstimator estimator, Place[] believed, double locateMarginMs) {}
+  record Located(FusedEstimator estimator, Place[] believed, EstimatorModel model) {}
 
   /** One client's simulation: its result, its relative errors (pooled later) and its probe order. */
   private record ClientRun(ClientResult result, double[] relErrors, Sequence sequence, Calibration calibration) {}
@@ -207,7 +209,7 @@ final class SeedRun {
     for (int v = 0; v < believed.length; v++) {
       believed[v] = noisy[v] == null ? null : Place.of(noisy[v].lat(), noisy[v].lon());
     }
-    return new Located(fused, believed, s.estimator().locateMarginMs());
+    return new Located(fused, believed, s.estimator());
   }
 
   /**

@@ -118,11 +118,13 @@ public record FusedEstimator(LandmarkData data, GeoPrior prior, FusionWeights we
 
   /**
    * The same for landmark {@code k}'s beacon, its excess from its mesh RTTs as a coordinator serves
-   * it (0 with fewer than 3); NaN when either place is unknown.
+   * it (0 with fewer than {@code excessMinLandmarks}, {@link EstimatorModel#excessMinLandmarks()});
+   * NaN when either place is unknown.
    */
-  public double geoToLandmarkMs(Place client, int k) {
+  public double geoToLandmarkMs(Place client, int k, int excessMinLandmarks) {
     Place at = data.landmarks()[k];
-    return prior.predictMs(client, at, prior.hostExcessMs(at, data.meshMs()[k], 3), prior.typicalExcessMs());
+    return prior.predictMs(client, at, prior.hostExcessMs(at, data.meshMs()[k], excessMinLandmarks),
+        prior.typicalExcessMs());
   }
 
   /**
