@@ -56,9 +56,9 @@ final class SeedRun {
 
   /**
    * What the simulated coordinator knows of locations (issue 15), when the nodes carry them: the
-   * fused estimator trained on the deployment (its servers are the seed's servers in order) and
-   * fused estimator trained on the deployment (its servers are the seed's servers in order), the estimator model it
-   * was trained with, and where each node is believed to be (displaced by {@code --geo-error}; null = unknown).
+   * fused estimator trained on the deployment (its servers are the seed's servers in order), the
+   * estimator model it was trained with, and where each node is believed to be (displaced by
+   * {@code --geo-error}; null = unknown).
    */
   record Located(FusedEstimator estimator, Place[] believed, EstimatorModel model) {}
 
