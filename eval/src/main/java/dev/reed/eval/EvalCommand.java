@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import dev.reed.coordinates.reports.ReportConfig;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -128,6 +129,23 @@ public final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--threads", description = "Worker threads (default: available processors).")
   Integer threads;
+
+  @Option(names = "--reports", defaultValue = "none", paramLabel = "none|half",
+      description = "half: every other client discovers first and reports what it measured; the rest are scored"
+          + " against a coordinator that learned from the reports, and only they are in the results (default ${DEFAULT-VALUE}).")
+  String reports;
+
+  @Option(names = "--liars", defaultValue = "0", paramLabel = "F",
+      description = "Fraction of reporters that lie (needs --reports half; default ${DEFAULT-VALUE}).")
+  double liars;
+
+  @Option(names = "--liar-kind", defaultValue = "five-ms", paramLabel = "five-ms|random",
+      description = "Liars report 5 ms, or a random 1-500 ms, to every server they probed (default ${DEFAULT-VALUE}).")
+  String liarKind;
+
+  @Option(names = "--report-param", paramLabel = "NAME=VALUE",
+      description = "Change a setting of the coordinator's report learning (ReportConfig, e.g. kernelMs=3); repeatable.")
+  Map<String, String> reportParams = new java.util.LinkedHashMap<>();
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created).")
   Path out;
@@ -260,6 +278,25 @@ public final class EvalCommand implements Callable<Integer> {
         .seeds(seed, seeds)
         .threads(t)
         .baselines(baselines, GeoErrorModel.parse(geoError))
+        .reports(reportSimulation())
         .build();
+  }
+
+  private ReportSimulation reportSimulation() {
+    boolean half = switch (reports.toLowerCase(Locale.ROOT)) {
+      case "none" -> false;
+      case "half" -> true;
+      default -> throw new IllegalArgumentException("--reports must be none or half, got " + reports);
+    };
+    ReportSimulation.LiarKind kind = switch (liarKind.toLowerCase(Locale.ROOT)) {
+      case "five-ms" -> ReportSimulation.LiarKind.FIVE_MS;
+      case "random" -> ReportSimulation.LiarKind.RANDOM;
+      default -> throw new IllegalArgumentException("--liar-kind must be five-ms or random, got " + liarKind);
+    };
+    try {
+      return new ReportSimulation(half, liars, kind, ReportConfig.defaults().with(reportParams));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--report-param: " + e.getMessage(), e);
+    }
   }
 }

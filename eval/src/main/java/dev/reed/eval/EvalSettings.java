@@ -30,6 +30,7 @@ import dev.reed.coordinates.geo.EstimatorModel;
  * @param geoError how wrong the GeoIP location of a client is for the noisy geo baseline
  * @param estimator the fused estimator's parameters (experimental "reed + geo" rows), read with
  *     {@code --estimator FILE}
+ * @param reports whether half the clients report their measurements first (issue 16), and how
  */
 public record EvalSettings(
     CoordinateConfig coordinates,
@@ -50,14 +51,15 @@ public record EvalSettings(
     int threads,
     boolean baselines,
     GeoErrorModel geoError,
-    EstimatorModel estimator) {
+    EstimatorModel estimator,
+    ReportSimulation reports) {
 
   /** Who plays the clients. */
   public enum ClientMode { ALL, LANDMARKS }
 
   public EvalSettings {
-    if (coordinates == null || model == null || geoError == null || estimator == null) {
-      throw new IllegalArgumentException("coordinates, model, geoError and estimator are required");
+    if (coordinates == null || model == null || geoError == null || estimator == null || reports == null) {
+      throw new IllegalArgumentException("coordinates, model, geoError, estimator and reports are required");
     }
     if (pageSize < 1 || pageSize > 5000) {
       throw new IllegalArgumentException("--page-size must be 1-5000");
@@ -114,6 +116,7 @@ public record EvalSettings(
     b.baselines = baselines;
     b.geoError = geoError;
     b.estimator = estimator;
+    b.reports = reports;
     return b;
   }
 
@@ -138,6 +141,7 @@ public record EvalSettings(
     private boolean baselines = true;
     private GeoErrorModel geoError = GeoErrorModel.NONE;
     private EstimatorModel estimator = EstimatorModel.defaults();
+    private ReportSimulation reports = ReportSimulation.none();
 
     private Builder() {}
 
@@ -214,11 +218,17 @@ public record EvalSettings(
       return this;
     }
 
+    /** Client reports (issue 16). */
+    public Builder reports(ReportSimulation r) {
+      reports = r;
+      return this;
+    }
+
     /** @throws IllegalArgumentException naming the option of a bad value */
     public EvalSettings build() {
       return new EvalSettings(coordinates, model, pageSize, landmarks, landmarkList, strategy, clients, nClose, window,
           windowMarginMs, rate, kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError,
-          estimator);
+          estimator, reports);
     }
   }
 

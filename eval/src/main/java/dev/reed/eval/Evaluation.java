@@ -57,6 +57,11 @@ final class Evaluation {
           seed, i + 1, s.seeds(), o.clients().size(), (System.nanoTime() - t0) / 1e9, sum.get("relErrMedian"),
           s.nClose(), sum.get("precisionAt10"), sum.get("intelligent.probes"), sum.get("intelligent.precision"),
           sum.get("allNearestSeen"));
+      if (s.reports().half()) {
+        SeedRun.Reports r = o.reports();
+        progress("seed %d reports: %d sent (%d by liars), %d RTTs learned, %d dropped %s", seed, r.sent(), r.liars(),
+            r.kept(), r.droppedCount(), r.dropped());
+      }
       if (s.baselines()) {
         Map<String, Map<String, Double>> methods = methods(o, seed, pool);
         methods.forEach((k, v) -> methodSeeds.computeIfAbsent(k, x -> new ArrayList<>()).add(v));

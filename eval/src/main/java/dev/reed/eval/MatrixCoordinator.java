@@ -13,6 +13,7 @@ import dev.reed.coordinates.discovery.LocationFix;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.FusionWeights;
 import dev.reed.coordinates.geo.Place;
+import dev.reed.coordinates.reports.NeighbourhoodCorrections;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -34,6 +35,9 @@ import java.util.Set;
  * and the fusion weights; a page asked with a location carries every server's geographic
  * prediction from there and is ordered by the fused prediction of the geographic and coordinate
  * sources (the relay needs the client's RTTs, which a coordinator has not got).
+ *
+ * <p>Once it has {@link #learned} from client reports (issue 16), every page entry carries the
+ * report correction for the position the page was asked from, as the coordinator serves it.
  */
 final class MatrixCoordinator {
   private final CalibrationSelector selector;
@@ -47,6 +51,8 @@ final class MatrixCoordinator {
   private final SeedRun.Located located;
   private final java.util.Map<Integer, Integer> serverIndex = new java.util.HashMap<>();
   private final java.util.Map<Integer, Integer> landmarkIndex = new java.util.HashMap<>();
+  /** What the coordinator learned from client reports (issue 16), null before any. */
+  private volatile NeighbourhoodCorrections corrections;
 
   /**
    * @param beacons the landmarks' beacons (key = node index)
@@ -75,6 +81,21 @@ final class MatrixCoordinator {
     for (int k = 0; k < landmarks.length; k++) {
       landmarkIndex.put(landmarks[k], k);
     }
+  }
+
+  /** From now on, pages carry the corrections learned from client reports. */
+  void learned(NeighbourhoodCorrections learned) {
+    this.corrections = learned;
+  }
+
+  /** Whether the coordinator has a location prior for this node. */
+  boolean locates(int node) {
+    return located != null && located.believed()[node] != null;
+  }
+
+  /** The node's location prior, or null. */
+  Place believed(int node) {
+    return located == null ? null : located.believed()[node];
   }
 
   /** One client's view; {@code rotation} is the spread set's rotation epoch. */
@@ -167,7 +188,7 @@ final class MatrixCoordinator {
 
     /** Answers the order's page request at once. */
     void serve(ProbeOrder order, PageRequest request) {
-      Page page = page(request.from(), request.cursor(), request.location());
+      Page page = page(request.from(), request.cursor(), request.location(), request.landmarkRttMs());
       order.pageArrived(request, page.servers(), page.nextCursor());
     }
 
@@ -177,6 +198,11 @@ final class MatrixCoordinator {
      * from the cursor on.
      */
     Page page(Coordinate from, String cursor, Place at) {
+      return page(from, cursor, at, Map.of());
+    }
+
+    /** The same, the report corrections found by the client's calibration RTTs to the landmarks. */
+    Page page(Coordinate from, String cursor, Place at, Map<String, Double> landmarkRttMs) {
       Place where = located == null ? null : at;
       if (!from.equals(rankedFrom) || !java.util.Objects.equals(where, rankedAt)) {
         rankedFrom = from;
@@ -195,10 +221,13 @@ final class MatrixCoordinator {
       int first = cursor.isEmpty() ? 0 : Integer.parseInt(cursor);
       int to = Math.min(ranked.length, first + pageSize);
       List<RankedCandidate> page = new ArrayList<>(to - first);
+      NeighbourhoodCorrections learned = corrections;
       for (int i = first; i < to; i++) {
         int v = ranked[i];
-        page.add(new RankedCandidate(Integer.toString(v), coords[v], rankedMs[v], landmarkMs.get(v), geoMs(where, v),
-            where == null ? null : located.estimator().data().servers()[serverIndex.get(v)]));
+        String key = Integer.toString(v);
+        page.add(new RankedCandidate(key, coords[v], rankedMs[v], landmarkMs.get(v), geoMs(where, v),
+            where == null ? null : located.estimator().data().servers()[serverIndex.get(v)],
+            learned == null ? 1.0 : learned.factor(from, landmarkRttMs, key, coords[v], 0)));
       }
       return new Page(page, to < ranked.length ? Integer.toString(to) : "");
     }

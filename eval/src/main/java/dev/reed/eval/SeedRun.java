@@ -18,6 +18,10 @@ import dev.reed.coordinates.discovery.ProbeOrder;
 import dev.reed.coordinates.geo.EstimatorModel;
 import dev.reed.coordinates.geo.FusedEstimator;
 import dev.reed.coordinates.geo.Place;
+import dev.reed.coordinates.reports.ClientReport;
+import dev.reed.coordinates.reports.NeighbourhoodCorrections;
+import dev.reed.coordinates.reports.ReportScreen;
+import dev.reed.coordinates.reports.ReportedServer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -45,7 +49,20 @@ final class SeedRun {
    */
   record Output(long seed, int[] landmarks, LandmarkEmbedding embedding, Coordinate[] coords, double[] fitError,
       int[] servers, double[][] landmarkRtt, List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
-      int failedClients, MatrixCoordinator coordinator, Map<Integer, Calibration> calibrations, Located located) {}
+      int failedClients, MatrixCoordinator coordinator, Map<Integer, Calibration> calibrations, Located located,
+      Reports reports) {}
+
+  /**
+   * What the reporting half sent (issue 16): reports, of which from liars, RTTs kept, RTTs dropped
+   * by reason; all 0 without {@code --reports}.
+   */
+  record Reports(int sent, int liars, int kept, Map<ReportScreen.Reason, Integer> dropped) {
+    static final Reports NONE = new Reports(0, 0, 0, Map.of());
+
+    int droppedCount() {
+      return dropped.values().stream().mapToInt(Integer::intValue).sum();
+    }
+  }
 
   /**
    * What the seed's deployment knows before any client comes: the landmarks, their embedding, every
@@ -63,7 +80,11 @@ final class SeedRun {
   record Located(FusedEstimator estimator, Place[] believed, EstimatorModel model) {}
 
   /** One client's simulation: its result, its relative errors (pooled later) and its probe order. */
-  private record ClientRun(ClientResult result, double[] relErrors, Sequence sequence, Calibration calibration) {}
+  private record ClientRun(ClientResult result, double[] relErrors, Sequence sequence, Calibration calibration,
+      ClientReport report) {}
+
+  /** Replies a reporter's discovery collects before it stops: the SDK's default First N_close, 40. */
+  static final int REPORTED_REPLIES = 40;
 
   private final RttMatrix m;
   private final EvalSettings s;
@@ -160,10 +181,20 @@ final class SeedRun {
     Located located = locate(new Deployment(lm, emb, coords, servers, landmarkRtt), seed);
     MatrixCoordinator coordinator = new MatrixCoordinator(cfg, beacons, calibrators, servers, coords, landmarkMs,
         s.pageSize(), located, lm);
+    Reports reports = Reports.NONE;
+    if (s.reports().half()) {
+      List<Integer> reporters = new ArrayList<>();
+      List<Integer> scored = new ArrayList<>();
+      for (int i = 0; i < clientNodes.size(); i++) {
+        (i % 2 == 0 ? reporters : scored).add(clientNodes.get(i));
+      }
+      clientNodes = scored;
+      reports = learn(reporters, seed, lm, lmCoords, coordinator, servers, coords, landmarkRtt, landmarkMs, located, pool);
+    }
     List<Future<ClientRun>> futures = new ArrayList<>();
     for (int c : clientNodes) {
       futures.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, coordinator, servers, coords, landmarkRtt,
-          keepSequences)));
+          keepSequences, false)));
     }
     List<ClientResult> results = new ArrayList<>();
     Map<Integer, Sequence> sequences = new LinkedHashMap<>();
@@ -185,7 +216,62 @@ final class SeedRun {
     }
     double[] pooled = errs.stream().flatMapToDouble(Arrays::stream).toArray();
     return new Output(seed, lm, emb, coords, fitError, servers, landmarkRtt, results, pooled, sequences, unpositioned, failed, coordinator,
-        Map.copyOf(calibrations), located);
+        Map.copyOf(calibrations), located, reports);
+  }
+
+  /**
+   * The reporting half discovers (against a coordinator without reports), each sends what it
+   * measured, lying if it is one of the liars, and the coordinator screens and learns them.
+   */
+  private Reports learn(List<Integer> reporters, long seed, int[] lm, List<Coordinate> lmCoords,
+      MatrixCoordinator coordinator, int[] servers, Coordinate[] coords, double[][] landmarkRtt,
+      List<Map<String, Double>> landmarkMs, Located located, ExecutorService pool) throws Exception {
+    List<Future<ClientRun>> runs = new ArrayList<>();
+    for (int c : reporters) {
+      runs.add(pool.submit(() -> simulateClient(c, seed, lm, lmCoords, coordinator, servers, coords, landmarkRtt, false,
+          true)));
+    }
+    Map<String, ReportedServer> known = new java.util.HashMap<>();
+    for (int j = 0; j < servers.length; j++) {
+      int v = servers[j];
+      known.put(Integer.toString(v), new ReportedServer(coords[v], landmarkMs.get(v),
+          located == null ? null : located.estimator().data().servers()[j]));
+    }
+    ReportSimulation sim = s.reports();
+    ReportScreen screen = new ReportScreen(sim.config());
+    NeighbourhoodCorrections learned = new NeighbourhoodCorrections(sim.config());
+    SplittableRandom liarDice = new SplittableRandom(seed * 7_368_787L + 11);
+    int sent = 0;
+    int liars = 0;
+    int kept = 0;
+    Map<ReportScreen.Reason, Integer> dropped = new java.util.EnumMap<>(ReportScreen.Reason.class);
+    for (Future<ClientRun> f : runs) {
+      ClientRun r = f.get();
+      if (r == null || r.report() == null) {
+        continue;
+      }
+      ClientReport report = r.report();
+      if (liarDice.nextDouble() < sim.liars()) {
+        report = lie(report, sim.liarKind(), liarDice);
+        liars++;
+      }
+      sent++;
+      ReportScreen.Screened screened = screen.screen(report, known::get);
+      screened.dropped().forEach((reason, n) -> dropped.merge(reason, n, Integer::sum));
+      kept += learned.add(screened);
+    }
+    coordinator.learned(learned);
+    return new Reports(sent, liars, kept, Map.copyOf(dropped));
+  }
+
+  /** The report a liar sends instead: the same servers, 5 ms or a random 1-500 ms each. */
+  private static ClientReport lie(ClientReport honest, ReportSimulation.LiarKind kind, SplittableRandom dice) {
+    Map<String, Double> lies = new java.util.HashMap<>();
+    for (String server : honest.serverRttMs().keySet()) {
+      lies.put(server, kind == ReportSimulation.LiarKind.FIVE_MS ? 5.0 : 1 + dice.nextDouble() * 499);
+    }
+    return new ClientReport(honest.position(), honest.location(), honest.landmarkRttMs(), lies, honest.timeouts(),
+        honest.groups(), honest.atMillis());
   }
 
   /**
@@ -218,7 +304,7 @@ final class SeedRun {
    * answered from the matrix at once.
    */
   private ClientRun simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords, MatrixCoordinator coordinator,
-      int[] allServers, Coordinate[] coords, double[][] landmarkRtt, boolean keepSequence) {
+      int[] allServers, Coordinate[] coords, double[][] landmarkRtt, boolean keepSequence, boolean report) {
     MatrixCoordinator.Session session = coordinator.session(c, c + 7919L * seed);
     Calibration cal;
     try {
@@ -298,7 +384,8 @@ final class SeedRun {
     Arrays.sort(relSorted);
     if (accuracyOnly) {
       return new ClientRun(new ClientResult(c, calib, Stats.quantile(relSorted, 0.5), Stats.quantile(relSorted, 0.9),
-          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, Double.NaN, nearest(clientAll), Map.of()), rel, null, cal);
+          Double.NaN, Double.NaN, Double.NaN, 0, 0, ns, Double.NaN, Double.NaN, Double.NaN, nearest(clientAll), Map.of()), rel, null, cal,
+          null);
     }
     double[] predAll = new double[ns];
     for (int j = 0; j < ns; j++) {
@@ -375,7 +462,30 @@ final class SeedRun {
       }
       seq = new Sequence(nodes, orderPred, orderRtt);
     }
-    return new ClientRun(cr, rel, seq, cal);
+    ClientReport sent = report ? report(c, me, cal, srv, seqIndex, orderRtt, coordinator) : null;
+    return new ClientRun(cr, rel, seq, cal, sent);
+  }
+
+  /**
+   * What the SDK reports after this discovery: its calibration, and every server it probed until
+   * its default stop rule (First N_close with 40) ended the discovery, RTT or timeout.
+   */
+  private ClientReport report(int c, Coordinate position, Calibration cal, int[] srv, int[] seqIndex, double[] orderRtt,
+      MatrixCoordinator coordinator) {
+    Map<String, Double> rtt = new java.util.HashMap<>();
+    java.util.Set<String> timeouts = new java.util.HashSet<>();
+    int replies = 0;
+    for (int k = 0; k < seqIndex.length && replies < REPORTED_REPLIES; k++) {
+      String key = Integer.toString(srv[seqIndex[k]]);
+      if (Double.isFinite(orderRtt[k])) {
+        rtt.put(key, orderRtt[k]);
+        replies++;
+      } else {
+        timeouts.add(key);
+      }
+    }
+    Place at = m.nodes().hasLocations() && coordinator.locates(c) ? coordinator.believed(c) : null;
+    return new ClientReport(position, at, cal.landmarkRttMs(), rtt, timeouts, List.of("client:" + c), 0);
   }
 
   /** Median relative error of the handed-out predictions against the measured RTTs (replies only). */

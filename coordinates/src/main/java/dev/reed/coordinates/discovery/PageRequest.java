@@ -14,10 +14,22 @@ import dev.reed.coordinates.geo.Place;
  *     and fused order; null for none
  * @param locationDistrusted true when the coordinator placed the client but the calibration found
  *     that place inconsistent with its RTTs: the list is to be ordered by coordinates alone
+ * @param landmarkRttMs the client's calibration RTT to each landmark beacon, by landmark id: the
+ *     coordinator finds the clients that reported from near it by them (issue 16); empty for none
  */
-public record PageRequest(Coordinate from, String cursor, int generation, Place location, boolean locationDistrusted) {
+public record PageRequest(Coordinate from, String cursor, int generation, Place location, boolean locationDistrusted,
+    java.util.Map<String, Double> landmarkRttMs) {
+  public PageRequest {
+    landmarkRttMs = java.util.Map.copyOf(landmarkRttMs);
+  }
+
   /** A request without location. */
   public PageRequest(Coordinate from, String cursor, int generation) {
     this(from, cursor, generation, null, false);
+  }
+
+  /** A request without landmark RTTs. */
+  public PageRequest(Coordinate from, String cursor, int generation, Place location, boolean locationDistrusted) {
+    this(from, cursor, generation, location, locationDistrusted, java.util.Map.of());
   }
 }

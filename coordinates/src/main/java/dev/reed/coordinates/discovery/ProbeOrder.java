@@ -102,11 +102,15 @@ public final class ProbeOrder {
     }
   }
 
+  static final boolean NOBIAS = Boolean.getBoolean("x.nobias");
+  static final boolean NOREFINE = Boolean.getBoolean("x.norefine");
+  static final boolean FROMPOS = Boolean.getBoolean("x.frompos");
   private final DiscoveryModel model;
   private final HostPositioner positioner;
   private final int lowWater;
   private final String[] landmarkIds;
   private final double[] clientLandmarkMs;
+  private final Map<String, Double> landmarkRtt;
   /** The coordinator's fusion weights when the client's location passed the calibration check, else null. */
   private final FusionWeights fusion;
   private final LocationFix location;
@@ -150,6 +154,7 @@ public final class ProbeOrder {
     Map<String, Double> lm = calibration.landmarkRttMs();
     this.landmarkIds = lm.keySet().toArray(new String[0]);
     this.clientLandmarkMs = lm.values().stream().mapToDouble(Double::doubleValue).toArray();
+    this.landmarkRtt = Map.copyOf(lm);
     List<CalibrationPoint> probed = calibration.probed();
     int cap = probed.size() + model.refitLimit() + 1;
     anchorRtt = new double[cap];
@@ -245,7 +250,7 @@ public final class ProbeOrder {
     }
     inFlight = true;
     return new PageRequest(chainFrom, cursor, generation, fusion == null ? null : location.place(),
-        fusion == null && location != null);
+        fusion == null && location != null, landmarkRtt);
   }
 
   /** A page arrived: its servers join the order (servers already known are skipped). */
@@ -366,7 +371,7 @@ public final class ProbeOrder {
 
   private Entry add(RankedCandidate c) {
     LandmarkComparison cmp = comparison(c);
-    Entry e = new Entry(c, cmp, cmp == null || geoSure ? 0 : model.nearDifferenceWeight() * cmp.nearDifferenceMs(), relay(c));
+    Entry e = new Entry(c, cmp, cmp == null || geoSure || (NOBIAS && c.reportFactor() != 1.0) ? 0 : model.nearDifferenceWeight() * cmp.nearDifferenceMs(), relay(c));
     e.base = base(e);
     if (!kernelPoints.isEmpty()) {
       for (int q = 0; q < kernelPoints.size(); q++) {
@@ -440,8 +445,8 @@ public final class ProbeOrder {
    */
   private double base(Entry e) {
     Coordinate c = e.candidate.coordinate();
-    double d = c == null ? e.candidate.predictedMs() : position.distanceTo(c);
-    d = e.comparison == null ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
+    double d = c == null ? e.candidate.predictedMs() : (FROMPOS && e.candidate.reportFactor() != 1.0 ? chainFrom : position).distanceTo(c) * e.candidate.reportFactor();
+    d = e.comparison == null || (NOREFINE && e.candidate.reportFactor() != 1.0) ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
     if (fusion != null && Double.isFinite(e.candidate.geoMs())) {
       double f = fusion.predictMs(Math.max(0, e.candidate.geoMs() + geoOffsetMs), d, e.relay);
       return Double.isFinite(f) ? f : d;

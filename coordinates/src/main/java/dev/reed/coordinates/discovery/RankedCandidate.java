@@ -15,17 +15,28 @@ import java.util.Map;
  * @param geoMs the coordinator's geographic prediction from the client's location prior, NaN when
  *     either location is unknown
  * @param place where the server is, or null when unknown
+ * @param reportFactor what clients near the asking position reported, as a factor on the coordinate
+ *     prediction (1 = nothing reported there; {@code reports.NeighbourhoodCorrections})
  */
 public record RankedCandidate(String key, Coordinate coordinate, double predictedMs, Map<String, Double> landmarkRttMs,
-    double geoMs, Place place) {
+    double geoMs, Place place, double reportFactor) {
   /** A candidate without location. */
   public RankedCandidate(String key, Coordinate coordinate, double predictedMs, Map<String, Double> landmarkRttMs) {
     this(key, coordinate, predictedMs, landmarkRttMs, Double.NaN, null);
   }
 
+  /** A candidate without report correction. */
+  public RankedCandidate(String key, Coordinate coordinate, double predictedMs, Map<String, Double> landmarkRttMs,
+      double geoMs, Place place) {
+    this(key, coordinate, predictedMs, landmarkRttMs, geoMs, place, 1.0);
+  }
+
   public RankedCandidate {
     if (key == null || key.isEmpty()) {
       throw new IllegalArgumentException("a ranked candidate needs a key");
+    }
+    if (!(reportFactor > 0) || Double.isInfinite(reportFactor)) {
+      throw new IllegalArgumentException("reportFactor must be finite and > 0: " + reportFactor);
     }
     landmarkRttMs = Map.copyOf(landmarkRttMs);
   }

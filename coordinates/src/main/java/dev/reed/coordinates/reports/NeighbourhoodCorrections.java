@@ -1,0 +1,225 @@
+package dev.reed.coordinates.reports;
+
+import dev.reed.coordinates.Coordinate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Per-server corrections learned from client reports and applied near where they were measured.
+ * Each reported RTT becomes an observation of its server: where the reporter was (its coordinate)
+ * and how far the coordinates erred for it, {@code ln(rtt / predicted)}. A later client asking
+ * about the server gets the weighted median of those residuals, weighted by a Gaussian of its
+ * distance to each reporter ({@link ReportConfig#kernelMs()}), next to a "no correction" of weight
+ * {@link ReportConfig#priorWeight()}; the factor {@code e^median} multiplies its coordinate
+ * prediction. A host at a reporter's site thus inherits what the reporter measured (two hosts 5 ms
+ * from the same landmark are close, which 15 distant landmarks cannot see), and a host far from
+ * every reporter keeps its prediction (Nadaraya-Watson kernel regression, with a median for
+ * robustness).
+ *
+ * <p>Defences (issue 16): one source (a group key: prefix, AS or API key) weighs at most
+ * {@link ReportConfig#groupCap()} in a server's median however many reports it sends, so a flood
+ * from one source counts as one reporter; a median needs a majority of the nearby weight to move;
+ * and no correction exceeds {@link ReportConfig#maxFactor()} either way. Impossible RTTs never get
+ * here ({@link ReportScreen}). Observations age out after {@link ReportConfig#maxAgeMillis()}, and
+ * are forgotten when their server's coordinate moves ({@link ReportConfig#movedMs()}).
+ *
+ * <p>Thread-safe: reports are added from the ingest thread while pages are served.
+ */
+public final class NeighbourhoodCorrections {
+
+  /** One reported RTT: reporter position, residual, the reporter's groups, when, and where the server was. */
+  private record Observation(Coordinate reporter, Map<String, Double> landmarkRttMs, double logRtt, double logPredicted,
+      String[] groups, long atMillis, Coordinate server) {}
+
+  private final ReportConfig config;
+  private final Map<String, Observation[]> byServer = new ConcurrentHashMap<>();
+
+  public NeighbourhoodCorrections(ReportConfig config) {
+    this.config = config;
+  }
+
+  /** Learns a screened report's kept RTTs; returns how many observations it added. */
+  public int add(ReportScreen.Screened screened) {
+    ClientReport r = screened.report();
+    String[] groups = r.groups().toArray(new String[0]);
+    int added = 0;
+    for (Map.Entry<String, ReportScreen.Kept> e : screened.kept().entrySet()) {
+      Coordinate server = e.getValue().server().coordinate();
+      double predicted = Math.max(1.0, r.position().distanceTo(server));
+      double rtt = Math.max(0.1, e.getValue().rttMs());
+      Observation o = new Observation(r.position(), r.landmarkRttMs(), Math.log(rtt), Math.log(predicted), groups,
+          r.atMillis(), server);
+      byServer.merge(e.getKey(), new Observation[] {o}, this::append);
+      added++;
+    }
+    return added;
+  }
+
+  private Observation[] append(Observation[] old, Observation[] one) {
+    int keep = Math.min(old.length, config.perServer() - 1);
+    Observation[] out = Arrays.copyOfRange(old, old.length - keep, old.length + 1);
+    out[keep] = one[0];
+    return out;
+  }
+
+  /**
+   * The factor to multiply the coordinate prediction from {@code client} to the server by: 1 when
+   * no report near the client says otherwise.
+   *
+   * @param serverNow the server's current coordinate (observations made before it moved are ignored)
+   */
+  public double factor(Coordinate client, String server, Coordinate serverNow, long nowMillis) {
+    return factor(client, Map.of(), server, serverNow, nowMillis);
+  }
+
+  /**
+   * The same, finding the reporters near the client by its calibration RTTs to the landmark beacons
+   * where it and a reporter share {@link #MIN_COMMON_LANDMARKS}: two hosts at one site measure the
+   * same RTT to every landmark (to within the access links), which a coordinate fitted from a few of
+   * them blurs by several ms.
+   *
+   * @param landmarkRttMs the client's calibration RTTs by landmark id (empty: by coordinates alone)
+   */
+  public double factor(Coordinate client, Map<String, Double> landmarkRttMs, String server, Coordinate serverNow,
+      long nowMillis) {
+    Observation[] obs = byServer.get(server);
+    if (obs == null || client == null) {
+      return 1.0;
+    }
+    int n = obs.length;
+    double[] w = new double[n + 1];
+    double[] v = new double[n + 1];
+    Map<String, Double> groupWeight = new HashMap<>();
+    double two = 2 * config.kernelMs() * config.kernelMs();
+    double logOwn = Math.log(Math.max(1.0, client.distanceTo(serverNow == null ? obs[0].server() : serverNow)));
+    double a = config.transfer();
+    int m = 0;
+    for (Observation o : obs) {
+      if (nowMillis - o.atMillis() > config.maxAgeMillis() || moved(o, serverNow)) {
+        continue;
+      }
+      double d = separation(client, landmarkRttMs, o);
+      double k = Math.exp(-d * d / two);
+      if (k < 1e-4) {
+        continue;
+      }
+      for (String g : o.groups()) {
+        groupWeight.merge(g, k, Double::sum);
+      }
+      w[m] = k;
+      v[m] = o.logRtt() - a * o.logPredicted() - (1 - a) * logOwn;
+      m++;
+    }
+    if (m == 0) {
+      return 1.0;
+    }
+    // cap every source's total weight: scale each observation by its most crowded group's share
+    int q = 0;
+    for (Observation o : obs) {
+      if (nowMillis - o.atMillis() > config.maxAgeMillis() || moved(o, serverNow)) {
+        continue;
+      }
+      double d = separation(client, landmarkRttMs, o);
+      if (Math.exp(-d * d / two) < 1e-4) {
+        continue;
+      }
+      double scale = 1.0;
+      for (String g : o.groups()) {
+        scale = Math.min(scale, config.groupCap() / Math.max(config.groupCap(), groupWeight.get(g)));
+      }
+      w[q++] *= scale;
+    }
+    w[m] = config.priorWeight();
+    v[m] = 0;
+    double median = weightedMedian(v, w, m + 1);
+    double cap = Math.log(config.maxFactor());
+    return Math.exp(Math.max(-cap, Math.min(cap, median)));
+  }
+
+  /** Forgets observations older than the maximum age; returns how many. */
+  public int forget(long nowMillis) {
+    int[] removed = {0};
+    for (String key : List.copyOf(byServer.keySet())) {
+      byServer.computeIfPresent(key, (k, obs) -> {
+        List<Observation> keep = new ArrayList<>(obs.length);
+        for (Observation o : obs) {
+          if (nowMillis - o.atMillis() <= config.maxAgeMillis()) {
+            keep.add(o);
+          }
+        }
+        removed[0] += obs.length - keep.size();
+        return keep.isEmpty() ? null : keep.toArray(new Observation[0]);
+      });
+    }
+    return removed[0];
+  }
+
+  /** Servers with at least one observation. */
+  public int servers() {
+    return byServer.size();
+  }
+
+  /** Observations held. */
+  public int observations() {
+    return byServer.values().stream().mapToInt(a -> a.length).sum();
+  }
+
+  private boolean moved(Observation o, Coordinate serverNow) {
+    return serverNow != null && o.server().dimensions() == serverNow.dimensions()
+        && o.server().euclideanTo(serverNow) + Math.abs(o.server().height() - serverNow.height()) > config.movedMs();
+  }
+
+  /** Landmarks a client and a reporter must share for their RTTs to them to tell how far apart they are. */
+  static final int MIN_COMMON_LANDMARKS = 3;
+
+  /**
+   * How far apart the client and the reporter are, ms: the median difference of their RTTs to the
+   * landmarks both measured (the RTTs of hosts at one site to a landmark differ by a median 0.1 ms on
+   * PlanetLab, of hosts 1-3 ms apart by 2 ms; a maximum would be the triangle bound, but one noisy
+   * landmark path spoils it), else their distance in coordinate space with heights (access links)
+   * compared rather than added.
+   */
+  private static double separation(Coordinate client, Map<String, Double> clientLandmarkMs, Observation o) {
+    if (clientLandmarkMs.size() >= MIN_COMMON_LANDMARKS) {
+      double[] diff = new double[clientLandmarkMs.size()];
+      int common = 0;
+      for (Map.Entry<String, Double> e : clientLandmarkMs.entrySet()) {
+        Double b = o.landmarkRttMs().get(e.getKey());
+        if (b != null) {
+          diff[common++] = Math.abs(e.getValue() - b);
+        }
+      }
+      if (common >= MIN_COMMON_LANDMARKS) {
+        return dev.reed.coordinates.Stats.median(diff, common);
+      }
+    }
+    Coordinate b = o.reporter();
+    if (client.dimensions() != b.dimensions()) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return client.euclideanTo(b) + Math.abs(client.height() - b.height());
+  }
+
+  /** The lower weighted median: the smallest value with at least half the weight at or below it. */
+  static double weightedMedian(double[] values, double[] weights, int n) {
+    Integer[] idx = new Integer[n];
+    double total = 0;
+    for (int i = 0; i < n; i++) {
+      idx[i] = i;
+      total += weights[i];
+    }
+    Arrays.sort(idx, (a, b) -> Double.compare(values[a], values[b]));
+    double acc = 0;
+    for (Integer i : idx) {
+      acc += weights[i];
+      if (acc >= total / 2) {
+        return values[i];
+      }
+    }
+    return values[idx[n - 1]];
+  }
+}

@@ -1,0 +1,82 @@
+package dev.reed.coordinates.reports;
+
+/**
+ * Every parameter of learning from client reports, with the defaults measured on planetlab490
+ * (docs/research/client-reports.md).
+ *
+ * @param kernelMs width of the Gaussian kernel over the distance between the asking client and a
+ *     reporter in coordinate space (default 4 ms): a reporter at the client's site speaks for it, one
+ *     a few ms away much less (two PlanetLab hosts 5 ms apart differ by a median 4 ms in their RTT to
+ *     a third)
+ * @param priorWeight weight of "no correction" in the weighted median (default 0.5): with fewer
+ *     reporter weight than this near the client, nothing moves
+ * @param groupCap the most weight one source (prefix, AS or API key) may have in one server's median
+ *     (default 1: one nearby reporter's worth)
+ * @param maxFactor the largest factor a correction may apply, either way (default 3)
+ * @param perServer observations kept per server, the newest (default 64)
+ * @param maxAgeMillis observations older than this are forgotten (default 24 h)
+ * @param movedMs an observation is forgotten when its server's coordinate has moved more than this
+ *     since (default 10 ms): a server that moved or changed network is learned again
+ * @param triangleSlackMs, triangleSlackFraction an RTT below the landmarks' lower bound
+ *     {@code max |a_l - b_l|} by more than {@code slackMs + fraction * bound} is impossible (defaults
+ *     5 ms and 0.2: Internet paths violate the triangle inequality by that much at times)
+ * @param upperSlackFactor an RTT above {@code factor * min(a_l + b_l) + triangleSlackMs} is dropped
+ *     too (default 3)
+ * @param maxRejectedFraction a report with more than this fraction of its RTTs impossible is dropped
+ *     whole (default 0.25): its sender lies or measures something else
+ * @param transfer how a reporter's RTT carries over to a client: 1 carries its ratio to the
+ *     reporter's coordinate prediction over to the client's prediction, 0 the RTT itself (a reporter
+ *     at the client's site measured what the client would); in between, the geometric mix
+ */
+public record ReportConfig(double kernelMs, double priorWeight, double groupCap, double maxFactor, int perServer,
+    long maxAgeMillis, double movedMs, double triangleSlackMs, double triangleSlackFraction, double upperSlackFactor,
+    double maxRejectedFraction, double transfer) {
+
+  public ReportConfig {
+    positive("kernelMs", kernelMs);
+    positive("groupCap", groupCap);
+    positive("movedMs", movedMs);
+    if (!(priorWeight >= 0) || !(maxFactor >= 1) || perServer < 1 || maxAgeMillis < 1 || !(triangleSlackMs >= 0)
+        || !(triangleSlackFraction >= 0) || !(upperSlackFactor >= 1) || !(maxRejectedFraction >= 0
+        && maxRejectedFraction <= 1) || !(transfer >= 0 && transfer <= 1)) {
+      throw new IllegalArgumentException("need priorWeight >= 0, maxFactor >= 1, perServer >= 1, maxAge >= 1 ms, "
+          + "slacks >= 0, upperSlackFactor >= 1, 0 <= maxRejectedFraction <= 1, 0 <= transfer <= 1");
+    }
+  }
+
+  /** The documented defaults. */
+  public static ReportConfig defaults() {
+    return new ReportConfig(1, 0.5, 1, 3, 64, 24L * 3600 * 1000, 10, 10, 1, 3, 0.25, 1);
+  }
+
+  /**
+   * These settings with some replaced, by component name ({@code kernelMs=3}, ...); for the
+   * evaluator's {@code --report-param} and the coordinator's options.
+   *
+   * @throws IllegalArgumentException naming an unknown setting or a bad value
+   */
+  public ReportConfig with(java.util.Map<String, String> changes) {
+    double[] d = {kernelMs, priorWeight, groupCap, maxFactor, perServer, maxAgeMillis, movedMs, triangleSlackMs,
+        triangleSlackFraction, upperSlackFactor, maxRejectedFraction, transfer};
+    java.util.List<String> names = java.util.List.of("kernelMs", "priorWeight", "groupCap", "maxFactor", "perServer",
+        "maxAgeMillis", "movedMs", "triangleSlackMs", "triangleSlackFraction", "upperSlackFactor", "maxRejectedFraction", "transfer");
+    for (java.util.Map.Entry<String, String> e : changes.entrySet()) {
+      int i = names.indexOf(e.getKey());
+      if (i < 0) {
+        throw new IllegalArgumentException("unknown report setting " + e.getKey() + " (known: " + names + ")");
+      }
+      try {
+        d[i] = Double.parseDouble(e.getValue());
+      } catch (NumberFormatException bad) {
+        throw new IllegalArgumentException(e.getKey() + ": not a number: " + e.getValue(), bad);
+      }
+    }
+    return new ReportConfig(d[0], d[1], d[2], d[3], (int) d[4], (long) d[5], d[6], d[7], d[8], d[9], d[10], d[11]);
+  }
+
+  private static void positive(String name, double v) {
+    if (!(v > 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException(name + " must be finite and > 0: " + v);
+    }
+  }
+}

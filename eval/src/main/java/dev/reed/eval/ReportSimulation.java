@@ -1,0 +1,41 @@
+package dev.reed.eval;
+
+import dev.reed.coordinates.reports.ReportConfig;
+
+/**
+ * Client reports in the evaluation (issue 16): with {@code half}, every other client (in node
+ * order) discovers first and reports what it measured; the rest are scored against a coordinator
+ * that learned from those reports, and only they are in the results.
+ *
+ * @param half whether half the clients report
+ * @param liars fraction of reporters that lie (0-1)
+ * @param liarKind how they lie
+ * @param config the coordinator's report learning
+ */
+public record ReportSimulation(boolean half, double liars, LiarKind liarKind, ReportConfig config) {
+
+  /** How a lying reporter lies. */
+  public enum LiarKind {
+    /** 5 ms to every server it probed. */
+    FIVE_MS,
+    /** A uniformly random RTT in 1-500 ms to every server it probed. */
+    RANDOM
+  }
+
+  public ReportSimulation {
+    if (!(liars >= 0 && liars <= 1)) {
+      throw new IllegalArgumentException("--liars must be within 0-1: " + liars);
+    }
+    if (liarKind == null || config == null) {
+      throw new IllegalArgumentException("liarKind and config are required");
+    }
+    if (liars > 0 && !half) {
+      throw new IllegalArgumentException("--liars needs --reports half");
+    }
+  }
+
+  /** No reports. */
+  public static ReportSimulation none() {
+    return new ReportSimulation(false, 0, LiarKind.FIVE_MS, ReportConfig.defaults());
+  }
+}
