@@ -130,9 +130,10 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--threads", description = "Worker threads (default: available processors).")
   Integer threads;
 
-  @Option(names = "--reports", defaultValue = "none", paramLabel = "none|half",
+  @Option(names = "--reports", defaultValue = "none", paramLabel = "none|half|withheld",
       description = "half: every other client discovers first and reports what it measured; the rest are scored"
-          + " against a coordinator that learned from the reports, and only they are in the results (default ${DEFAULT-VALUE}).")
+          + " against a coordinator that learned from the reports, and only they are in the results. withheld: the same"
+          + " clients scored without reports, the baseline for half (default ${DEFAULT-VALUE}).")
   String reports;
 
   @Option(names = "--liars", defaultValue = "0", paramLabel = "F",
@@ -283,18 +284,18 @@ public final class EvalCommand implements Callable<Integer> {
   }
 
   private ReportSimulation reportSimulation() {
-    boolean half = switch (reports.toLowerCase(Locale.ROOT)) {
-      case "none" -> false;
-      case "half" -> true;
-      default -> throw new IllegalArgumentException("--reports must be none or half, got " + reports);
-    };
+    String mode = reports.toLowerCase(Locale.ROOT);
+    if (!List.of("none", "half", "withheld").contains(mode)) {
+      throw new IllegalArgumentException("--reports must be none, half or withheld, got " + reports);
+    }
     ReportSimulation.LiarKind kind = switch (liarKind.toLowerCase(Locale.ROOT)) {
       case "five-ms" -> ReportSimulation.LiarKind.FIVE_MS;
       case "random" -> ReportSimulation.LiarKind.RANDOM;
       default -> throw new IllegalArgumentException("--liar-kind must be five-ms or random, got " + liarKind);
     };
     try {
-      return new ReportSimulation(half, liars, kind, ReportConfig.defaults().with(reportParams));
+      return new ReportSimulation(mode.equals("half"), mode.equals("withheld"), liars, kind,
+          ReportConfig.defaults().with(reportParams));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--report-param: " + e.getMessage(), e);
     }

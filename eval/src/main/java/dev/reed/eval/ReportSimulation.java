@@ -5,14 +5,16 @@ import dev.reed.coordinates.reports.ReportConfig;
 /**
  * Client reports in the evaluation (issue 16): with {@code half}, every other client (in node
  * order) discovers first and reports what it measured; the rest are scored against a coordinator
- * that learned from those reports, and only they are in the results.
+ * that learned from those reports, and only they are in the results. With {@code withheld} the same
+ * half is scored against a coordinator that learned nothing: the baseline on the same clients.
  *
  * @param half whether half the clients report
+ * @param withheld whether only the scored half is evaluated, and the reports withheld
  * @param liars fraction of reporters that lie (0-1)
  * @param liarKind how they lie
  * @param config the coordinator's report learning
  */
-public record ReportSimulation(boolean half, double liars, LiarKind liarKind, ReportConfig config) {
+public record ReportSimulation(boolean half, boolean withheld, double liars, LiarKind liarKind, ReportConfig config) {
 
   /** How a lying reporter lies. */
   public enum LiarKind {
@@ -29,13 +31,21 @@ public record ReportSimulation(boolean half, double liars, LiarKind liarKind, Re
     if (liarKind == null || config == null) {
       throw new IllegalArgumentException("liarKind and config are required");
     }
+    if (half && withheld) {
+      throw new IllegalArgumentException("reports are learned (half) or withheld, not both");
+    }
     if (liars > 0 && !half) {
       throw new IllegalArgumentException("--liars needs --reports half");
     }
   }
 
+  /** Whether only every other client is scored. */
+  public boolean split() {
+    return half || withheld;
+  }
+
   /** No reports. */
   public static ReportSimulation none() {
-    return new ReportSimulation(false, 0, LiarKind.FIVE_MS, ReportConfig.defaults());
+    return new ReportSimulation(false, false, 0, LiarKind.FIVE_MS, ReportConfig.defaults());
   }
 }

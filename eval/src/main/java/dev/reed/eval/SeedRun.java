@@ -182,14 +182,14 @@ final class SeedRun {
     MatrixCoordinator coordinator = new MatrixCoordinator(cfg, beacons, calibrators, servers, coords, landmarkMs,
         s.pageSize(), located, lm);
     Reports reports = Reports.NONE;
-    if (s.reports().half()) {
+    if (s.reports().split()) {
       List<Integer> reporters = new ArrayList<>();
       List<Integer> scored = new ArrayList<>();
       for (int i = 0; i < clientNodes.size(); i++) {
         (i % 2 == 0 ? reporters : scored).add(clientNodes.get(i));
       }
       clientNodes = scored;
-      reports = learn(reporters, seed, lm, lmCoords, coordinator, servers, coords, landmarkRtt, landmarkMs, located, pool);
+      reports = s.reports().withheld() ? Reports.NONE : learn(reporters, seed, lm, lmCoords, coordinator, servers, coords, landmarkRtt, landmarkMs, located, pool);
     }
     List<Future<ClientRun>> futures = new ArrayList<>();
     for (int c : clientNodes) {

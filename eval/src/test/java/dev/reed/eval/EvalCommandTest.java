@@ -145,6 +145,17 @@ class EvalCommandTest {
     Run margin = run("--matrix", m.toString(), "--window-margin", "-1", "--out", out.toString());
     assertThat(margin.code()).isEqualTo(2);
     assertThat(margin.err()).contains("--window-margin must be finite and >= 0");
+    Run reports = run("--matrix", m.toString(), "--reports", "all", "--out", out.toString());
+    assertThat(reports.code()).isEqualTo(2);
+    assertThat(reports.err()).contains("--reports must be none, half or withheld");
+    assertThat(run("--matrix", m.toString(), "--liars", "0.2", "--out", out.toString()).err())
+        .contains("--liars needs --reports half");
+    assertThat(run("--matrix", m.toString(), "--reports", "half", "--liars", "1.5", "--out", out.toString()).err())
+        .contains("--liars must be within 0-1");
+    assertThat(run("--matrix", m.toString(), "--reports", "half", "--liar-kind", "loud", "--out", out.toString()).err())
+        .contains("--liar-kind must be five-ms or random");
+    assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-param", "kernel=1", "--out", out.toString())
+        .err()).contains("--report-param: unknown report setting kernel");
     assertThat(run("--help").code()).isZero();
   }
 

@@ -56,6 +56,11 @@ import java.util.Set;
  * DiscoveryModel#geoMisfitMaxMs()} the location is wrong (a GeoIP database's error) and the order
  * falls back to the coordinates alone.
  *
+ * <p>Client reports (issue 16): a server for which clients near this one reported RTTs comes with
+ * the coordinator's factor on the coordinate prediction ({@link RankedCandidate#reportFactor}); its
+ * prediction is then what those clients measured, taken from where the page was asked, without the
+ * landmark bounds and the near-landmark difference (which exist to guess what the report says).
+ *
  * <p>Learning stops after {@link DiscoveryModel#refitLimit()} replies. When the re-fitted position
  * has moved more than {@link DiscoveryModel#refetchMovedMs()} from where the list was asked, the
  * list is asked again from the new position (servers already known are kept). A game server the
@@ -78,6 +83,8 @@ public final class ProbeOrder {
 
   private static final class Entry {
     final RankedCandidate candidate;
+    /** Where the client was when the page holding it was asked for. */
+    final Coordinate askedFrom;
     final LandmarkComparison comparison;
     final double bias;
     final double relay;
@@ -87,8 +94,9 @@ public final class ProbeOrder {
     boolean probed;
     float[] weights = new float[8];
 
-    Entry(RankedCandidate candidate, LandmarkComparison comparison, double bias, double relay) {
+    Entry(RankedCandidate candidate, LandmarkComparison comparison, double bias, double relay, Coordinate askedFrom) {
       this.candidate = candidate;
+      this.askedFrom = askedFrom;
       this.comparison = comparison;
       this.bias = bias;
       this.relay = relay;
@@ -102,9 +110,6 @@ public final class ProbeOrder {
     }
   }
 
-  static final boolean NOBIAS = Boolean.getBoolean("x.nobias");
-  static final boolean NOREFINE = Boolean.getBoolean("x.norefine");
-  static final boolean FROMPOS = Boolean.getBoolean("x.frompos");
   private final DiscoveryModel model;
   private final HostPositioner positioner;
   private final int lowWater;
@@ -371,7 +376,9 @@ public final class ProbeOrder {
 
   private Entry add(RankedCandidate c) {
     LandmarkComparison cmp = comparison(c);
-    Entry e = new Entry(c, cmp, cmp == null || geoSure || (NOBIAS && c.reportFactor() != 1.0) ? 0 : model.nearDifferenceWeight() * cmp.nearDifferenceMs(), relay(c));
+    boolean reported = c.reportFactor() != 1.0;
+    Entry e = new Entry(c, cmp, cmp == null || geoSure || reported ? 0 : model.nearDifferenceWeight() * cmp.nearDifferenceMs(),
+        relay(c), chainFrom);
     e.base = base(e);
     if (!kernelPoints.isEmpty()) {
       for (int q = 0; q < kernelPoints.size(); q++) {
@@ -445,8 +452,17 @@ public final class ProbeOrder {
    */
   private double base(Entry e) {
     Coordinate c = e.candidate.coordinate();
-    double d = c == null ? e.candidate.predictedMs() : (FROMPOS && e.candidate.reportFactor() != 1.0 ? chainFrom : position).distanceTo(c) * e.candidate.reportFactor();
-    d = e.comparison == null || (NOREFINE && e.candidate.reportFactor() != 1.0) ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
+    if (c != null && e.candidate.reportFactor() != 1.0) {
+      // what clients reported from near here: the factor holds for the position the page was asked from
+      return fused(e, Math.max(1.0, e.askedFrom.distanceTo(c)) * e.candidate.reportFactor());
+    }
+    double d = c == null ? e.candidate.predictedMs() : position.distanceTo(c);
+    d = e.comparison == null ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
+    return fused(e, d);
+  }
+
+  /** The prediction {@code d} fused with the geographic one and the relay bound when the location prior is trusted. */
+  private double fused(Entry e, double d) {
     if (fusion != null && Double.isFinite(e.candidate.geoMs())) {
       double f = fusion.predictMs(Math.max(0, e.candidate.geoMs() + geoOffsetMs), d, e.relay);
       return Double.isFinite(f) ? f : d;

@@ -15,8 +15,9 @@ import java.util.Map;
  * @param geoMs the coordinator's geographic prediction from the client's location prior, NaN when
  *     either location is unknown
  * @param place where the server is, or null when unknown
- * @param reportFactor what clients near the asking position reported, as a factor on the coordinate
- *     prediction (1 = nothing reported there; {@code reports.NeighbourhoodCorrections})
+ * @param reportFactor what clients near the asking client reported, as a factor on the coordinate
+ *     distance from where the page was asked, floored at 1 ms (1 = nothing reported there;
+ *     {@code reports.NeighbourhoodCorrections})
  */
 public record RankedCandidate(String key, Coordinate coordinate, double predictedMs, Map<String, Double> landmarkRttMs,
     double geoMs, Place place, double reportFactor) {

@@ -10,30 +10,41 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Per-server corrections learned from client reports and applied near where they were measured.
- * Each reported RTT becomes an observation of its server: where the reporter was (its coordinate)
- * and how far the coordinates erred for it, {@code ln(rtt / predicted)}. A later client asking
- * about the server gets the weighted median of those residuals, weighted by a Gaussian of its
- * distance to each reporter ({@link ReportConfig#kernelMs()}), next to a "no correction" of weight
- * {@link ReportConfig#priorWeight()}; the factor {@code e^median} multiplies its coordinate
- * prediction. A host at a reporter's site thus inherits what the reporter measured (two hosts 5 ms
- * from the same landmark are close, which 15 distant landmarks cannot see), and a host far from
+ * Each reported RTT becomes an observation of its server: the RTT, where the reporter was (its
+ * coordinate and its calibration RTTs to the landmarks) and who sent it. A later client asking
+ * about the server gets the weighted median of what reporters near it measured, weighted by a
+ * Gaussian ({@link ReportConfig#kernelMs()}) of how far apart the two are, next to its own
+ * coordinate prediction with weight {@link ReportConfig#priorWeight()}; the result is served as a
+ * factor on that prediction. A host at a reporter's site thus inherits what the reporter measured,
+ * which 15 distant landmarks cannot see: on PlanetLab half the clients have a reporter within 1 ms,
+ * and its RTTs predict theirs to a median 0.2 % (docs/research/client-reports.md). A host far from
  * every reporter keeps its prediction (Nadaraya-Watson kernel regression, with a median for
  * robustness).
  *
- * <p>Defences (issue 16): one source (a group key: prefix, AS or API key) weighs at most
- * {@link ReportConfig#groupCap()} in a server's median however many reports it sends, so a flood
- * from one source counts as one reporter; a median needs a majority of the nearby weight to move;
- * and no correction exceeds {@link ReportConfig#maxFactor()} either way. Impossible RTTs never get
- * here ({@link ReportScreen}). Observations age out after {@link ReportConfig#maxAgeMillis()}, and
- * are forgotten when their server's coordinate moves ({@link ReportConfig#movedMs()}).
+ * <p>How far apart: the median difference of the two hosts' RTTs to the landmarks both calibrated
+ * against. Hosts at one site differ by a median 0.1 ms there, hosts 1-3 ms apart by 2 ms; their
+ * coordinates, fitted from a handful of landmarks each, differ by several ms either way.
  *
- * <p>Thread-safe: reports are added from the ingest thread while pages are served.
+ * <p>Defences (issue 16): one source (a group key: prefix, AS or API key) weighs at most
+ * {@link ReportConfig#groupCap()} in a server's median however many reports it sends, and keeps at
+ * most {@link #PER_SOURCE} of its observations, so a flood from one source counts as one reporter
+ * and evicts nobody else's; a median needs a majority of the nearby weight to move;
+ * and no correction exceeds {@link ReportConfig#maxFactor()} either way. Reports the landmarks
+ * contradict never get here ({@link ReportScreen}). Observations age out after
+ * {@link ReportConfig#maxAgeMillis()}, and are forgotten when their server's coordinate moves
+ * ({@link ReportConfig#movedMs()}): a server that moved is learned again.
+ *
+ * <p>Thread-safe: reports are added from the ingest thread while pages are served. Work per
+ * (client, server): O(observations of the server), at most {@link ReportConfig#perServer()}.
  */
 public final class NeighbourhoodCorrections {
 
-  /** One reported RTT: reporter position, residual, the reporter's groups, when, and where the server was. */
+  /** One reported RTT: where the reporter was, the RTT and its coordinate prediction (ln ms), who sent it, when, and where the server was. */
   private record Observation(Coordinate reporter, Map<String, Double> landmarkRttMs, double logRtt, double logPredicted,
       String[] groups, long atMillis, Coordinate server) {}
+
+  /** Observations of one server kept per source (a client reporting each discovery keeps a few). */
+  static final int PER_SOURCE = 4;
 
   private final ReportConfig config;
   private final Map<String, Observation[]> byServer = new ConcurrentHashMap<>();
@@ -59,30 +70,49 @@ public final class NeighbourhoodCorrections {
     return added;
   }
 
-  private Observation[] append(Observation[] old, Observation[] one) {
-    int keep = Math.min(old.length, config.perServer() - 1);
-    Observation[] out = Arrays.copyOfRange(old, old.length - keep, old.length + 1);
-    out[keep] = one[0];
-    return out;
-  }
-
   /**
-   * The factor to multiply the coordinate prediction from {@code client} to the server by: 1 when
-   * no report near the client says otherwise.
-   *
-   * @param serverNow the server's current coordinate (observations made before it moved are ignored)
+   * The server's observations with one more: the newest {@link ReportConfig#perServer()}, of which
+   * at most {@link #PER_SOURCE} share a source with any other, so a flood from one source replaces
+   * its own observations instead of evicting everyone else's.
    */
-  public double factor(Coordinate client, String server, Coordinate serverNow, long nowMillis) {
-    return factor(client, Map.of(), server, serverNow, nowMillis);
+  private Observation[] append(Observation[] old, Observation[] one) {
+    Observation o = one[0];
+    List<Observation> out = new ArrayList<>(Arrays.asList(old));
+    int shared = 0;
+    int oldestShared = -1;
+    for (int i = 0; i < out.size(); i++) {
+      if (sharesSource(out.get(i), o)) {
+        shared++;
+        oldestShared = oldestShared < 0 ? i : oldestShared;
+      }
+    }
+    if (shared >= PER_SOURCE) {
+      out.remove(oldestShared);
+    } else if (out.size() >= config.perServer()) {
+      out.remove(0);
+    }
+    out.add(o);
+    return out.toArray(new Observation[0]);
+  }
+
+  private static boolean sharesSource(Observation a, Observation b) {
+    for (String g : a.groups()) {
+      for (String h : b.groups()) {
+        if (g.equals(h)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**
-   * The same, finding the reporters near the client by its calibration RTTs to the landmark beacons
-   * where it and a reporter share {@link #MIN_COMMON_LANDMARKS}: two hosts at one site measure the
-   * same RTT to every landmark (to within the access links), which a coordinate fitted from a few of
-   * them blurs by several ms.
+   * The factor to multiply the coordinate distance from {@code client} to the server, floored at
+   * 1 ms, by: 1 when no report near the client says otherwise.
    *
-   * @param landmarkRttMs the client's calibration RTTs by landmark id (empty: by coordinates alone)
+   * @param landmarkRttMs the client's calibration RTTs by landmark id; with fewer than
+   *     {@link #MIN_COMMON_LANDMARKS} in common with a reporter, the two are compared by coordinates
+   * @param serverNow the server's current coordinate (observations made before it moved are ignored)
    */
   public double factor(Coordinate client, Map<String, Double> landmarkRttMs, String server, Coordinate serverNow,
       long nowMillis) {
@@ -90,9 +120,9 @@ public final class NeighbourhoodCorrections {
     if (obs == null || client == null) {
       return 1.0;
     }
-    int n = obs.length;
-    double[] w = new double[n + 1];
-    double[] v = new double[n + 1];
+    double[] w = new double[obs.length + 1];
+    double[] v = new double[obs.length + 1];
+    String[][] groups = new String[obs.length][];
     Map<String, Double> groupWeight = new HashMap<>();
     double two = 2 * config.kernelMs() * config.kernelMs();
     double logOwn = Math.log(Math.max(1.0, client.distanceTo(serverNow == null ? obs[0].server() : serverNow)));
@@ -111,27 +141,21 @@ public final class NeighbourhoodCorrections {
         groupWeight.merge(g, k, Double::sum);
       }
       w[m] = k;
+      // the reporter's RTT, carried over to this client (transfer = 0) or as a ratio (1), against the client's prediction
       v[m] = o.logRtt() - a * o.logPredicted() - (1 - a) * logOwn;
+      groups[m] = o.groups();
       m++;
     }
     if (m == 0) {
       return 1.0;
     }
     // cap every source's total weight: scale each observation by its most crowded group's share
-    int q = 0;
-    for (Observation o : obs) {
-      if (nowMillis - o.atMillis() > config.maxAgeMillis() || moved(o, serverNow)) {
-        continue;
-      }
-      double d = separation(client, landmarkRttMs, o);
-      if (Math.exp(-d * d / two) < 1e-4) {
-        continue;
-      }
+    for (int i = 0; i < m; i++) {
       double scale = 1.0;
-      for (String g : o.groups()) {
+      for (String g : groups[i]) {
         scale = Math.min(scale, config.groupCap() / Math.max(config.groupCap(), groupWeight.get(g)));
       }
-      w[q++] *= scale;
+      w[i] *= scale;
     }
     w[m] = config.priorWeight();
     v[m] = 0;

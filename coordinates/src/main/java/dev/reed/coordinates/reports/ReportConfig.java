@@ -4,15 +4,16 @@ package dev.reed.coordinates.reports;
  * Every parameter of learning from client reports, with the defaults measured on planetlab490
  * (docs/research/client-reports.md).
  *
- * @param kernelMs width of the Gaussian kernel over the distance between the asking client and a
- *     reporter in coordinate space (default 4 ms): a reporter at the client's site speaks for it, one
- *     a few ms away much less (two PlanetLab hosts 5 ms apart differ by a median 4 ms in their RTT to
- *     a third)
+ * @param kernelMs width of the Gaussian kernel over how far apart the asking client and a reporter
+ *     are (default 1 ms; measured as {@link NeighbourhoodCorrections} says): a reporter at the
+ *     client's site speaks for it, one a few ms away much less (two PlanetLab hosts 5 ms apart differ
+ *     by a median 4 ms in their RTT to a third)
  * @param priorWeight weight of "no correction" in the weighted median (default 0.5): with fewer
  *     reporter weight than this near the client, nothing moves
  * @param groupCap the most weight one source (prefix, AS or API key) may have in one server's median
  *     (default 1: one nearby reporter's worth)
- * @param maxFactor the largest factor a correction may apply, either way (default 3)
+ * @param maxFactor the largest factor a correction may apply, either way (default 10: a server at
+ *     the client's site is 0.2 ms away where the coordinates say 5)
  * @param perServer observations kept per server, the newest (default 64)
  * @param maxAgeMillis observations older than this are forgotten (default 24 h)
  * @param movedMs an observation is forgotten when its server's coordinate has moved more than this
@@ -23,14 +24,16 @@ package dev.reed.coordinates.reports;
  * @param upperSlackFactor an RTT above {@code factor * min(a_l + b_l) + triangleSlackMs} is dropped
  *     too (default 3)
  * @param maxRejectedFraction a report with more than this fraction of its RTTs impossible is dropped
- *     whole (default 0.25): its sender lies or measures something else
+ *     whole (default 0.4: honest PlanetLab reports have a median 6 %, "5 ms to all" about 66 %)
  * @param transfer how a reporter's RTT carries over to a client: 1 carries its ratio to the
- *     reporter's coordinate prediction over to the client's prediction, 0 the RTT itself (a reporter
- *     at the client's site measured what the client would); in between, the geometric mix
+ *     reporter's coordinate prediction over to the client's prediction, 0 the RTT itself (default: a
+ *     reporter at the client's site measured what the client would); in between, the geometric mix
+ * @param boundRank the triangle lower bound is the k-th largest landmark difference (default 3:
+ *     robust to two noisy landmark paths; 1 is IDMaps' bound)
  */
 public record ReportConfig(double kernelMs, double priorWeight, double groupCap, double maxFactor, int perServer,
     long maxAgeMillis, double movedMs, double triangleSlackMs, double triangleSlackFraction, double upperSlackFactor,
-    double maxRejectedFraction, double transfer) {
+    double maxRejectedFraction, double transfer, int boundRank) {
 
   public ReportConfig {
     positive("kernelMs", kernelMs);
@@ -38,15 +41,15 @@ public record ReportConfig(double kernelMs, double priorWeight, double groupCap,
     positive("movedMs", movedMs);
     if (!(priorWeight >= 0) || !(maxFactor >= 1) || perServer < 1 || maxAgeMillis < 1 || !(triangleSlackMs >= 0)
         || !(triangleSlackFraction >= 0) || !(upperSlackFactor >= 1) || !(maxRejectedFraction >= 0
-        && maxRejectedFraction <= 1) || !(transfer >= 0 && transfer <= 1)) {
+        && maxRejectedFraction <= 1) || !(transfer >= 0 && transfer <= 1) || boundRank < 1) {
       throw new IllegalArgumentException("need priorWeight >= 0, maxFactor >= 1, perServer >= 1, maxAge >= 1 ms, "
-          + "slacks >= 0, upperSlackFactor >= 1, 0 <= maxRejectedFraction <= 1, 0 <= transfer <= 1");
+          + "slacks >= 0, upperSlackFactor >= 1, 0 <= maxRejectedFraction <= 1, 0 <= transfer <= 1, boundRank >= 1");
     }
   }
 
   /** The documented defaults. */
   public static ReportConfig defaults() {
-    return new ReportConfig(1, 0.5, 1, 3, 64, 24L * 3600 * 1000, 10, 10, 1, 3, 0.25, 1);
+    return new ReportConfig(1, 0.5, 1, 10, 64, 24L * 3600 * 1000, 10, 5, 0.2, 3, 0.4, 0, 3);
   }
 
   /**
@@ -57,9 +60,9 @@ public record ReportConfig(double kernelMs, double priorWeight, double groupCap,
    */
   public ReportConfig with(java.util.Map<String, String> changes) {
     double[] d = {kernelMs, priorWeight, groupCap, maxFactor, perServer, maxAgeMillis, movedMs, triangleSlackMs,
-        triangleSlackFraction, upperSlackFactor, maxRejectedFraction, transfer};
+        triangleSlackFraction, upperSlackFactor, maxRejectedFraction, transfer, boundRank};
     java.util.List<String> names = java.util.List.of("kernelMs", "priorWeight", "groupCap", "maxFactor", "perServer",
-        "maxAgeMillis", "movedMs", "triangleSlackMs", "triangleSlackFraction", "upperSlackFactor", "maxRejectedFraction", "transfer");
+        "maxAgeMillis", "movedMs", "triangleSlackMs", "triangleSlackFraction", "upperSlackFactor", "maxRejectedFraction", "transfer", "boundRank");
     for (java.util.Map.Entry<String, String> e : changes.entrySet()) {
       int i = names.indexOf(e.getKey());
       if (i < 0) {
@@ -71,7 +74,7 @@ public record ReportConfig(double kernelMs, double priorWeight, double groupCap,
         throw new IllegalArgumentException(e.getKey() + ": not a number: " + e.getValue(), bad);
       }
     }
-    return new ReportConfig(d[0], d[1], d[2], d[3], (int) d[4], (long) d[5], d[6], d[7], d[8], d[9], d[10], d[11]);
+    return new ReportConfig(d[0], d[1], d[2], d[3], (int) d[4], (long) d[5], d[6], d[7], d[8], d[9], d[10], d[11], (int) d[12]);
   }
 
   private static void positive(String name, double v) {
