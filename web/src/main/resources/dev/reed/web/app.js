@@ -186,8 +186,9 @@ async function loadLandmarks() {
 }
 
 /**
- * The beacons nearest the location prior when the landmarks' locations are known; otherwise one
- * ping to every beacon (at most 32) and the nearest by that ping.
+ * The beacons nearest the location prior when the landmarks' locations are known (one that fails
+ * is replaced by the next nearest); otherwise one ping to every beacon (at most 32) and the
+ * nearest by that ping.
  */
 async function measure() {
   state.phase = 'measuring';
@@ -200,52 +201,63 @@ async function measure() {
   let candidates = state.landmarks.filter(l => l.wsUrl);
   const byDistance = cfg.prior && candidates.length && candidates.every(l => l.location);
   if (byDistance) {
-    candidates = [...candidates].sort((a, b) => greatCircleKm(cfg.prior, a.location) - greatCircleKm(cfg.prior, b.location))
-        .slice(0, cfg.maxBeacons);
+    candidates = [...candidates].sort((a, b) => greatCircleKm(cfg.prior, a.location) - greatCircleKm(cfg.prior, b.location));
   } else {
     candidates = candidates.slice(0, 32);
   }
-  status(`Measuring ${candidates.length} landmark beacons over WebSockets (${cfg.pings} pings each)…`);
-  const beacons = candidates.map(l => {
-    const b = new Beacon(l.wsUrl, {timeoutMs: cfg.timeoutMs});
-    beaconObjects[l.id] = b;
-    return [l, b];
-  });
+  const all = [];
   const update = () => {
-    for (const [l, b] of beacons) {
+    for (const [l, b] of all) {
       state.beacons[l.id] = {url: b.url, state: b.state, note: b.note, samples: [...b.samples], minMs: b.minMs};
     }
     renderBeacons();
     drawMap();
   };
-  update();
-  await Promise.all(beacons.map(async ([, b]) => {
-    if (await b.open()) await b.pingTimes(1, 0);
+  const open = list => list.map(l => {
+    const b = new Beacon(l.wsUrl, {timeoutMs: cfg.timeoutMs});
+    beaconObjects[l.id] = b;
+    all.push([l, b]);
+    return [l, b];
+  });
+  const firstPing = async batch => {
     update();
-  }));
-  let chosen = beacons;
-  if (!byDistance && beacons.length > cfg.maxBeacons) {
+    await Promise.all(batch.map(async ([, b]) => {
+      if (await b.open()) await b.pingTimes(1, 0);
+      update();
+    }));
+  };
+  const good = () => all.filter(([, b]) => b.state === BeaconState.OK);
+  if (byDistance) {
+    let next = 0;
+    while (good().length < cfg.maxBeacons && next < candidates.length) {
+      const batch = open(candidates.slice(next, next + cfg.maxBeacons - good().length));
+      next += batch.length;
+      status(`Measuring ${good().length + batch.length} landmark beacons over WebSockets (${cfg.pings} pings each)…`);
+      await firstPing(batch);
+    }
+  } else {
+    status(`Pinging ${candidates.length} landmark beacons over WebSockets to find the nearest…`);
+    await firstPing(open(candidates));
     // keep the nearest by the first ping: their RTTs position the browser where it matters
-    chosen = beacons.filter(([, b]) => b.state === BeaconState.OK).sort((x, y) => x[1].minMs - y[1].minMs)
-        .slice(0, cfg.maxBeacons);
-    for (const [, b] of beacons) if (!chosen.some(([, c]) => c === b) && b.state === BeaconState.OK) b.close();
-    // the unchosen are not shown as measured: only the chosen beacons' RTTs go to Locate
-    for (const [l, b] of beacons) {
-      if (b.state === BeaconState.OK && !chosen.some(([, c]) => c === b)) {
-        b.note = 'farther than the chosen beacons: not used';
+    const kept = good().sort((x, y) => x[1].minMs - y[1].minMs).slice(0, cfg.maxBeacons).map(([, b]) => b);
+    for (const [, b] of good()) {
+      if (!kept.includes(b)) {
+        b.close();
         b.state = BeaconState.UNUSED;
+        b.note = 'farther than the beacons kept: not used';
       }
     }
+    status(`Measuring the ${kept.length} nearest landmark beacons over WebSockets (${cfg.pings} pings each)…`);
   }
-  await Promise.all(chosen.map(async ([, b]) => {
-    if (b.state === BeaconState.OK) await b.pingTimes(cfg.pings - 1);
+  await Promise.all(good().map(async ([, b]) => {
+    await b.pingTimes(cfg.pings - 1);
     update();
     b.close();
   }));
-  for (const [, b] of beacons) b.close();
+  for (const [, b] of all) b.close();
   update();
   const bad = [];
-  for (const [l, b] of beacons) {
+  for (const [l, b] of all) {
     if (b.state === BeaconState.OK && b.minMs != null) state.rtts[l.id] = b.minMs;
     else if (b.state === BeaconState.TIMEOUT) bad.push(`beacon ${l.id} never answered (${b.note}): left out`);
     else if (b.state === BeaconState.GARBAGE) bad.push(`beacon ${l.id} ${b.note}`);
@@ -372,8 +384,13 @@ function renderList() {
     const tr = document.createElement('tr');
     tr.dataset.key = s.key;
     const name = document.createElement('td');
-    name.textContent = s.name + (s.password ? ' 🔒' : '');
-    if (s.password) name.title = 'password protected';
+    name.textContent = s.name;
+    if (s.password) {
+      const badge = document.createElement('span');
+      badge.className = 'badge';
+      badge.textContent = 'password';
+      name.append(' ', badge);
+    }
     const map = document.createElement('td');
     map.textContent = s.map;
     const players = document.createElement('td');
@@ -467,6 +484,9 @@ function init() {
   }
   api = new ReedApi(state.config.coordinator, state.config.apiKey);
   $('coordinator-origin').textContent = state.config.coordinator;
+  const sizes = $('f-page-size');
+  if (![...sizes.options].some(o => Number(o.value) === state.config.pageSize)) sizes.add(new Option(String(state.config.pageSize)));
+  sizes.value = String(state.config.pageSize);
   if (state.config.prior) {
     $('prior-lat').value = state.config.prior.latitudeDeg;
     $('prior-lon').value = state.config.prior.longitudeDeg;
