@@ -1,12 +1,15 @@
 package dev.reed.agent;
 
+import dev.reed.agent.beacon.WsBeaconConfig;
 import dev.reed.agent.round.RoundReport;
 import dev.reed.proto.Endpoints;
 import dev.reed.runtime.Durations;
 import dev.reed.runtime.EnvironmentDefaults;
 import dev.reed.runtime.KafkaClientProperties;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -69,6 +72,40 @@ public final class AgentCommand implements Callable<Integer> {
       description = "Beacon address announced to peers and clients (public IP behind NAT). Default: the beacon "
           + "address, or if that is 0.0.0.0, the local address that routes to Kafka. Env: REED_AGENT_BEACON_ADVERTISE.")
   String beaconAdvertise;
+
+  @Option(names = "--ws-beacon", paramLabel = "ADDR:PORT",
+      description = "Run a WebSocket beacon here for web pages (echoes frames of at most 64 bytes); off by default. "
+          + "Env: REED_AGENT_WS_BEACON.")
+  String wsBeacon;
+
+  @Option(names = "--ws-advertise", paramLabel = "HOST:PORT",
+      description = "Host (a name for TLS, matching the certificate) and port in the announced ws(s):// URL. Default: "
+          + "the --ws-beacon address, or if that is 0.0.0.0, the announced beacon address with the WebSocket port. "
+          + "Env: REED_AGENT_WS_ADVERTISE.")
+  String wsAdvertise;
+
+  @Option(names = "--ws-tls-cert", paramLabel = "FILE",
+      description = "PEM certificate chain: serve the WebSocket beacon over TLS (wss://). Env: REED_AGENT_WS_TLS_CERT.")
+  Path wsTlsCert;
+
+  @Option(names = "--ws-tls-key", paramLabel = "FILE",
+      description = "PEM private key (PKCS#8) for --ws-tls-cert. Env: REED_AGENT_WS_TLS_KEY.")
+  Path wsTlsKey;
+
+  @Option(names = "--ws-origins", paramLabel = "ORIGIN", split = ",",
+      description = "Allowed Origin headers of WebSocket beacon connections, e.g. https://servers.example "
+          + "(comma-separated; default: any). Env: REED_AGENT_WS_ORIGINS.")
+  List<String> wsOrigins;
+
+  @Option(names = "--ws-max-connections", paramLabel = "N",
+      description = "Open WebSocket beacon connections per remote address (default ${DEFAULT-VALUE}). "
+          + "Env: REED_AGENT_WS_MAX_CONNECTIONS.")
+  int wsMaxConnections = WsBeaconConfig.DEFAULT_MAX_CONNECTIONS;
+
+  @Option(names = "--ws-rate", paramLabel = "N",
+      description = "WebSocket beacon frames per second per remote address; a connection over it is closed with 1008 "
+          + "(default ${DEFAULT-VALUE}). Env: REED_AGENT_WS_RATE.")
+  double wsRate = WsBeaconConfig.DEFAULT_MESSAGES_PER_SECOND;
 
   @Option(names = "--targets", paramLabel = "FILE",
       description = "Static targets added to those of the reed.targets topic. Env: REED_AGENT_TARGETS.")
@@ -141,12 +178,35 @@ public final class AgentCommand implements Callable<Integer> {
       if (beaconAdvertise != null && !beaconAdvertise.isBlank()) {
         b.beaconAdvertise(option("--beacon-advertise", () -> Endpoints.socketAddress(beaconAdvertise, -1)));
       }
+      if (wsBeacon != null && !wsBeacon.isBlank()) {
+        b.wsBeacon(new WsBeaconConfig(option("--ws-beacon", () -> Endpoints.socketAddress(wsBeacon, -1)),
+            wsAdvertise == null || wsAdvertise.isBlank() ? null : option("--ws-advertise", () -> unresolved(wsAdvertise)),
+            wsTlsCert, wsTlsKey, wsOrigins, wsMaxConnections, wsRate));
+      } else if (wsTlsCert != null || wsTlsKey != null || wsAdvertise != null) {
+        throw usage("--ws-tls-cert, --ws-tls-key and --ws-advertise need --ws-beacon");
+      }
       if (once) b.interval(Duration.ZERO);
       else if (option("--interval", () -> Durations.parse(interval)).isZero()) throw usage("--interval must be > 0 (or use --once)");
       return b.build();
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
     }
+  }
+
+  /** HOST:PORT kept as written: a name must reach the URL unresolved, to match a TLS certificate. */
+  private static InetSocketAddress unresolved(String text) {
+    int colon = text.lastIndexOf(':');
+    if (colon <= 0 || colon == text.length() - 1) throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
+    String host = text.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+    int port;
+    try {
+      port = Integer.parseInt(text.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
+    }
+    if (port < 1 || port > 65535) throw new IllegalArgumentException("port must be 1-65535, got " + port);
+    return InetSocketAddress.createUnresolved(host, port);
   }
 
   private <T> T option(String name, java.util.function.Supplier<T> parse) {

@@ -1,5 +1,7 @@
 package dev.reed.agent;
 
+import dev.reed.agent.beacon.EchoDelay;
+import dev.reed.agent.beacon.WsBeaconConfig;
 import dev.reed.probe.responder.ReplyDelay;
 import dev.reed.proto.v1.GeoPoint;
 import dev.reed.runtime.KafkaClients;
@@ -49,6 +51,8 @@ import java.util.regex.Pattern;
  * @param flushTimeout how long the end of a round waits for the broker to acknowledge the round's records
  * @param batchSize records per spool batch (and per Kafka send)
  * @param seed seed of the shuffle and the jitter; 0 = random
+ * @param wsBeacon the WebSocket beacon for web pages ({@code --ws-beacon}), or null for none
+ * @param wsEchoDelay artificial delay of WebSocket echoes (testbed WAN emulation only; NONE in production)
  */
 public record AgentConfig(
     String id,
@@ -75,7 +79,9 @@ public record AgentConfig(
     Duration deliveryTimeout,
     Duration flushTimeout,
     int batchSize,
-    long seed) {
+    long seed,
+    WsBeaconConfig wsBeacon,
+    EchoDelay wsEchoDelay) {
 
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
@@ -136,6 +142,7 @@ public record AgentConfig(
     metricsHost = metricsHost == null ? "0.0.0.0" : metricsHost;
     if (metricsPort < 0 || metricsPort > 65535) throw new IllegalArgumentException("metrics port must be 0-65535, got " + metricsPort);
     beaconDelay = beaconDelay == null ? ReplyDelay.NONE : beaconDelay;
+    wsEchoDelay = wsEchoDelay == null ? EchoDelay.NONE : wsEchoDelay;
     clock = clock == null ? Clock.systemUTC() : clock;
     if (deliveryTimeout == null || deliveryTimeout.toMillis() < 1_000) throw new IllegalArgumentException("delivery timeout must be >= 1 s");
     if (flushTimeout == null || flushTimeout.isNegative()) throw new IllegalArgumentException("flush timeout must be >= 0");
@@ -211,6 +218,8 @@ public record AgentConfig(
     private Duration flushTimeout = Duration.ofSeconds(30);
     private int batchSize = 500;
     private long seed;
+    private WsBeaconConfig wsBeacon;
+    private EchoDelay wsEchoDelay = EchoDelay.NONE;
 
     private Builder(String id, String kafka) {
       this.id = id;
@@ -240,6 +249,11 @@ public record AgentConfig(
     public Builder flushTimeout(Duration v) { flushTimeout = v; return this; }
     public Builder batchSize(int v) { batchSize = v; return this; }
     public Builder seed(long v) { seed = v; return this; }
+    /** The WebSocket beacon; null = none (the default). */
+    public Builder wsBeacon(WsBeaconConfig v) { wsBeacon = v; return this; }
+    /** Plain WebSocket beacon on this address with default limits and any origin. */
+    public Builder wsBeacon(InetSocketAddress v) { wsBeacon = v == null ? null : WsBeaconConfig.of(v); return this; }
+    public Builder wsEchoDelay(EchoDelay v) { wsEchoDelay = v; return this; }
 
     /** Loopback everything, manual rounds: the shape embedded agents in tests and the demo want. */
     public Builder loopback() {
@@ -253,7 +267,7 @@ public record AgentConfig(
     public AgentConfig build() {
       return new AgentConfig(id, region, location, kafka, kafkaProperties, bind, beacon, beaconAdvertise, targetsFile, denyFile, interval, jitter, rate,
           probeTimeout, meshProbes, spoolDir, spoolMaxBytes, metricsHost, metricsPort, beaconDelay, clock,
-          deliveryTimeout, flushTimeout, batchSize, seed);
+          deliveryTimeout, flushTimeout, batchSize, seed, wsBeacon, wsEchoDelay);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.reed.agent;
 
 import dev.reed.agent.beacon.Beacon;
+import dev.reed.agent.beacon.WsBeacon;
 import dev.reed.agent.publish.Publisher;
 import dev.reed.agent.publish.RecordBatcher;
 import dev.reed.agent.round.RoundReport;
@@ -71,6 +72,7 @@ public final class LandmarkAgent implements AutoCloseable {
   private final Publisher publisher;
   private final Prober prober;
   private final Beacon beacon;
+  private final WsBeacon wsBeacon;
   private final InetSocketAddress advertised;
   private final RoundRunner runner;
   private final PrometheusMeterRegistry registry;
@@ -84,7 +86,7 @@ public final class LandmarkAgent implements AutoCloseable {
   private volatile Instant lastRoundEnd;
 
   private LandmarkAgent(AgentConfig config, Deque<AutoCloseable> resources, Spool spool, Publisher publisher,
-      Prober prober, Beacon beacon, InetSocketAddress advertised, RoundRunner runner, PrometheusMeterRegistry registry,
+      Prober prober, Beacon beacon, WsBeacon wsBeacon, InetSocketAddress advertised, RoundRunner runner, PrometheusMeterRegistry registry,
       OpsServer ops, SplittableRandom random) {
     this.config = config;
     this.resources = resources;
@@ -92,6 +94,7 @@ public final class LandmarkAgent implements AutoCloseable {
     this.publisher = publisher;
     this.prober = prober;
     this.beacon = beacon;
+    this.wsBeacon = wsBeacon;
     this.advertised = advertised;
     this.runner = runner;
     this.registry = registry;
@@ -136,6 +139,11 @@ public final class LandmarkAgent implements AutoCloseable {
       Beacon beacon = Beacon.start(config.beacon(), config.id(), config.region(), version, config.beaconDelay());
       opened.push(beacon);
       InetSocketAddress advertised = advertise(config, beacon.localAddress());
+      WsBeacon wsBeacon = null;
+      if (config.wsBeacon() != null) {
+        wsBeacon = new WsBeacon(config.wsBeacon(), advertised.getAddress(), config.wsEchoDelay(), System::nanoTime);
+        opened.push(wsBeacon);
+      }
       CompactedTopicReader reader = new CompactedTopicReader(config.kafkaClients(),
           "reed-agent-" + config.id() + "-catalog",
           Duration.ofSeconds(10));
@@ -148,10 +156,12 @@ public final class LandmarkAgent implements AutoCloseable {
       RoundTargets targets = new RoundTargets(staticTargets, reader, deny);
       RoundRunner runner = new RoundRunner(
           new RoundRunner.Settings(config.id(), config.region(), config.location(), version, config.interval(), config.rate(),
-              config.meshProbes(), config.probeTimeout(), RETRY_SPACING, config.flushTimeout()),
+              config.meshProbes(), config.probeTimeout(), RETRY_SPACING, config.flushTimeout(),
+              wsBeacon == null ? "" : wsBeacon.url()),
           prober, batcher, spool, targets, new LandmarkDirectory(config.id(), reader, config.clock()), () -> advertised,
           config.spoolDir(), config.clock(), random.split(), registry, retryTimer);
       registerMeters(registry, spool, prober, beacon, targets, batcher, publisher);
+      if (wsBeacon != null) registerWsMeters(registry, wsBeacon);
       OpsServer ops = null;
       LandmarkAgent[] self = new LandmarkAgent[1];
       if (config.metricsPort() > 0) {
@@ -159,7 +169,7 @@ public final class LandmarkAgent implements AutoCloseable {
             () -> self[0] == null ? new OpsServer.Health(false, "starting") : self[0].health());
         opened.push(ops);
       }
-      LandmarkAgent agent = new LandmarkAgent(config, opened, spool, publisher, prober, beacon, advertised, runner,
+      LandmarkAgent agent = new LandmarkAgent(config, opened, spool, publisher, prober, beacon, wsBeacon, advertised, runner,
           registry, ops, random);
       self[0] = agent;
       Gauge.builder("reed.agent.round.last.end", agent, a -> a.lastRoundEnd == null ? 0 : a.lastRoundEnd.getEpochSecond())
@@ -202,6 +212,16 @@ public final class LandmarkAgent implements AutoCloseable {
   /** The beacon address announced to peers and clients. */
   public InetSocketAddress beaconAddress() {
     return advertised;
+  }
+
+  /** The announced WebSocket beacon URL ({@code ws://HOST:PORT/} or {@code wss://...}), or null when none runs. */
+  public String wsBeaconUrl() {
+    return wsBeacon == null ? null : wsBeacon.url();
+  }
+
+  /** The address the WebSocket beacon is bound to, or null when none runs. */
+  public InetSocketAddress wsBeaconBindAddress() {
+    return wsBeacon == null ? null : wsBeacon.localAddress();
   }
 
   /** The address the beacon socket is bound to. */
@@ -335,6 +355,18 @@ public final class LandmarkAgent implements AutoCloseable {
       return new InetSocketAddress(InetAddress.getLocalHost(), bound.getPort());
     } catch (IOException e) {
       return new InetSocketAddress(InetAddress.getLoopbackAddress(), bound.getPort());
+    }
+  }
+
+  private static void registerWsMeters(PrometheusMeterRegistry r, WsBeacon ws) {
+    counter(r, "reed.agent.ws.connections", "WebSocket beacon connections accepted", ws, w -> w.counters().accepted());
+    Gauge.builder("reed.agent.ws.open", ws, w -> w.counters().open()).description("WebSocket beacon connections open").register(r);
+    counter(r, "reed.agent.ws.echoed", "frames the WebSocket beacon echoed", ws, w -> w.counters().echoed());
+    for (WsBeacon.Rejection why : WsBeacon.Rejection.values()) {
+      FunctionCounter.builder("reed.agent.ws.rejected", ws, w -> w.counters().rejected().get(why))
+          .tag("reason", why.name().toLowerCase(java.util.Locale.ROOT))
+          .description("WebSocket connections refused (origin, connections) or closed (rate, oversize, fragmented)")
+          .register(r);
     }
   }
 

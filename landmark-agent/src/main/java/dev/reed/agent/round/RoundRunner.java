@@ -74,8 +74,9 @@ public final class RoundRunner {
    *
    * @param location where the landmark is, as its operator says; null = not announced
    */
+  /** @param wsBeaconUrl the announced WebSocket beacon URL; empty = none */
   public record Settings(String landmarkId, String region, GeoPoint location, String version, Duration interval,
-      double rate, int meshProbes, Duration probeTimeout, Duration retrySpacing, Duration flushTimeout) {}
+      double rate, int meshProbes, Duration probeTimeout, Duration retrySpacing, Duration flushTimeout, String wsBeaconUrl) {}
 
   private final Settings settings;
   private final Prober prober;
@@ -173,6 +174,7 @@ public final class RoundRunner {
         .setRound(round)
         .setRoundIntervalMs(settings.interval().toMillis());
     if (settings.location() != null) l.setLocation(settings.location());
+    if (settings.wsBeaconUrl() != null) l.setWsBeaconUrl(settings.wsBeaconUrl());
     batcher.add(Topic.LANDMARKS.name(), settings.landmarkId(), id(round, "landmark", settings.landmarkId()),
         l.build().toByteArray());
     batcher.flush();
