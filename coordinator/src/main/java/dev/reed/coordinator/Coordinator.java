@@ -3,6 +3,8 @@ package dev.reed.coordinator;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinator.api.ApiKeys;
 import dev.reed.coordinator.api.ApiServer;
+import dev.reed.coordinator.api.HttpFace;
+import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.coordinator.api.ReedServiceImpl;
 import dev.reed.coordinator.api.SnapshotServiceImpl;
 import dev.reed.coordinator.catalog.MasterCrawler;
@@ -31,6 +33,7 @@ import dev.reed.coordinator.geo.HostLocations;
 import dev.reed.geo.IpLocator;
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.GameProtocol;
@@ -81,6 +84,7 @@ public final class Coordinator implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private IndexFeed feed;
   private ApiServer api;
+  private HttpFace http;
   private LeaderElection leader;
   private RoundLoop loop;
   private Quake3MasterFrontEnd quake3Master;
@@ -161,13 +165,23 @@ public final class Coordinator implements AutoCloseable {
     resources.add(feed);
     Supplier<ServingState> state = feed::current;
     ReedServiceImpl reed = new ReedServiceImpl(state, math.withCalibrationMaxError(config.api().calibrationMaxError()),
-        config.clock(), config.api().calibrationRotation(), config.api().calibrationMaxError(), geo, locations);
+        config.clock(), config.api().calibrationRotation(), config.api().calibrationMaxError(), geo, locations,
+        config.http().wsOverheadMs());
     // the client's address (X-Forwarded-For from trusted proxies) matters only for a location prior
     BindableService reedService = locations == null ? reed
         : () -> ServerInterceptors.intercept(reed, ClientAddress.trusting(config.api().trustedProxies()));
+    SnapshotServiceImpl snapshotService = new SnapshotServiceImpl(state, geo);
     api = ApiServer.start(new InetSocketAddress(config.bindAddress(), config.api().grpcPort()), config.api().tlsCert(),
-        config.api().tlsKey(), keys, List.of(reedService, new SnapshotServiceImpl(state, geo)));
+        config.api().tlsKey(), keys, List.of(reedService, snapshotService));
     resources.add(api);
+    if (config.http().address() != null) {
+      // the same instances; ReedService with message responses (JSON), not the gRPC port's encoded pages
+      ServerServiceDefinition reedMessages = ReedServiceGrpc.bindService(reed);
+      if (locations != null) reedMessages = ServerInterceptors.intercept(reedMessages, ClientAddress.trusting(config.api().trustedProxies()));
+      http = HttpFace.start(config.http().address(), config.http().corsOrigins(),
+          List.of(api.guard(reedMessages), api.guard(snapshotService.bindService())));
+      resources.add(http);
+    }
     feed.start();
     if (feed.awaitCaughtUp(Duration.ofSeconds(60))) {
       api.serving(true);
@@ -237,8 +251,9 @@ public final class Coordinator implements AutoCloseable {
       resources.add(metrics);
       log.info("metrics on http://{}/metrics, health on /healthz", Endpoints.key(metrics.address()));
     }
-    log.info("coordinator {} started in {} ms: grpc {}, dims {}{}, leader election {}, kafka {}", config.leadership().identity(),
-        (System.nanoTime() - t0) / 1_000_000, api.address(), config.rounds().dimensions(), config.rounds().height() ? "+height" : "",
+    log.info("coordinator {} started in {} ms: grpc {}{}, dims {}{}, leader election {}, kafka {}", config.leadership().identity(),
+        (System.nanoTime() - t0) / 1_000_000, api.address(), http == null ? "" : ", http " + http.url(),
+        config.rounds().dimensions(), config.rounds().height() ? "+height" : "",
         leader.describe(), config.kafka().bootstrap());
   }
 
@@ -350,6 +365,16 @@ public final class Coordinator implements AutoCloseable {
 
   public InetSocketAddress grpcAddress() {
     return api.address();
+  }
+
+  /** Where the HTTP face (JSON, gRPC-Web, the page) listens; null when off. */
+  public InetSocketAddress httpAddress() {
+    return http == null ? null : http.address();
+  }
+
+  /** The HTTP face's URL ({@code http://HOST:PORT/}, the page); null when off. */
+  public String httpUrl() {
+    return http == null ? null : http.url();
   }
 
   /**

@@ -140,6 +140,22 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "prior; repeatable (env REED_COORDINATOR_TRUSTED_PROXIES, comma-separated; default: none)")
   List<String> trustedProxies;
 
+  @Option(names = "--http", paramLabel = "ADDR:PORT",
+      description = "serve reed.v1 as HTTP/JSON, gRPC-Web and gRPC, and the web page at /, on this address "
+          + "(env REED_COORDINATOR_HTTP; default: off)")
+  String http;
+
+  // the second name makes the variable REED_COORDINATOR_CORS_ORIGINS (a list, comma-separated)
+  @Option(names = {"--cors-origin", "--cors-origins"}, paramLabel = "ORIGIN", split = "\\s*,\\s*",
+      description = "an origin (https://servers.example, or * for any) whose pages may call the HTTP face; repeatable "
+          + "(env REED_COORDINATOR_CORS_ORIGINS, comma-separated; default: none, same origin only)")
+  List<String> corsOrigins;
+
+  @Option(names = "--ws-overhead-ms", paramLabel = "MS",
+      description = "subtracted from Locate RTTs measured over WebSocket beacons (default: ${DEFAULT-VALUE}; "
+          + "measured negligible on loopback, see the coordinator README)")
+  double wsOverheadMs;
+
   @Option(names = "--group-id", description = "consumer group the replicas share reed.samples in (default: ${DEFAULT-VALUE})")
   String groupId = Kafka.DEFAULT_GROUP_ID;
 
@@ -148,6 +164,14 @@ public final class CoordinatorCommand implements Callable<Integer> {
       return Durations.parse(text);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(option + ": " + e.getMessage());
+    }
+  }
+
+  private static java.net.InetSocketAddress httpAddress(String text) {
+    try {
+      return dev.reed.proto.Endpoints.socketAddress(text, -1);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--http: expected ADDR:PORT, " + e.getMessage());
     }
   }
 
@@ -173,6 +197,9 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .leaderElection(leaderElection).lease(ns[0], ns[1]).groupId(groupId)
         .geo(geoip == null ? List.of() : geoip, asn == null ? List.of() : asn)
         .trustedProxies(trustedProxies == null ? List.of() : trustedProxies)
+        .http(http == null || http.isBlank() ? null : httpAddress(http))
+        .corsOrigins(corsOrigins == null ? List.of() : corsOrigins)
+        .wsOverheadMs(wsOverheadMs)
         .build();
   }
 
@@ -197,7 +224,8 @@ public final class CoordinatorCommand implements Callable<Integer> {
       c.close(); // the JVM exits only after the hook returns: stop cleanly, then let main return
       stopped.countDown();
     }, "coordinator-shutdown"));
-    System.err.println("coordinator serving gRPC on " + c.grpcAddress() + " (Ctrl-C to stop)");
+    System.err.println("coordinator serving gRPC on " + c.grpcAddress()
+        + (c.httpUrl() == null ? "" : ", HTTP and the web page on " + c.httpUrl()) + " (Ctrl-C to stop)");
     stopped.await();
     return 0;
   }

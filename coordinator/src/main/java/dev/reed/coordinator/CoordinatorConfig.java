@@ -30,6 +30,7 @@ import java.util.Set;
  *     line never locates loopback addresses; the demo's embedded coordinator does, with the testbed's
  *     database of its emulated hosts
  * @param clock wall clock for every timestamp and schedule
+ * @param http the HTTP face for web clients (JSON, gRPC-Web, the page); {@link Http#OFF} by default
  */
 public record CoordinatorConfig(
     Kafka kafka,
@@ -41,7 +42,8 @@ public record CoordinatorConfig(
     Snapshots snapshots,
     Leadership leadership,
     GeoFiles geo,
-    Clock clock) {
+    Clock clock,
+    Http http) {
 
   public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
 
@@ -70,6 +72,37 @@ public record CoordinatorConfig(
     Objects.requireNonNull(leadership, "leadership");
     Objects.requireNonNull(geo, "geo");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(http, "http");
+  }
+
+  /**
+   * The HTTP face of reed.v1 for web clients: HTTP/JSON (proto3 JSON mapping), gRPC-Web and gRPC
+   * on one port, with the same services, API keys and rate limits as the gRPC port, plus the web
+   * page at {@code /}.
+   *
+   * @param address where it listens ({@code --http ADDR:PORT}); null = off
+   * @param corsOrigins origins whose pages may call it from another origin ({@code --cors-origin});
+   *     {@code *} = any; empty = same origin only
+   * @param wsOverheadMs what a WebSocket echo RTT adds to a UDP query RTT to the same landmark, in
+   *     milliseconds ({@code --ws-overhead-ms}); subtracted from Locate measurements with
+   *     transport TRANSPORT_WEBSOCKET. Measured on loopback as negligible (coordinator README).
+   */
+  public record Http(java.net.InetSocketAddress address, List<String> corsOrigins, double wsOverheadMs) {
+    public static final Http OFF = new Http(null, List.of(), 0);
+
+    public Http {
+      corsOrigins = corsOrigins == null ? List.of()
+          : corsOrigins.stream().map(String::strip).filter(o -> !o.isEmpty()).toList();
+      for (String o : corsOrigins) {
+        if (!o.equals("*") && !o.matches("https?://[^/\\s]+")) {
+          throw new IllegalArgumentException("--cors-origin is * or SCHEME://HOST[:PORT] without a path, e.g. "
+              + "https://servers.example, got '" + o + "'");
+        }
+      }
+      if (!(wsOverheadMs >= 0 && wsOverheadMs < 100)) {
+        throw new IllegalArgumentException("--ws-overhead-ms must be 0-100 ms, got " + wsOverheadMs);
+      }
+    }
   }
 
   /**
@@ -300,10 +333,13 @@ public record CoordinatorConfig(
     private String identity;
     private GeoFiles geo;
     private Clock clock;
+    private java.net.InetSocketAddress http;
+    private List<String> corsOrigins;
+    private double wsOverheadMs;
 
     private Builder(String kafkaBootstrap) {
       this(new CoordinatorConfig(new Kafka(kafkaBootstrap, Map.of(), Kafka.DEFAULT_GROUP_ID), DEFAULT_BIND_ADDRESS, DEFAULT_METRICS_PORT, Api.DEFAULT, Rounds.DEFAULT, Catalog.DEFAULT,
-          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC()));
+          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC(), Http.OFF));
     }
 
     private Builder(CoordinatorConfig c) {
@@ -342,6 +378,9 @@ public record CoordinatorConfig(
       identity = c.leadership.identity();
       geo = c.geo;
       clock = c.clock;
+      http = c.http.address();
+      corsOrigins = c.http.corsOrigins();
+      wsOverheadMs = c.http.wsOverheadMs();
     }
 
     public Builder kafkaProperties(Map<String, String> v) { kafkaProperties = v; return this; }
@@ -376,6 +415,12 @@ public record CoordinatorConfig(
     public Builder lease(String namespace, String name) { leaseNamespace = namespace; leaseName = name; return this; }
     public Builder identity(String v) { identity = v; return this; }
     public Builder clock(Clock v) { clock = v; return this; }
+    /** The HTTP face's address ({@code --http}); null = off. */
+    public Builder http(java.net.InetSocketAddress v) { http = v; return this; }
+    /** Origins allowed to call the HTTP face from other pages ({@code --cors-origin}); {@code *} = any. */
+    public Builder corsOrigins(List<String> v) { corsOrigins = v; return this; }
+    /** Subtracted from WebSocket RTTs in Locate ({@code --ws-overhead-ms}). */
+    public Builder wsOverheadMs(double v) { wsOverheadMs = v; return this; }
     /** Location and AS database files ({@code --geoip}, {@code --asn}); checked when the coordinator starts. */
     public Builder geo(List<Path> locationFiles, List<Path> asnFiles) { geo = GeoFiles.of(locationFiles, asnFiles); return this; }
     /** The databases as a whole, e.g. the testbed's {@code HostLocationsCsv.geoFiles(file)} for the demo. */
@@ -392,7 +437,8 @@ public record CoordinatorConfig(
           new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers),
           new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),
-          new Leadership(leaderElection, leaseNamespace, leaseName, identity), geo, clock);
+          new Leadership(leaderElection, leaseNamespace, leaseName, identity), geo, clock,
+          new Http(http, corsOrigins, wsOverheadMs));
     }
   }
 }

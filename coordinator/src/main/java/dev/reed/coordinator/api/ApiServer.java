@@ -4,7 +4,9 @@ import io.grpc.BindableService;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.TlsServerCredentials;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -32,7 +34,10 @@ public final class ApiServer implements AutoCloseable {
   private final HealthStatusManager health;
   private final ExecutorService executor;
 
-  private ApiServer(Server server, HealthStatusManager health, ExecutorService executor) {
+  private final ServerInterceptor[] guards;
+
+  private ApiServer(Server server, HealthStatusManager health, ExecutorService executor, ServerInterceptor[] guards) {
+    this.guards = guards;
     this.server = server;
     this.health = health;
     this.executor = executor;
@@ -52,10 +57,11 @@ public final class ApiServer implements AutoCloseable {
     ExecutorService executor = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
         Thread.ofPlatform().name("grpc-", 0).daemon().factory());
     NettyServerBuilder b = NettyServerBuilder.forAddress(bind, creds).executor(executor);
+    // one key interceptor for every service and the HTTP face too: a key's rate is shared by all
+    ServerInterceptor[] guards = apiKeys == null ? new ServerInterceptor[] {new StatusExceptionInterceptor()}
+        : new ServerInterceptor[] {new StatusExceptionInterceptor(), new ApiKeyInterceptor(apiKeys, System::nanoTime)};
     for (BindableService s : services) {
-      b.addService(apiKeys == null
-          ? ServerInterceptors.intercept(s, new StatusExceptionInterceptor())
-          : ServerInterceptors.intercept(s, new StatusExceptionInterceptor(), new ApiKeyInterceptor(apiKeys, System::nanoTime)));
+      b.addService(ServerInterceptors.intercept(s, guards));
     }
     b.addService(health.getHealthService());
     b.addService(apiKeys == null ? ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance())
@@ -64,7 +70,15 @@ public final class ApiServer implements AutoCloseable {
     Server server = b.build().start();
     log.info("gRPC listening on {}{}{}", server.getListenSockets().getFirst(), tlsCert == null ? "" : " (TLS)",
         apiKeys == null ? "" : " (API keys: " + apiKeys.ratePerKey().size() + ")");
-    return new ApiServer(server, health, executor);
+    return new ApiServer(server, health, executor, guards);
+  }
+
+  /**
+   * The service behind the same interceptors as this server's services (validation errors as their
+   * status, API keys with the same per-key rate buckets), for the HTTP face.
+   */
+  public ServerServiceDefinition guard(ServerServiceDefinition service) {
+    return ServerInterceptors.intercept(service, guards);
   }
 
   public InetSocketAddress address() {

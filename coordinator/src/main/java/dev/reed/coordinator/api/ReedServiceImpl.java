@@ -88,6 +88,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   private final double calibrationMaxError;
   private final Supplier<GeoModel> geo;
   private final HostLocations locations;
+  private final double wsOverheadMs;
 
   /**
    * Without locations: the service as before issue 15.
@@ -107,6 +108,16 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
    */
   public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
       double calibrationMaxError, Supplier<GeoModel> geo, HostLocations locations) {
+    this(state, config, clock, rotation, calibrationMaxError, geo, locations, 0);
+  }
+
+  /**
+   * @param wsOverheadMs subtracted from Locate RTTs measured over a landmark's WebSocket beacon
+   *     (TRANSPORT_WEBSOCKET), in milliseconds ({@code --ws-overhead-ms})
+   */
+  public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
+      double calibrationMaxError, Supplier<GeoModel> geo, HostLocations locations, double wsOverheadMs) {
+    this.wsOverheadMs = wsOverheadMs;
     this.geo = geo;
     this.locations = locations;
     this.state = state;
@@ -261,7 +272,15 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
         throw invalid("measurements[" + i + "].endpoint " + key + " is not a server with a coordinate");
       }
       anchorsByKey.put(key, at);
-      rtt.merge(key, us / 1000.0, Math::min);
+      double ms = switch (m.getTransport()) {
+        case TRANSPORT_UDP -> us / 1000.0;
+        // a WebSocket echo carries TCP and the page's timers on top of the path: the measured overhead
+        // (coordinator README); never below 50 us, a loopback UDP RTT
+        case TRANSPORT_WEBSOCKET -> Math.max(0.05, us / 1000.0 - wsOverheadMs);
+        default -> throw invalid("measurements[" + i + "].transport: unknown value " + m.getTransportValue()
+            + " (TRANSPORT_UDP or TRANSPORT_WEBSOCKET)");
+      };
+      rtt.merge(key, ms, Math::min);
     }
     List<Coordinate> anchors = new ArrayList<>();
     double[] ms = new double[rtt.size()];
@@ -342,9 +361,9 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
 
   /**
    * The generated binding, except that GetOrderedServers answers with pre-encoded bytes: the
-   * same method name, request type and wire format, but no per-call message building. This is
-   * the only GetOrderedServers handler, which is why the class does not override the generated
-   * {@code getOrderedServers} (its default, UNIMPLEMENTED, is never bound).
+   * same method name, request type and wire format, but no per-call message building (the gRPC
+   * port). {@link #getOrderedServers} serves bindings that need response messages (the HTTP face's
+   * JSON and gRPC-Web, through {@code ReedServiceGrpc.bindService(this)}).
    */
   @Override
   public ServerServiceDefinition bindService() {
@@ -366,6 +385,20 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
       out.onCompleted();
     }));
     return b.build();
+  }
+
+  /**
+   * GetOrderedServers as a message, for {@code ReedServiceGrpc.bindService(this)}: the HTTP face
+   * renders it as JSON. The same bytes as the gRPC port's answer, parsed back.
+   */
+  @Override
+  public void getOrderedServers(GetOrderedServersRequest req, StreamObserver<dev.reed.proto.v1.GetOrderedServersResponse> out) {
+    try {
+      out.onNext(dev.reed.proto.v1.GetOrderedServersResponse.parseFrom(orderedPage(req)));
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException("encoded page does not parse", e);
+    }
+    out.onCompleted();
   }
 
   @Override

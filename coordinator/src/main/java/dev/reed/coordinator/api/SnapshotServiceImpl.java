@@ -44,7 +44,18 @@ public final class SnapshotServiceImpl extends SnapshotServiceGrpc.SnapshotServi
   @Override
   public void listLandmarks(ListLandmarksRequest req, StreamObserver<ListLandmarksResponse> out) {
     ServingState s = state.get();
-    List<LandmarkCoordinate> landmarks = new ArrayList<>(s.landmarks().values());
+    List<LandmarkCoordinate> landmarks = new ArrayList<>(s.landmarks().size());
+    for (LandmarkCoordinate c : s.landmarks().values()) {
+      // what web pages need beside the coordinate: the WebSocket beacon and where the landmark is
+      dev.reed.proto.v1.Landmark announced = s.announcements().get(c.getLandmarkId());
+      if (announced == null) {
+        landmarks.add(c);
+        continue;
+      }
+      LandmarkCoordinate.Builder b = c.toBuilder().setWsBeaconUrl(announced.getWsBeaconUrl());
+      if (announced.hasLocation()) b.setLocation(announced.getLocation());
+      landmarks.add(b.build());
+    }
     landmarks.sort(Comparator.comparing(LandmarkCoordinate::getLandmarkId));
     out.onNext(ListLandmarksResponse.newBuilder().addAllLandmarks(landmarks).setDimensions(s.dimensions())
         .setHeightModel(s.heightModel()).build());
