@@ -384,6 +384,8 @@ function renderList() {
     const tr = document.createElement('tr');
     tr.dataset.key = s.key;
     const name = document.createElement('td');
+    name.className = 'name';
+    name.title = s.name;
     name.textContent = s.name;
     if (s.password) {
       const badge = document.createElement('span');
