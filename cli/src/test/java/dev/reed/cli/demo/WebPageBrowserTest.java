@@ -202,7 +202,8 @@ class WebPageBrowserTest {
   @Test
   @Order(3)
   void aCoordinatorThatIsDownIsSaidSoAndTheListIsKept() throws Exception {
-    driver.get(pageUrl(""));
+    // no location prior this time: the page pings every beacon once and keeps the nearest
+    driver.get(demo.pageUrl());
     JsonObject before = awaitState(s -> "ready".equals(str(s, "phase")));
     List<String> shown = keys(before.getAsJsonArray("list"), Integer.MAX_VALUE);
     assertThat(shown).isNotEmpty();
@@ -298,6 +299,23 @@ class WebPageBrowserTest {
             + "median %.2f ms, max %.2f ms (SDK, UDP); %d of %d servers in common; mean true RTT of the page's top %d %.1f ms "
             + "(optimal %.1f ms)%n", TOP, Stats.median(pageError), pageError[pageError.length - 1], Stats.median(udpError),
         udpError[udpError.length - 1], common, TOP, TOP, Arrays.stream(truthTop).average().orElse(Double.NaN), optimal[0]));
+    // the coordinates alone (ignore_location): how the two positions differ without the location prior's help
+    double[][] byCoordinate = new double[2][];
+    List<List<String>> coordinateKeys = new ArrayList<>();
+    Coordinate[] positions = {pageLocated.getCoordinate(), udpCoordinate};
+    for (int k = 0; k < 2; k++) {
+      GetOrderedServersResponse r = ReedServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+          .getOrderedServers(request.clone().setClient(positions[k]).setIgnoreLocation(true).build());
+      byCoordinate[k] = r.getServersList().stream().limit(TOP)
+          .mapToDouble(x -> Math.abs(x.getPredictedRttUs() / 1000.0 - demo.browserRttToServerMs(Endpoints.key(x.getEndpoint()))))
+          .sorted().toArray();
+      coordinateKeys.add(r.getServersList().stream().limit(TOP).map(x -> Endpoints.key(x.getEndpoint())).toList());
+    }
+    long commonByCoordinate = coordinateKeys.get(0).stream().filter(coordinateKeys.get(1)::contains).count();
+    report.append(String.format(Locale.ROOT, "coordinates alone (ignore_location): |predicted - true| of the top %d median %.2f ms, max %.2f ms "
+            + "(page) vs median %.2f ms, max %.2f ms (SDK, UDP); %d of %d in common%n", TOP, Stats.median(byCoordinate[0]),
+        byCoordinate[0][byCoordinate[0].length - 1], Stats.median(byCoordinate[1]), byCoordinate[1][byCoordinate[1].length - 1],
+        commonByCoordinate, TOP));
     double[] served = pageRows.stream().mapToDouble(r -> r[1]).sorted().toArray();
     report.append(String.format(Locale.ROOT, "served uncertainty of the page's top %d: median %.2f ms (actual |predicted - true| median "
         + "%.2f ms); predicted - true median %+.2f ms%n", TOP, Stats.median(served), Stats.median(pageError),
