@@ -81,11 +81,13 @@ export class ReedApi {
   /**
    * @param client the coordinate from Locate, or null for the zero-probe ranking from location alone
    * @param location {latitudeDeg, longitudeDeg} or null
+   * @param ignoreLocation order by the coordinate alone: the location did not fit the measured RTTs
    */
-  orderedServers(client, location, filter, pageSize, pageToken) {
+  orderedServers(client, location, filter, pageSize, pageToken, ignoreLocation) {
     const body = {pageSize};
     if (client) body.client = client;
     if (location) body.location = location;
+    if (client && location && ignoreLocation) body.ignoreLocation = true;
     if (filter && Object.keys(filter).length) body.filter = filter;
     if (pageToken) body.pageToken = pageToken;
     return this.call('ReedService', 'GetOrderedServers', body);

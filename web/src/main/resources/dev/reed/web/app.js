@@ -280,7 +280,8 @@ async function locateAndList() {
       rttUs: Math.min(998999, Math.max(1, Math.round(state.rtts[l.id] * 1000))),
     }));
     const r = await guarded('positioning', locateAndList, () => api.locate(measurements, cfg.prior));
-    state.located = {coordinate: r.coordinate, fit: r.fit || {}, placement: r.placement || null};
+    state.located = {coordinate: r.coordinate, fit: r.fit || {}, placement: r.placement || null,
+      ...locationCheck(measurements, r.geoPredictedRttUs || [], r.fusion)};
   } else if (cfg.prior) {
     state.zeroProbe = true;
     problem('position', `Only ${measured.length} beacons answered (${need} needed to position): servers are ranked from your stated location alone.`);
@@ -291,6 +292,32 @@ async function locateAndList() {
   pageTokens = [''];
   state.page = 0;
   await loadPage();
+}
+
+/**
+ * Whether the place Locate returned agrees with the measured RTTs, as the SDK decides it
+ * (coordinates' DiscoveryModel.geoMisfitMaxMs): at least 3 beacons with a geographic prediction,
+ * scattering by at most 10 ms (median absolute deviation) around their median difference.
+ * Otherwise the list is ordered by the measured coordinate alone (ignore_location): a wrong place
+ * (a bad prior, a bad database entry, a misfiring correction) would rank the wrong continent first.
+ */
+const GEO_MISFIT_MAX_MS = 10;
+
+function locationCheck(measurements, geoUs, fusion) {
+  const r = [];
+  measurements.forEach((m, i) => {
+    const g = Number(geoUs[i] || 0);
+    if (g > 0) r.push((m.rttUs - g) / 1000);
+  });
+  if (!fusion || r.length < 3) return {locationTrusted: false, locationMisfitMs: null};
+  const median = a => {
+    const v = [...a].sort((x, y) => x - y);
+    const h = v.length >> 1;
+    return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+  };
+  const offset = median(r);
+  const misfit = median(r.map(x => Math.abs(x - offset)));
+  return {locationTrusted: misfit <= GEO_MISFIT_MAX_MS, locationMisfitMs: misfit};
 }
 
 function filterFromForm() {
@@ -319,9 +346,10 @@ async function loadPage() {
   const location = listLocation();
   const filter = filterFromForm();
   const token = pageTokens[state.page];
-  state.request = {client, location, filter, pageSize, pageToken: token};
+  const ignoreLocation = !!(state.located && location && !state.located.locationTrusted);
+  state.request = {client, location, filter, pageSize, pageToken: token, ignoreLocation};
   const r = await guarded('fetching the server list', loadPage,
-      () => api.orderedServers(client, location, filter, pageSize, token));
+      () => api.orderedServers(client, location, filter, pageSize, token, ignoreLocation));
   nextToken = r.nextPageToken || '';
   state.totalMatching = r.totalMatching || 0;
   state.ranked = (r.servers || []).map(s => {
@@ -343,8 +371,13 @@ async function loadPage() {
   state.updated = new Date();
   renderList();
   state.phase = 'ready';
-  const how = state.located ? `positioned from ${Object.keys(state.rtts).length} beacon RTTs`
+  let how = state.located ? `positioned from ${Object.keys(state.rtts).length} beacon RTTs`
       : 'ranked from your stated location alone (no RTTs)';
+  if (ignoreLocation) {
+    how += state.located.locationMisfitMs != null
+        ? `; the location does not fit them (they scatter by ${state.located.locationMisfitMs.toFixed(0)} ms around its predictions), so the order uses the measured position alone`
+        : '; the order uses the measured position alone';
+  }
   status(`${state.ranked.length} servers shown of ${state.totalMatching} matching; ${how}; updated ${state.updated.toLocaleTimeString()}.`);
   drawMap();
 }
