@@ -80,6 +80,25 @@ class CoordinatorCommandTest {
   }
 
   @Test
+  void theHttpFaceIsOffByDefaultAndItsOptionsComeFromFlagsOrTheEnvironment() {
+    CoordinatorConfig off = parse("--kafka", "k:1").config();
+    assertThat(off.http().address()).isNull();
+    assertThat(off.http().corsOrigins()).isEmpty();
+    assertThat(off.http().wsOverheadMs()).isZero();
+    CoordinatorConfig on = parse(Map.of("REED_COORDINATOR_CORS_ORIGINS", "https://a.example, https://b.example:8443"),
+        "--kafka", "k:1", "--http", "127.0.0.1:8080", "--ws-overhead-ms", "0.4").config();
+    assertThat(on.http().address()).isEqualTo(new java.net.InetSocketAddress("127.0.0.1", 8080));
+    assertThat(on.http().corsOrigins()).containsExactly("https://a.example", "https://b.example:8443");
+    assertThat(on.http().wsOverheadMs()).isEqualTo(0.4);
+    assertThat(parse("--kafka", "k:1", "--cors-origin", "*", "--cors-origin", "http://localhost:3000").config()
+        .http().corsOrigins()).containsExactly("*", "http://localhost:3000");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--cors-origin", "https://a.example/page").config())
+        .hasMessageContaining("SCHEME://HOST[:PORT] without a path");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--ws-overhead-ms", "-1").config()).hasMessageContaining("0-100 ms");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--http", "127.0.0.1").config()).hasMessageContaining("--http");
+  }
+
+  @Test
   void helpShowsTheDefaultsOfTheConfiguration() {
     StringWriter out = new StringWriter();
     new CommandLine(new CoordinatorCommand()).setDefaultValueProvider(new EnvironmentDefaults(Map.of()))

@@ -87,6 +87,7 @@ class AgentRoundTest {
         .loopback()
         .region("test/" + id)
         .location(id.equals("lm-a") ? AgentConfig.location(50.11, 8.68) : null) // lm-b states none
+        .wsBeacon(id.equals("lm-a") ? new InetSocketAddress(bindIp, 0) : null) // lm-b runs none
         .bind(new InetSocketAddress(bindIp, 0))
         .beacon(new InetSocketAddress(bindIp, 0))
         .targetsFile(targets)
@@ -174,6 +175,24 @@ class AgentRoundTest {
       assertThat(landmarks.get("lm-a").getLocation().getLatitudeDeg()).isEqualTo(50.11);
       assertThat(landmarks.get("lm-a").getLocation().getLongitudeDeg()).isEqualTo(8.68);
       assertThat(landmarks.get("lm-b").hasLocation()).as("no --location, no location field").isFalse();
+      // the WebSocket beacon is announced beside the UDP one, and it echoes
+      assertThat(landmarks.get("lm-a").getWsBeaconUrl()).isEqualTo(a.wsBeaconUrl())
+          .isEqualTo("ws://" + endpoint(a.wsBeaconBindAddress()) + "/");
+      assertThat(landmarks.get("lm-b").getWsBeaconUrl()).isEmpty();
+      assertThat(b.wsBeaconUrl()).isNull();
+      java.util.concurrent.CompletableFuture<String> echo = new java.util.concurrent.CompletableFuture<>();
+      java.net.http.WebSocket ws = java.net.http.HttpClient.newHttpClient().newWebSocketBuilder()
+          .buildAsync(java.net.URI.create(a.wsBeaconUrl()), new java.net.http.WebSocket.Listener() {
+            @Override
+            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w, CharSequence data, boolean last) {
+              echo.complete(data.toString());
+              return null;
+            }
+          }).join();
+      ws.sendText("p:1", true).join();
+      assertThat(echo.get(5, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("p:1");
+      ws.abort();
+      assertThat(a.meterRegistry().get("reed.agent.ws.connections").functionCounter().count()).isEqualTo(1);
 
       // the beacon answers the real clients players use, with the landmark id as its name
       QStat.Reply beaconQ3 = QStat.q3s(a.beaconAddress(), QSTAT_SRC);

@@ -47,7 +47,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Server and client in separate processes (so the server's own CPU can be read from /proc):
  * {@code GrpcLoadGenerator serve PORT [servers]} and
- * {@code GrpcLoadGenerator load HOST:PORT seconds concurrency pageSize}.
+ * {@code GrpcLoadGenerator load HOST:PORT seconds concurrency pageSize}; with the HTTP face beside the
+ * gRPC port: {@code serve PORT servers HTTP_PORT}, and the JSON path's load with
+ * {@code load-http HOST:HTTP_PORT seconds concurrency pageSize}.
  */
 public final class GrpcLoadGenerator {
   private GrpcLoadGenerator() {}
@@ -91,11 +93,21 @@ public final class GrpcLoadGenerator {
     if (args.length > 0 && args[0].equals("serve")) {
       int n = args.length > 2 ? Integer.parseInt(args[2]) : 36_000;
       ServingState state = world(n, 4);
+      ReedServiceImpl service = new ReedServiceImpl(() -> state, new CoordinateConfig(4, true), Clock.systemUTC(),
+          Duration.ofMinutes(10), 0.15);
       ApiServer server = ApiServer.start(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1])), null, null, null,
-          List.of(new ReedServiceImpl(() -> state, new CoordinateConfig(4, true), Clock.systemUTC(), Duration.ofMinutes(10),
-              0.15)));
+          List.of(service));
       System.out.println("serving " + n + " servers on " + server.address());
+      if (args.length > 3) { // the HTTP face beside it, over the same service instance (issue 17)
+        HttpFace http = HttpFace.start(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])), List.of(),
+            List.of(server.guard(ReedServiceGrpc.bindService(service))));
+        System.out.println("HTTP face on " + http.url());
+      }
       Thread.currentThread().join();
+    }
+    if (args.length > 0 && args[0].equals("load-http")) {
+      runHttp(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+      return;
     }
     if (args.length > 0 && args[0].equals("load")) {
       Endpoints.HostPort hp = Endpoints.hostPort(args[1], -1);
@@ -123,6 +135,60 @@ public final class GrpcLoadGenerator {
       run(stub, requests, concurrency, Duration.ofSeconds(5), false); // warm-up
       run(stub, requests, concurrency, Duration.ofSeconds(seconds), true);
       ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * The HTTP/JSON path: {@code POST /reed.v1.ReedService/GetOrderedServers} with a JSON body over
+   * HTTP/1.1 (what a page's fetch sends without TLS), {@code concurrency} calls in flight on as many
+   * connections, 5 s warm-up, then {@code seconds} measured.
+   */
+  static void runHttp(String hostPort, int seconds, int concurrency, int pageSize) throws Exception {
+    Endpoints.HostPort hp = Endpoints.hostPort(hostPort, -1);
+    com.linecorp.armeria.client.WebClient client = com.linecorp.armeria.client.WebClient.builder(
+            com.linecorp.armeria.common.SessionProtocol.H1C, com.linecorp.armeria.client.Endpoint.of(hp.host(), hp.port()))
+        .responseTimeout(Duration.ofSeconds(5)).maxResponseLength(16 << 20).build();
+    GetOrderedServersRequest[] requests = requests(4, pageSize);
+    String[] json = new String[requests.length];
+    for (int i = 0; i < json.length; i++) json[i] = com.google.protobuf.util.JsonFormat.printer().print(requests[i]);
+    for (int pass = 0; pass < 2; pass++) {
+      boolean report = pass == 1;
+      if (report) System.out.println("measuring");
+      long[] latencies = new long[4_000_000];
+      AtomicLong count = new AtomicLong();
+      AtomicLong errors = new AtomicLong();
+      AtomicLong bytes = new AtomicLong();
+      Semaphore inFlight = new Semaphore(concurrency);
+      long start = System.nanoTime();
+      long end = start + (report ? Duration.ofSeconds(seconds) : Duration.ofSeconds(5)).toNanos();
+      int i = 0;
+      while (System.nanoTime() < end) {
+        inFlight.acquire();
+        long t0 = System.nanoTime();
+        client.execute(com.linecorp.armeria.common.HttpRequest.of(com.linecorp.armeria.common.HttpMethod.POST,
+                "/reed.v1.ReedService/GetOrderedServers", com.linecorp.armeria.common.MediaType.JSON_UTF_8, json[i++ & 1023]))
+            .aggregate().whenComplete((r, t) -> {
+              if (t != null || r.status().code() != 200) {
+                errors.incrementAndGet();
+              } else {
+                bytes.addAndGet(r.content().length());
+                long idx = count.getAndIncrement();
+                if (idx < latencies.length) latencies[(int) idx] = System.nanoTime() - t0;
+              }
+              inFlight.release();
+            });
+      }
+      inFlight.acquire(concurrency);
+      inFlight.release(concurrency);
+      double secs = (System.nanoTime() - start) / 1e9;
+      if (!report) continue;
+      int m = (int) Math.min(count.get(), latencies.length);
+      long[] l = Arrays.copyOf(latencies, m);
+      Arrays.sort(l);
+      System.out.printf("HTTP/JSON requests=%d errors=%d seconds=%.1f throughput=%.0f req/s p50=%.2f ms p90=%.2f ms "
+              + "p99=%.2f ms max=%.2f ms, %.0f bytes of JSON per response%n", count.get(), errors.get(), secs,
+          count.get() / secs, l[m / 2] / 1e6, l[(int) (m * 0.9)] / 1e6, l[(int) (m * 0.99)] / 1e6, l[m - 1] / 1e6,
+          bytes.get() / (double) Math.max(1, count.get()));
     }
   }
 

@@ -194,11 +194,15 @@ class HttpFaceTest {
     assertThat(anonymous.body()).contains("missing API key");
     assertThat(post("ReedService/GetOrderedServers", body, "wrong-key-0123456789").body()).contains("unknown API key");
     List<Integer> codes = new ArrayList<>();
-    for (int i = 0; i < 6; i++) codes.add(post("ReedService/GetOrderedServers", body, SLOW_KEY).statusCode());
+    HttpResponse<String> limited = null;
+    // a burst of 2, then 2 per second: back-to-back calls run out within a few (however slow the machine)
+    for (int i = 0; i < 20 && limited == null; i++) {
+      HttpResponse<String> r = post("ReedService/GetOrderedServers", body, SLOW_KEY);
+      codes.add(r.statusCode());
+      if (r.statusCode() == 429) limited = r;
+    }
     assertThat(codes.getFirst()).isEqualTo(200);
-    assertThat(codes).contains(429);
-    HttpResponse<String> limited = post("ReedService/GetOrderedServers", body, SLOW_KEY);
-    assertThat(limited.statusCode()).isEqualTo(429);
+    assertThat(limited).as("429 among %s", codes).isNotNull();
     assertThat(limited.body()).contains("rate limit of 2.0 requests/s");
   }
 

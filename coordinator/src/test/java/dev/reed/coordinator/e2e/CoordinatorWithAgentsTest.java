@@ -54,8 +54,10 @@ import org.junit.jupiter.api.io.TempDir;
  * on its own loopback address) probing emulated game servers and real OpenArena servers whose
  * replies are delayed by a planar latency model; one OpenArena server registers itself with the
  * coordinator's Quake3 master front end by heartbeat. After a few rounds a client positioned by
- * Locate gets servers in ascending true RTT; a server put on the deny list leaves the catalog; a
- * restarted coordinator serves the same coordinates.
+ * Locate gets servers in ascending true RTT; a web client (issue 17) that only speaks HTTP/JSON and
+ * WebSocket does the same through the landmarks' WebSocket beacons, whose echoes are delayed by the
+ * same model; a server put on the deny list leaves the catalog; a restarted coordinator serves the
+ * same coordinates.
  */
 class CoordinatorWithAgentsTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
@@ -73,6 +75,69 @@ class CoordinatorWithAgentsTest {
 
   static Duration ms(double v) {
     return Duration.ofNanos((long) (v * 1_000_000));
+  }
+
+  /**
+   * What the web page does: landmarks and their WebSocket beacons over HTTP/JSON, the minimum of 5
+   * echoes per beacon, Locate with TRANSPORT_WEBSOCKET and GetOrderedServers over HTTP/JSON; the
+   * page comes back in ascending true RTT from where the client stands.
+   */
+  void webClientRanksByWebSocketAndJson(String base, InetAddress client) throws Exception {
+    java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+    dev.reed.proto.v1.ListLandmarksResponse.Builder landmarks = dev.reed.proto.v1.ListLandmarksResponse.newBuilder();
+    com.google.protobuf.util.JsonFormat.parser().merge(postJson(http, base + "reed.v1.SnapshotService/ListLandmarks", "{}"), landmarks);
+    assertThat(landmarks.getLandmarksList()).hasSize(5)
+        .allSatisfy(l -> assertThat(l.getWsBeaconUrl()).startsWith("ws://" + l.getBeacon().getIp() + ":"));
+    LocateRequest.Builder locate = LocateRequest.newBuilder();
+    for (dev.reed.proto.v1.LandmarkCoordinate l : landmarks.getLandmarksList()) {
+      java.util.concurrent.BlockingQueue<String> echoes = new java.util.concurrent.LinkedBlockingQueue<>();
+      java.net.http.WebSocket ws = http.newWebSocketBuilder().buildAsync(java.net.URI.create(l.getWsBeaconUrl()),
+          new java.net.http.WebSocket.Listener() {
+            @Override
+            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w, CharSequence data, boolean last) {
+              echoes.add(data.toString());
+              w.request(1);
+              return null;
+            }
+          }).join();
+      long best = Long.MAX_VALUE;
+      for (int seq = 0; seq < 5; seq++) {
+        long t0 = System.nanoTime();
+        ws.sendText("p:" + seq + ":" + t0, true).join();
+        assertThat(echoes.poll(5, TimeUnit.SECONDS)).isEqualTo("p:" + seq + ":" + t0);
+        best = Math.min(best, (System.nanoTime() - t0) / 1000);
+      }
+      ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done");
+      // never under the emulated RTT (the beacon held the echo); over it by what a WebSocket echo costs
+      // on loopback (well under a millisecond) and, on a loaded machine, by scheduling delays
+      assertThat(best / 1000.0).isBetween(rttMs(client, l.getBeacon().getIp()), rttMs(client, l.getBeacon().getIp()) + 100);
+      locate.addMeasurements(CalibrationMeasurement.newBuilder().setEndpoint(l.getBeacon()).setRttUs((int) best)
+          .setTransport(dev.reed.proto.v1.Transport.TRANSPORT_WEBSOCKET));
+    }
+    LocateResponse.Builder located = LocateResponse.newBuilder();
+    com.google.protobuf.util.JsonFormat.parser().merge(postJson(http, base + "reed.v1.ReedService/Locate",
+        com.google.protobuf.util.JsonFormat.printer().print(locate)), located);
+    GetOrderedServersResponse.Builder page = GetOrderedServersResponse.newBuilder();
+    com.google.protobuf.util.JsonFormat.parser().merge(postJson(http, base + "reed.v1.ReedService/GetOrderedServers",
+        com.google.protobuf.util.JsonFormat.printer().print(GetOrderedServersRequest.newBuilder()
+            .setClient(located.getCoordinate()).setPageSize(20)
+            .setFilter(dev.reed.proto.v1.ServerFilter.newBuilder().setGame("cstrike")))), page);
+    assertThat(page.getServersCount()).isEqualTo(10);
+    List<Double> trueRtt = new ArrayList<>();
+    for (RankedServer s : page.getServersList()) trueRtt.add(rttMs(client, s.getEndpoint().getIp()));
+    for (int i = 1; i < trueRtt.size(); i++) {
+      assertThat(trueRtt.get(i)).as("web client: true RTT of rank %d vs rank %d: %s", i, i - 1, trueRtt)
+          .isGreaterThan(trueRtt.get(i - 1) - 12);
+    }
+    assertThat(trueRtt.getFirst()).isLessThan(trueRtt.stream().mapToDouble(Double::doubleValue).min().orElseThrow() + 12);
+  }
+
+  static String postJson(java.net.http.HttpClient http, String url, String json) throws Exception {
+    java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+        .header("content-type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(json)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as("%s: %s", url, r.body()).isEqualTo(200);
+    return r.body();
   }
 
   @Test
@@ -115,7 +180,8 @@ class CoordinatorWithAgentsTest {
       Path denyFile = dir.resolve("deny.txt");
       Files.writeString(denyFile, "# nobody asked yet\n");
       CoordinatorConfig config = CoordinatorConfig.builder(bootstrap).loopbackEphemeral().dimensions(2)
-          .targetsFile(targetsFile).denyFile(denyFile).roundInterval(Duration.ofMillis(400)).build();
+          .targetsFile(targetsFile).denyFile(denyFile).roundInterval(Duration.ofMillis(400))
+          .http(new InetSocketAddress("127.0.0.1", 0)).build();
       Coordinator coordinator = Coordinator.start(config);
       open.add(coordinator);
       await().atMost(Duration.ofSeconds(30)).until(() -> coordinator.servingState().targets().size() == 11);
@@ -132,11 +198,16 @@ class CoordinatorWithAgentsTest {
           .isEqualTo(TargetSource.TARGET_SOURCE_QUAKE3_HEARTBEAT);
       // (no delay model for this one: its RTT is the loopback's, it only has to be measured and positioned)
 
+      // the web client's WebSocket connections come from 127.0.0.1 whatever it is emulated as: the
+      // beacons delay its echoes by the model's RTT from where it stands
+      InetAddress webClient = InetAddress.getByName("127.0.12.1");
+      position.put("127.0.12.1", new double[] {240, 60});
       for (int i = 0; i < landmarks.length; i++) {
         String ip = "127.0.10." + (i + 1);
         AgentConfig ac = AgentConfig.builder("lm-" + i, bootstrap).loopback().region("plane")
             .bind(new InetSocketAddress(ip, 0)).beacon(new InetSocketAddress(ip, 0))
             .beaconDelay(from -> ms(rttMs(from.getAddress(), ip)))
+            .wsBeacon(new InetSocketAddress(ip, 0)).wsEchoDelay(from -> ms(rttMs(webClient, ip)))
             .spoolDir(dir.resolve("spool-" + i)).seed(i + 1).build();
         LandmarkAgent a = LandmarkAgent.start(ac);
         agents.add(a);
@@ -192,6 +263,8 @@ class CoordinatorWithAgentsTest {
       }
       double best = trueRtt.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
       assertThat(trueRtt.getFirst()).isLessThan(best + 12);
+
+      webClientRanksByWebSocketAndJson(coordinator.httpUrl(), webClient);
 
       // the heartbeat server's operator asks not to be probed: the catalog (on Kafka) drops it
       Files.writeString(denyFile, heartbeating.address().getAddress().getHostAddress() + "   # asked 2026-11-21\n");

@@ -104,6 +104,7 @@ public final class WsBeacon implements AutoCloseable {
         .service("/", admitted)
         // echoes hold no state worth draining: close connections at once on shutdown
         .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO)
+        // a global cap too, so that many addresses together cannot exhaust file descriptors
         .maxNumConnections(config.maxConnectionsPerAddress() * 1000);
     if (config.tls()) {
       b.https(config.bind()).tls(config.tlsCert().toFile(), config.tlsKey().toFile());
@@ -150,7 +151,7 @@ public final class WsBeacon implements AutoCloseable {
       last = now;
     }
 
-    /** Under the map's lock for this key (compute) or the peer's monitor. */
+    /** One frame from the bucket; false when the address is over its rate. */
     synchronized boolean take(long now) {
       double burst = config.messagesPerSecond();
       tokens = Math.min(burst, tokens + (now - last) / 1e9 * config.messagesPerSecond());
@@ -206,7 +207,7 @@ public final class WsBeacon implements AutoCloseable {
       }
       return p.idle(now) ? null : p;
     });
-    if (peers.size() > MAX_REMEMBERED_PEERS) peers.entrySet().removeIf(e -> e.getValue().idle(now) || e.getValue().connections == 0);
+    if (peers.size() > MAX_REMEMBERED_PEERS) peers.entrySet().removeIf(e -> e.getValue().idle(now));
   }
 
   private WebSocket handle(ServiceRequestContext ctx, WebSocket in) {

@@ -22,9 +22,34 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The WebSocket beacon over real loopback sockets, with the JDK's WebSocket client. */
+/**
+ * The WebSocket beacon over real loopback sockets, with the JDK's WebSocket client. One beacon with
+ * an origin list serves the echo, delay, origin and size tests (an Armeria server takes 2 s to stop);
+ * the limits and TLS get their own.
+ */
+@org.junit.jupiter.api.TestInstance(org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS)
 class WsBeaconTest {
   private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
+  private static final String ALLOWED = "https://servers.example";
+
+  /** The shared beacon's echo delay, set per test. */
+  private final java.util.concurrent.atomic.AtomicReference<Duration> delay = new java.util.concurrent.atomic.AtomicReference<>(Duration.ZERO);
+  private WsBeacon shared;
+
+  @org.junit.jupiter.api.BeforeAll
+  void startShared() {
+    shared = start(limits(List.of(ALLOWED), 8, 1000), remote -> delay.get());
+  }
+
+  @org.junit.jupiter.api.AfterAll
+  void stopShared() {
+    if (shared != null) shared.close();
+  }
+
+  @org.junit.jupiter.api.BeforeEach
+  void noDelay() {
+    delay.set(Duration.ZERO);
+  }
 
   private static WsBeacon start(WsBeaconConfig config, EchoDelay delay) {
     return new WsBeacon(config, InetAddress.getLoopbackAddress(), delay, System::nanoTime);
@@ -36,8 +61,9 @@ class WsBeaconTest {
 
   @Test
   void echoesTextAndBinaryFramesVerbatimOverTheOpenConnection() throws Exception {
-    try (WsBeacon beacon = start(WsBeaconConfig.of(LOOPBACK), EchoDelay.NONE);
-        WsClient client = new WsClient(beacon.url())) {
+    WsBeacon beacon = shared;
+    WsBeacon.Counters before = beacon.counters();
+    try (WsClient client = new WsClient(beacon.url())) {
       assertThat(beacon.url()).isEqualTo("ws://127.0.0.1:" + beacon.localAddress().getPort() + "/");
       for (int i = 0; i < 10; i++) {
         String ping = "p:" + i + ":" + System.nanoTime() / 1e6;
@@ -47,16 +73,16 @@ class WsBeaconTest {
       for (int i = 0; i < payload.length; i++) payload[i] = (byte) (i * 7);
       client.ws.sendBinary(ByteBuffer.wrap(payload), true).join();
       assertThat((byte[]) client.received.poll(5, TimeUnit.SECONDS)).isEqualTo(payload);
-      assertThat(beacon.counters().echoed()).isEqualTo(11);
-      assertThat(beacon.counters().accepted()).isEqualTo(1);
+      assertThat(beacon.counters().echoed() - before.echoed()).isEqualTo(11);
+      assertThat(beacon.counters().accepted() - before.accepted()).isEqualTo(1);
     }
   }
 
   @Test
   void theInjectedDelayHoldsEachEcho() throws Exception {
-    try (WsBeacon beacon = start(WsBeaconConfig.of(LOOPBACK), remote -> Duration.ofMillis(40));
-        WsClient client = new WsClient(beacon.url())) {
+    try (WsClient client = new WsClient(shared.url())) {
       client.echo("warm-up");
+      delay.set(Duration.ofMillis(40));
       long t0 = System.nanoTime();
       assertThat(client.echo("p:1")).isEqualTo("p:1");
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isBetween(40L, 1000L);
@@ -65,28 +91,29 @@ class WsBeaconTest {
 
   @Test
   void aDisallowedOriginIsRefusedAtTheUpgradeAndAnAllowedOneAccepted() throws Exception {
-    try (WsBeacon beacon = start(limits(List.of("https://servers.example"), 8, 20), EchoDelay.NONE)) {
-      HttpClient http = HttpClient.newHttpClient();
-      assertThatThrownBy(() -> new WsClient(http, beacon.url(), "https://evil.example"))
-          .isInstanceOf(CompletionException.class)
-          .hasCauseInstanceOf(WebSocketHandshakeException.class)
-          .satisfies(e -> assertThat(((WebSocketHandshakeException) e.getCause()).getResponse().statusCode()).isEqualTo(403));
-      try (WsClient ok = new WsClient(http, beacon.url(), "https://servers.example")) {
-        assertThat(ok.echo("p:1")).isEqualTo("p:1");
-      }
-      assertThat(beacon.counters().rejected().get(WsBeacon.Rejection.ORIGIN)).isEqualTo(1);
+    WsBeacon beacon = shared;
+    long refused = beacon.counters().rejected().get(WsBeacon.Rejection.ORIGIN);
+    HttpClient http = HttpClient.newHttpClient();
+    assertThatThrownBy(() -> new WsClient(http, beacon.url(), "https://evil.example"))
+        .isInstanceOf(CompletionException.class)
+        .hasCauseInstanceOf(WebSocketHandshakeException.class)
+        .satisfies(e -> assertThat(((WebSocketHandshakeException) e.getCause()).getResponse().statusCode()).isEqualTo(403));
+    try (WsClient ok = new WsClient(http, beacon.url(), "https://servers.example")) {
+      assertThat(ok.echo("p:1")).isEqualTo("p:1");
     }
+    assertThat(beacon.counters().rejected().get(WsBeacon.Rejection.ORIGIN) - refused).isEqualTo(1);
   }
 
   @Test
   void aFrameOver64BytesClosesTheConnectionWith1009() throws Exception {
-    try (WsBeacon beacon = start(WsBeaconConfig.of(LOOPBACK), EchoDelay.NONE);
-        WsClient client = new WsClient(beacon.url())) {
+    WsBeacon beacon = shared;
+    long oversize = beacon.counters().rejected().get(WsBeacon.Rejection.OVERSIZE);
+    try (WsClient client = new WsClient(beacon.url())) {
       assertThat(client.echo("x".repeat(64))).hasSize(64);
       client.ws.sendText("x".repeat(65), true).join();
       assertThat(client.closeCode.get(5, TimeUnit.SECONDS)).isEqualTo(1009);
       assertThat(client.received).isEmpty();
-      assertThat(beacon.counters().rejected().get(WsBeacon.Rejection.OVERSIZE)).isEqualTo(1);
+      assertThat(beacon.counters().rejected().get(WsBeacon.Rejection.OVERSIZE) - oversize).isEqualTo(1);
     }
   }
 
@@ -126,7 +153,8 @@ class WsBeaconTest {
   @Test
   void servesWssWithAPemCertificateAndKey(@TempDir Path dir) throws Exception {
     // Armeria's own self-signed certificate generator (internal, test only): PEM files as an operator has them
-    var self = new com.linecorp.armeria.internal.common.util.SelfSignedCertificate("localhost");
+    var self = new com.linecorp.armeria.internal.common.util.SelfSignedCertificate("localhost",
+        new java.security.SecureRandom(), "EC", 256); // EC: an RSA key takes seconds to generate on a busy machine
     Path cert = Files.copy(self.certificate().toPath(), dir.resolve("cert.pem"));
     Path key = Files.copy(self.privateKey().toPath(), dir.resolve("key.pem"));
     WsBeaconConfig config = new WsBeaconConfig(LOOPBACK, InetSocketAddress.createUnresolved("localhost", 1),
