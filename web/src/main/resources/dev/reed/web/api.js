@@ -42,7 +42,9 @@ export class ReedApi {
       response = await fetch(url, {method: 'POST', headers, body: JSON.stringify(body || {}),
         signal: abort.signal, credentials: 'omit', cache: 'no-store'});
     } catch (e) {
-      throw new CoordinatorDown(this.base, abort.signal.aborted ? `no answer in ${this.timeoutMs} ms` : e.message);
+      // a browser does not say why a fetch failed: down, a wrong URL and a CORS refusal look alike
+      throw new CoordinatorDown(this.base, abort.signal.aborted ? `no answer in ${this.timeoutMs} ms`
+          : `${e.message}: down, a wrong URL, or not allowing this page's origin`);
     } finally {
       clearTimeout(timer);
     }
