@@ -2,6 +2,7 @@ package dev.reed.cli.demo;
 
 import dev.reed.agent.AgentConfig;
 import dev.reed.agent.LandmarkAgent;
+import dev.reed.agent.beacon.EchoDelay;
 import dev.reed.agent.round.RoundReport;
 import dev.reed.client.DiscoveredServer;
 import dev.reed.client.DiscoveryEvent;
@@ -31,6 +32,7 @@ import dev.reed.testbed.world.HostLocationsCsv;
 import dev.reed.testbed.world.Noise;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +48,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -81,6 +84,8 @@ import org.slf4j.LoggerFactory;
 final class Demo implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Demo.class);
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+  /** A WebSocket echo from a host the world cannot reach: never, as far as the page waits. */
+  private static final Duration UNREACHABLE = Duration.ofHours(1);
   private static final Duration COORDINATOR_ROUND = Duration.ofMillis(2000);
   /** Random server pairs whose predicted RTT is checked against the world each round. */
   private static final int PAIRS = 2000;
@@ -110,6 +115,8 @@ final class Demo implements AutoCloseable {
   private String geo;
   private final List<LandmarkAgent> agents = new ArrayList<>();
   private ExecutorService roundPool;
+  /** Where the web page's browser is in the world (the WebSocket beacons' echo delays); set with the world. */
+  private DemoWorld.Site browser;
 
   Demo(DemoOptions options, Progress progress) {
     this(options, progress, LocationStatement.SDK);
@@ -127,6 +134,22 @@ final class Demo implements AutoCloseable {
    */
   DemoReport run() throws IOException, InterruptedException {
     long t0 = progress.now();
+    List<RoundFigures> rounds = new ArrayList<>();
+    boolean converged = start(rounds);
+    List<MethodFigures> methods = discover();
+    return new DemoReport(world.description(), world.serverCount(), agents.size(), kafka.bootstrapServers(),
+        Endpoints.key(coordinator.grpcAddress()), geo, rounds, converged, options.nClose(), methods, progress.secondsSince(t0));
+  }
+
+  /**
+   * Starts everything and measures until the coordinates converge (everything {@link #run()} does
+   * before the discoveries); with the web face on, prints the page's URL once the servers are
+   * positioned.
+   *
+   * @param rounds receives each measurement round's figures
+   * @return true when the coordinates converged before the round cap
+   */
+  boolean start(List<RoundFigures> rounds) throws IOException, InterruptedException {
     workDir = Files.createTempDirectory("reed-demo-");
     register(() -> deleteRecursively(workDir));
     startKafka();
@@ -137,11 +160,15 @@ final class Demo implements AutoCloseable {
     startAgents();
     meshRounds();
     publishCatalog();
-    List<RoundFigures> rounds = new ArrayList<>();
     boolean converged = measure(rounds);
-    List<MethodFigures> methods = discover();
-    return new DemoReport(world.description(), world.serverCount(), agents.size(), kafka.bootstrapServers(),
-        Endpoints.key(coordinator.grpcAddress()), geo, rounds, converged, options.nClose(), methods, progress.secondsSince(t0));
+    if (options.web()) {
+      progress.line("page: %s", pageUrl());
+      Place where = world.location(browser.host());
+      progress.line("  (the browser is emulated in %s, %s%s: each landmark's WebSocket beacon delays its echo by the world's "
+          + "RTT to there; the page never contacts a game server)", browser.place(), browser.region(),
+          where == null ? "" : String.format(Locale.ROOT, "; state its location with ?lat=%.2f&lon=%.2f", where.lat(), where.lon()));
+    }
+    return converged;
   }
 
   // ---------------------------------------------------------------- phase 1: start everything
@@ -160,6 +187,7 @@ final class Demo implements AutoCloseable {
     world = matrix == null
         ? DemoWorld.synthetic(options.servers(), options.landmarks(), options.seed(), noise)
         : DemoWorld.matrix(matrix, options.servers(), options.landmarks(), options.seed(), noise);
+    browser = world.client(options.browserCity());
     progress.line("world: %s; %d servers, %d landmarks (%s), %d clients; jitter %.1f ms mean, loss %.1f %% (%.1f s)",
         world.description(), world.serverCount(), world.landmarks().size(), world.landmarkMix(), world.clients().size(),
         options.jitterMs(), options.lossRate() * 100, progress.secondsSince(t));
@@ -215,6 +243,8 @@ final class Demo implements AutoCloseable {
         .dimensions(options.dimensions()).height(options.height()).roundInterval(COORDINATOR_ROUND).targetsFile(targetsFile).identity("demo-coordinator")
         .groupId("reed-demo-coordinator");
     if (locationsFile != null) config.geo(HostLocationsCsv.geoFiles(locationsFile));
+    // the page may also be opened as static files from elsewhere: any origin may call the demo's coordinator
+    if (options.web()) config.http(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).corsOrigins(List.of("*"));
     coordinator = register(Coordinator.start(config.build()));
     progress.line("coordinator up: gRPC %s, %d-D%s coordinates, a round every %.1f s, %s (%.1f s)",
         Endpoints.key(coordinator.grpcAddress()), options.dimensions(), options.height() ? "+height" : "", COORDINATOR_ROUND.toMillis() / 1000.0,
@@ -235,7 +265,7 @@ final class Demo implements AutoCloseable {
     List<Future<LandmarkAgent>> starting = new ArrayList<>();
     int i = 0;
     for (DemoWorld.Site site : world.landmarks()) {
-      AgentConfig config = AgentConfig.builder(site.id(), kafka.bootstrapServers())
+      AgentConfig.Builder config = AgentConfig.builder(site.id(), kafka.bootstrapServers())
           .loopback()
           .region(site.region())
           .bind(new InetSocketAddress(world.address(site), 0))
@@ -244,9 +274,14 @@ final class Demo implements AutoCloseable {
           .probeTimeout(PROBE_TIMEOUT)
           .spoolDir(workDir.resolve("agent-" + site.id()))
           .beaconDelay(world.world().replyDelayFor(site.host(), options.seed() * 1_000 + i))
-          .seed(options.seed() * 1_000 + i + 1)
-          .build();
-      starting.add(roundPool.submit(() -> LandmarkAgent.start(config)));
+          .seed(options.seed() * 1_000 + i + 1);
+      if (options.web()) {
+        config.wsBeacon(new InetSocketAddress(world.address(site), 0)).wsEchoDelay(browserDelay(site, options.seed() * 1_000 + 500 + i));
+        Place at = world.location(site.host());
+        // announced, so the page can pick the beacons nearest its location prior and plot them on a map
+        if (at != null) config.location(AgentConfig.location(at.lat(), at.lon()));
+      }
+      starting.add(roundPool.submit(() -> LandmarkAgent.start(config.build())));
       i++;
     }
     List<Throwable> failures = new ArrayList<>();
@@ -267,6 +302,58 @@ final class Demo implements AutoCloseable {
     progress.line("%d landmark agents up (beacons %s .. %s, delayed by the world), each probing at %.0f probes/s (%.1f s)",
         agents.size(), Endpoints.key(agents.getFirst().beaconAddress()), Endpoints.key(agents.getLast().beaconAddress()),
         options.agentRate(), progress.secondsSince(t));
+    if (options.web()) {
+      progress.line("WebSocket beacons %s .. %s, each echo delayed by the world's RTT to the browser in %s", agents.getFirst().wsBeaconUrl(),
+          agents.getLast().wsBeaconUrl(), browser.place());
+    }
+  }
+
+  /**
+   * The echo delay of a landmark's WebSocket beacon: the world's RTT between the landmark and the
+   * browser's host, with the world's jitter, whoever connects (the browser runs on this machine and
+   * connects from 127.0.0.1, outside the world's address plan).
+   */
+  private EchoDelay browserDelay(DemoWorld.Site landmark, long seed) {
+    double base = world.world().rttMs(landmark.host(), browser.host());
+    Noise jitter = new Noise(options.jitterMs(), 0);
+    SplittableRandom rng = new SplittableRandom(seed);
+    return remote -> {
+      if (Double.isNaN(base)) return UNREACHABLE;
+      double ms;
+      synchronized (rng) {
+        ms = jitter.sample(base, rng);
+      }
+      return Duration.ofNanos(Math.round(ms * 1e6));
+    };
+  }
+
+  /** The emulated RTT between a landmark and the browser's host, without jitter (NaN: unreachable). */
+  double browserRttMs(String landmarkId) {
+    for (DemoWorld.Site l : world.landmarks()) if (l.id().equals(landmarkId)) return world.world().rttMs(l.host(), browser.host());
+    throw new IllegalArgumentException("no landmark " + landmarkId);
+  }
+
+  /** The emulated RTT between the browser's host and a game server ("ip:port"); NaN for an unknown server. */
+  double browserRttToServerMs(String serverKey) {
+    Integer host = hostByKey.get(serverKey);
+    return host == null ? Double.NaN : world.world().rttMs(browser.host(), host);
+  }
+
+  /** Where the browser of the web page is in the world. */
+  DemoWorld.Site browser() {
+    return browser;
+  }
+
+  /** The page's URL: the coordinator's HTTP face. */
+  String pageUrl() {
+    InetSocketAddress a = coordinator.httpAddress();
+    if (a == null) throw new IllegalStateException("the web face is off");
+    return "http://" + Endpoints.key(a) + "/";
+  }
+
+  /** The running coordinator (tests stop it to see the page cope). */
+  Coordinator coordinator() {
+    return coordinator;
   }
 
   private void closeAgents() throws InterruptedException {

@@ -47,8 +47,15 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--no-height", description = "Plain Euclidean coordinates, without the height (access-link delay) the demo adds by default.")
   boolean noHeight;
 
-  @Option(names = "--serve", description = "Keep everything running after the table and print a ./reed browse command to try; Ctrl-C stops.")
+  @Option(names = "--serve", description = "Keep everything running after the table and print a ./reed browse command to try; "
+      + "also serve the web page (the coordinator's HTTP face, each landmark's WebSocket beacon) and print its URL; Ctrl-C stops.")
   boolean serve;
+
+  @Option(names = "--browser-city", paramLabel = "CITY",
+      description = "With --serve: where the web page's browser is in the emulated world, one of the demo's client cities "
+          + "or ids (e.g. Amsterdam, client-na); the WebSocket beacons delay their echo by the world's RTT to there "
+          + "(default: the first client's city).")
+  String browserCity;
 
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the table's figures as JSON.")
   Path json;
@@ -111,7 +118,7 @@ public final class DemoCommand implements Callable<Integer> {
     DemoOptions options;
     try {
       options = new DemoOptions(servers, landmarks, world, dimensions, !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose,
-          calibration, rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo);
+          calibration, rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -173,6 +180,8 @@ public final class DemoCommand implements Callable<Integer> {
       progress.plain(String.format(Locale.ROOT, "  (from %s, %s, %s: --bind %s)", c.id(), c.region(), c.place(),
           demo.world().address(c).getHostAddress()));
     }
+    progress.plain("Or open the web page (positions the browser over WebSockets to the landmarks; it never contacts a game server):");
+    progress.plain("page: " + demo.pageUrl());
     progress.plain("Press Ctrl-C to stop everything.");
     demo.serve();
   }

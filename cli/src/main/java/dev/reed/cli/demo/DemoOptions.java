@@ -31,10 +31,14 @@ import java.util.Objects;
  * @param serveInterval time between measurement rounds while serving
  * @param geo give the coordinator the world's location database and the clients their location
  *     (issue 15); a world without locations runs without either whatever this says
+ * @param web the web face (issue 17): each landmark's WebSocket beacon, delaying its echo by the
+ *     world's RTT to the browser's host, and the coordinator's HTTP face serving the page
+ * @param browserCity where the browser is in the world: a demo client's city or id
+ *     (case-insensitive); null = the first client
  */
 record DemoOptions(int servers, int landmarks, String world, int dimensions, boolean height, long seed, double jitterMs, double lossRate,
     double agentRate, int maxRounds, double convergence, int nClose, int calibration, double clientRate, double traditionalRate,
-    Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo) {
+    Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo, boolean web, String browserCity) {
 
   /** The paper's probe rate (DSL), at which the table's times are given. */
   static final double PAPER_RATE = 140;
@@ -70,6 +74,8 @@ record DemoOptions(int servers, int landmarks, String world, int dimensions, boo
     Objects.requireNonNull(out, "out");
     Objects.requireNonNull(serveInterval, "serveInterval");
     if (serveInterval.toSeconds() < 5) throw new IllegalArgumentException("--serve-interval must be >= 5 s");
+    if (browserCity != null && browserCity.isBlank()) throw new IllegalArgumentException("--browser-city must not be blank");
+    if (browserCity != null && !web) throw new IllegalArgumentException("--browser-city needs the web face (--serve)");
   }
 
   /** The matrix path of a "matrix:PATH" world, or null for the synthetic one. */

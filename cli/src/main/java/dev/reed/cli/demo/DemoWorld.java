@@ -220,6 +220,21 @@ final class DemoWorld {
     return clients;
   }
 
+  /**
+   * A client by city or id, case-insensitive ({@code --browser-city}).
+   *
+   * @param cityOrId null for the first client
+   * @throws IllegalArgumentException no client is there, with the choices
+   */
+  Site client(String cityOrId) {
+    if (cityOrId == null) return clients.getFirst();
+    for (Site c : clients) {
+      if (c.id().equalsIgnoreCase(cityOrId) || (c.place() != null && c.place().equalsIgnoreCase(cityOrId))) return c;
+    }
+    throw new IllegalArgumentException("--browser-city must be one of the demo's client cities or ids: " + clients.stream()
+        .map(c -> c.place() + " (" + c.id() + ")").collect(Collectors.joining(", ")) + "; got '" + cityOrId + "'");
+  }
+
   InetAddress address(Site s) {
     return world.address(s.host());
   }
