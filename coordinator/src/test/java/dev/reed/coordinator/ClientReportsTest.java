@@ -187,6 +187,11 @@ class ClientReportsTest {
     for (int i = 0; i < 513; i++) big.addServers(measured("10.0." + i / 250 + "." + (i % 250 + 1) + ":27960", 10_000));
     assertRejected(big.build(), "too_many_servers", "at most 512, got 513");
     assertRejected(report().build(), "no_servers", "at least one server");
+    ReportMeasurementsRequest.Builder huge = report().clearLandmarkRtts().addServers(measured(known, 10_000));
+    for (int i = 0; i < 40; i++) {
+      huge.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId("x".repeat(2000) + i).setRttUs(10_000));
+    }
+    assertRejected(huge.build(), "too_large", "at most 65536");
 
     // an unknown server among known ones is dropped and said so; the rest is accepted
     ReportMeasurementsResponse ok = stub(HONEST + "-3", "203.0.113.9").reportMeasurements(report()
