@@ -177,6 +177,7 @@ public final class Coordinator implements AutoCloseable {
       IpLocator asns = locator;
       reportIntake = new ReportIntake(state, groupKeys, a -> asns.asn(a).map(dev.reed.geo.Asn::number).orElse(null),
           producer, config.clock(), reportConfig.maxAgeMillis());
+      resources.add(reportIntake);
       log.info("client reports on: group keys hashed with {}; observations kept {} h", groupKeys.describe(),
           reportConfig.maxAgeMillis() / 3_600_000.0);
     }

@@ -35,7 +35,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * the address outlives the call. Every refusal is counted by {@link Rejection}, the reason the
  * client is told in its INVALID_ARGUMENT.
  */
-public final class ReportIntake {
+public final class ReportIntake implements AutoCloseable {
   /** Servers one report may carry (a discovery probes 40-60; a generous bound on abuse). */
   public static final int MAX_SERVERS = 512;
   /** Landmark RTTs one report or page request may carry. */
@@ -78,6 +78,14 @@ public final class ReportIntake {
   private final Map<Rejection, AtomicLong> rejected = new EnumMap<>(Rejection.class);
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong publishFailures = new AtomicLong();
+  /**
+   * Sends happen here, not on the gRPC threads: while the broker is unreachable a send blocks for
+   * up to the producer's max.block.ms, and rankings must still be served from memory then. A full
+   * queue answers UNAVAILABLE at once.
+   */
+  private final java.util.concurrent.ThreadPoolExecutor sender = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0,
+      java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(1024),
+      Thread.ofPlatform().name("report-sender").daemon().factory());
 
   /**
    * @param asn the AS number announcing an address, null when unknown (no AS database)
@@ -139,16 +147,14 @@ public final class ReportIntake {
     CompletableFuture<ReportMeasurementsResponse> done = new CompletableFuture<>();
     ReportMeasurementsResponse.Builder response = ReportMeasurementsResponse.newBuilder().setAccepted(r.getServersCount());
     drops.forEach((reason, n) -> response.addDropped(ReportDrop.newBuilder().setReason(reason).setCount(n)));
-    producer.send(new ProducerRecord<>(Topic.CLIENT_REPORTS.name(), keys.getFirst().getBytes(StandardCharsets.UTF_8),
-        r.toByteArray()), (md, e) -> {
-          if (e != null) {
-            publishFailures.incrementAndGet();
-            done.completeExceptionally(e);
-          } else {
-            accepted.incrementAndGet();
-            done.complete(response.build());
-          }
-        });
+    ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(Topic.CLIENT_REPORTS.name(),
+        keys.getFirst().getBytes(StandardCharsets.UTF_8), r.toByteArray());
+    try {
+      sender.execute(new Send(out, done, response.build()));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      publishFailures.incrementAndGet();
+      done.completeExceptionally(e);
+    }
     return done;
   }
 
@@ -243,5 +249,47 @@ public final class ReportIntake {
 
   private static Timestamp timestamp(long ms) {
     return Timestamp.newBuilder().setSeconds(Math.floorDiv(ms, 1000)).setNanos((int) Math.floorMod(ms, 1000) * 1_000_000).build();
+  }
+
+  /** One report to publish, and its caller's answer once Kafka has it (or has failed). */
+  private final class Send implements Runnable {
+    private final ProducerRecord<byte[], byte[]> record;
+    private final CompletableFuture<ReportMeasurementsResponse> done;
+    private final ReportMeasurementsResponse response;
+
+    Send(ProducerRecord<byte[], byte[]> record, CompletableFuture<ReportMeasurementsResponse> done,
+        ReportMeasurementsResponse response) {
+      this.record = record;
+      this.done = done;
+      this.response = response;
+    }
+
+    @Override
+    public void run() {
+      try {
+        producer.send(record, (md, e) -> {
+          if (e != null) fail(e);
+          else {
+            accepted.incrementAndGet();
+            done.complete(response);
+          }
+        });
+      } catch (RuntimeException e) {
+        fail(e);
+      }
+    }
+
+    void fail(Throwable e) {
+      publishFailures.incrementAndGet();
+      done.completeExceptionally(e);
+    }
+  }
+
+  /** Stops sending; reports still queued are answered UNAVAILABLE. */
+  @Override
+  public void close() {
+    for (Runnable r : sender.shutdownNow()) {
+      if (r instanceof Send send) send.fail(new IllegalStateException("coordinator stopping"));
+    }
   }
 }
