@@ -31,6 +31,7 @@ import java.util.Set;
  *     database of its emulated hosts
  * @param clock wall clock for every timestamp and schedule
  * @param http the HTTP face for web clients (JSON, gRPC-Web, the page); {@link Http#OFF} by default
+ * @param reports client reports (issue 16): on by default
  */
 public record CoordinatorConfig(
     Kafka kafka,
@@ -43,7 +44,8 @@ public record CoordinatorConfig(
     Leadership leadership,
     GeoFiles geo,
     Clock clock,
-    Http http) {
+    Http http,
+    Reports reports) {
 
   public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
 
@@ -73,6 +75,7 @@ public record CoordinatorConfig(
     Objects.requireNonNull(geo, "geo");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(http, "http");
+    Objects.requireNonNull(reports, "reports");
   }
 
   /**
@@ -102,6 +105,36 @@ public record CoordinatorConfig(
       if (!(wsOverheadMs >= 0 && wsOverheadMs < 100)) {
         throw new IllegalArgumentException("--ws-overhead-ms must be 0-100 ms, got " + wsOverheadMs);
       }
+    }
+  }
+
+  /**
+   * Client reports (issue 16): ReportMeasurements, reed.client-reports and the report_factor on
+   * ranked servers.
+   *
+   * @param enabled accept reports and learn from them ({@code --[no-]reports}); off: the call is
+   *     FAILED_PRECONDITION and no factor is served
+   * @param keyFile the secret the group keys are hashed with ({@code --report-key-file}, at least 16
+   *     bytes); null = a random key per process (replicas then cap sources separately)
+   * @param params overrides of {@link dev.reed.coordinates.reports.ReportConfig}'s defaults by name
+   *     ({@code --report-param kernelMs=2}); checked here
+   */
+  public record Reports(boolean enabled, Path keyFile, Map<String, String> params) {
+    /** Defaults: on, a random key, the measured ReportConfig defaults. */
+    public static final Reports DEFAULT = new Reports(true, null, Map.of());
+
+    public Reports {
+      params = Map.copyOf(params == null ? Map.of() : params);
+      try {
+        dev.reed.coordinates.reports.ReportConfig.defaults().with(params);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--report-param: " + e.getMessage(), e);
+      }
+    }
+
+    /** The learning parameters. */
+    public dev.reed.coordinates.reports.ReportConfig config() {
+      return dev.reed.coordinates.reports.ReportConfig.defaults().with(params);
     }
   }
 
@@ -336,10 +369,13 @@ public record CoordinatorConfig(
     private java.net.InetSocketAddress http;
     private List<String> corsOrigins;
     private double wsOverheadMs;
+    private boolean reports;
+    private Path reportKeyFile;
+    private Map<String, String> reportParams;
 
     private Builder(String kafkaBootstrap) {
       this(new CoordinatorConfig(new Kafka(kafkaBootstrap, Map.of(), Kafka.DEFAULT_GROUP_ID), DEFAULT_BIND_ADDRESS, DEFAULT_METRICS_PORT, Api.DEFAULT, Rounds.DEFAULT, Catalog.DEFAULT,
-          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC(), Http.OFF));
+          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC(), Http.OFF, Reports.DEFAULT));
     }
 
     private Builder(CoordinatorConfig c) {
@@ -381,6 +417,9 @@ public record CoordinatorConfig(
       http = c.http.address();
       corsOrigins = c.http.corsOrigins();
       wsOverheadMs = c.http.wsOverheadMs();
+      reports = c.reports.enabled();
+      reportKeyFile = c.reports.keyFile();
+      reportParams = c.reports.params();
     }
 
     public Builder kafkaProperties(Map<String, String> v) { kafkaProperties = v; return this; }
@@ -421,6 +460,12 @@ public record CoordinatorConfig(
     public Builder corsOrigins(List<String> v) { corsOrigins = v; return this; }
     /** Subtracted from WebSocket RTTs in Locate ({@code --ws-overhead-ms}). */
     public Builder wsOverheadMs(double v) { wsOverheadMs = v; return this; }
+    /** Client reports on or off ({@code --[no-]reports}). */
+    public Builder reports(boolean v) { reports = v; return this; }
+    /** The group keys' secret ({@code --report-key-file}); null = random per process. */
+    public Builder reportKeyFile(Path v) { reportKeyFile = v; return this; }
+    /** ReportConfig overrides by name ({@code --report-param}). */
+    public Builder reportParams(Map<String, String> v) { reportParams = v; return this; }
     /** Location and AS database files ({@code --geoip}, {@code --asn}); checked when the coordinator starts. */
     public Builder geo(List<Path> locationFiles, List<Path> asnFiles) { geo = GeoFiles.of(locationFiles, asnFiles); return this; }
     /** The databases as a whole, e.g. the testbed's {@code HostLocationsCsv.geoFiles(file)} for the demo. */
@@ -438,7 +483,8 @@ public record CoordinatorConfig(
           new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),
           new Leadership(leaderElection, leaseNamespace, leaseName, identity), geo, clock,
-          new Http(http, corsOrigins, wsOverheadMs));
+          new Http(http, corsOrigins, wsOverheadMs),
+          new Reports(reports, reportKeyFile, reportParams));
     }
   }
 }

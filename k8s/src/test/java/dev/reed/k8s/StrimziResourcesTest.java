@@ -159,9 +159,11 @@ class StrimziResourcesTest {
     Acls acls = Acls.of(ManifestSet.read(Checkout.k8s().resolve("base/kafka/kafkausers.yaml"))
         .one("KafkaUser", "reed-coordinator"));
     assertThat(acls.topicsWith("Read")).contains(Topic.SAMPLES.name(), Topic.MESH_SAMPLES.name(),
-        Topic.TARGETS.name(), Topic.LANDMARKS.name(), Topic.COORDINATES.name(), Topic.LANDMARK_COORDINATES.name());
+        Topic.TARGETS.name(), Topic.LANDMARKS.name(), Topic.COORDINATES.name(), Topic.LANDMARK_COORDINATES.name(),
+        Topic.CLIENT_REPORTS.name());
     assertThat(acls.topicsWith("Write")).containsExactlyInAnyOrder(Topic.COORDINATES.name(),
-        Topic.LANDMARK_COORDINATES.name(), Topic.TARGETS.name(), Topic.DEAD_LETTER.name());
+        Topic.LANDMARK_COORDINATES.name(), Topic.TARGETS.name(), Topic.DEAD_LETTER.name(),
+        Topic.CLIENT_REPORTS.name());
     assertThat(acls.operations()).isSubsetOf(Set.of("Read", "Write", "Describe"));
     assertThat(acls.resourceTypes()).isSubsetOf(Set.of("topic", "group"));
     assertThat(acls.topicPatterns()).containsOnly("literal");

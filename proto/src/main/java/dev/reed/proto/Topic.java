@@ -37,9 +37,16 @@ public record Topic(String name, int partitions, boolean compacted, Duration ret
   /** Records that could not be decoded or failed validation, with the reason in a header. */
   public static final Topic DEAD_LETTER = new Topic("reed.dead-letter", 1, false, Duration.ofDays(7));
 
+  /**
+   * Accepted client reports (issue 16), one record per report, key = its first group key (a keyed
+   * hash of the reporter's network prefix); value = ClientReportRecord, no client address. Every
+   * coordinator replica reads it in full; kept 7 days (the in-memory corrections forget sooner).
+   */
+  public static final Topic CLIENT_REPORTS = new Topic("reed.client-reports", 3, false, Duration.ofDays(7));
+
   /** Every topic, in the order of DESIGN.md section 2. */
-  public static final List<Topic> ALL =
-      List.of(TARGETS, LANDMARKS, SAMPLES, MESH_SAMPLES, COORDINATES, LANDMARK_COORDINATES, DEAD_LETTER);
+  public static final List<Topic> ALL = List.of(TARGETS, LANDMARKS, SAMPLES, MESH_SAMPLES, COORDINATES,
+      LANDMARK_COORDINATES, DEAD_LETTER, CLIENT_REPORTS);
 
   public Topic {
     if (name == null || name.isBlank()) throw new IllegalArgumentException("topic name is blank");

@@ -11,78 +11,74 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class NeighbourhoodCorrectionsTest {
-  private static final Coordinate SERVER = Coordinate.of(10, 0);
-  private static final ReportedServer KNOWN = new ReportedServer(SERVER, Map.of(), null);
-  /** A site's RTTs to the landmarks; hosts at the site differ by a fraction of a ms. */
-  private static final Map<String, Double> SITE = Map.of("a", 12.0, "b", 30.0, "c", 55.0, "d", 80.0);
-  private static final Map<String, Double> ELSEWHERE = Map.of("a", 25.0, "b", 14.0, "c", 70.0, "d", 62.0);
-  private static final long HOUR = 3_600_000L;
+  static final Coordinate CLIENT = new Coordinate(new double[] {0, 0}, 0);
+  static final Coordinate SERVER = new Coordinate(new double[] {100, 0}, 0);
+  static final Map<String, Double> LANDMARKS = Map.of("a", 10.0, "b", 20.0, "c", 30.0);
+  final ReportConfig config = ReportConfig.defaults();
 
-  private final ReportConfig config = ReportConfig.defaults();
-  private final NeighbourhoodCorrections corrections = new NeighbourhoodCorrections(config);
-
-  private void report(Map<String, Double> landmarks, double rttMs, String group, long at) {
-    ClientReport r = new ClientReport(Coordinate.of(0, 0), null, landmarks, Map.of("s", rttMs), Set.of(), List.of(group), at);
-    corrections.add(new ReportScreen.Screened(r, Map.of("s", new ReportScreen.Kept(KNOWN, rttMs)), Map.of(), 0, 0));
+  ReportScreen.Screened report(double rttMs, String group, long at) {
+    ClientReport r = new ClientReport(CLIENT, null, LANDMARKS, Map.of("s", rttMs), Set.of(), List.of(group), at);
+    return new ReportScreen.Screened(r, Map.of("s", new ReportScreen.Kept(new ReportedServer(SERVER, Map.of(), null), rttMs)),
+        Map.of(), 0, 0);
   }
 
-  private double factorAtSite(long now) {
-    return corrections.factor(Coordinate.of(0, 0), SITE, "s", SERVER, now);
+  double factor(NeighbourhoodCorrections c) {
+    return c.factor(CLIENT, LANDMARKS, "s", SERVER, 1000);
   }
 
   @Test
-  void aClientAtAReportersSiteInheritsWhatItMeasured() {
-    // the coordinates say 10 ms; a reporter at the site measured 2 ms
-    report(SITE, 2.0, "g1", 0);
-    assertThat(factorAtSite(0) * 10).isCloseTo(2.0, within(1e-9));
-    // a client elsewhere keeps its prediction
-    assertThat(corrections.factor(Coordinate.of(0, 0), ELSEWHERE, "s", SERVER, 0)).isEqualTo(1.0);
-    // and so does any client about a server nobody reported
-    assertThat(corrections.factor(Coordinate.of(0, 0), SITE, "other", SERVER, 0)).isEqualTo(1.0);
+  void aReporterAtTheClientsSiteCarriesItsRatioOver() {
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(config);
+    assertThat(factor(c)).isEqualTo(1.0);
+    c.add(report(200, "p:1", 0));
+    assertThat(factor(c)).isCloseTo(2.0, within(1e-9));
+    assertThat(c.factor(CLIENT, LANDMARKS, "other", SERVER, 1000)).isEqualTo(1.0);
   }
 
   @Test
-  void aFloodFromOneSourceIsOutvotedByFewHonestReporters() {
-    report(SITE, 8.0, "honest1", 0);
-    report(SITE, 8.2, "honest2", 0);
-    report(SITE, 7.9, "honest3", 0);
-    for (int i = 0; i < 100; i++) {
-      report(SITE, 0.5, "liar", 0); // same prefix, a hundred times
-    }
-    assertThat(factorAtSite(0) * 10).isBetween(7.9, 8.2);
+  void aFloodFromOneSourceNeitherOutvotesNorEvictsHonestReporters() {
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(config);
+    for (int i = 0; i < 3; i++) c.add(report(150, "p:honest-" + i, 0));
+    for (int i = 0; i < 5 * config.perServer(); i++) c.add(report(5, "p:liar", 1 + i));
+    assertThat(c.observations()).isEqualTo(config.perServer());
+    // 3 honest sources of weight 1 against the liar's capped 1 and the prior's 0.5: the median is honest
+    assertThat(factor(c)).isCloseTo(1.5, within(1e-9));
   }
 
   @Test
-  void noCorrectionExceedsTheBound() {
-    for (int i = 0; i < 5; i++) {
-      report(SITE, 0.001, "g" + i, 0);
-    }
-    assertThat(factorAtSite(0)).isEqualTo(1 / config.maxFactor(), within(1e-12));
+  void honestReportersAfterAFloodStillCount() {
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(config);
+    for (int i = 0; i < 5 * config.perServer(); i++) c.add(report(5, "p:liar", i));
+    for (int i = 0; i < 3; i++) c.add(report(150, "p:honest-" + i, 1000));
+    assertThat(factor(c)).isCloseTo(1.5, within(1e-9));
   }
 
   @Test
-  void reportsAgeOut() {
-    report(SITE, 2.0, "g1", 0);
-    long later = config.maxAgeMillis() + HOUR;
-    assertThat(factorAtSite(later)).isEqualTo(1.0);
-    assertThat(corrections.forget(later)).isEqualTo(1);
-    assertThat(corrections.observations()).isZero();
-    assertThat(corrections.servers()).isZero();
+  void aQueryAnswersAsTheOneShotFactor() {
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(config);
+    c.add(report(200, "p:1", 0));
+    c.add(report(120, "p:2", 0));
+    NeighbourhoodCorrections.Query q = c.query(CLIENT, LANDMARKS, 1000);
+    assertThat(q.factor("s", SERVER)).isEqualTo(factor(c));
+    assertThat(q.factor("none", SERVER)).isEqualTo(1.0);
+    // a client whose landmark RTTs are far from the reporters' learns nothing
+    assertThat(c.factor(CLIENT, Map.of("a", 60.0, "b", 70.0, "c", 80.0), "s", SERVER, 1000)).isEqualTo(1.0);
+  }
+
+  @Test
+  void everyCorrectionIsBoundedAndAgesOut() {
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(config);
+    c.add(report(5, "p:1", 0));
+    assertThat(factor(c)).isCloseTo(1 / config.maxFactor(), within(1e-9));
+    assertThat(c.forget(config.maxAgeMillis() + 1)).isEqualTo(1);
+    assertThat(factor(c)).isEqualTo(1.0);
   }
 
   @Test
   void aServerThatMovedIsLearnedAgain() {
-    report(SITE, 2.0, "g1", 0);
-    Coordinate moved = Coordinate.of(10, 30);
-    assertThat(corrections.factor(Coordinate.of(0, 0), SITE, "s", moved, 0)).isEqualTo(1.0);
-  }
-
-  @Test
-  void aServerKeepsItsNewestObservations() {
-    for (int i = 0; i < config.perServer() + 10; i++) {
-      report(SITE, 2.0, "g" + i, 0);
-    }
-    assertThat(corrections.observations()).isEqualTo(config.perServer());
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(config);
+    c.add(report(200, "p:1", 0));
+    assertThat(c.factor(CLIENT, LANDMARKS, "s", new Coordinate(new double[] {100, 30}, 0), 1000)).isEqualTo(1.0);
   }
 
   @Test

@@ -50,6 +50,20 @@ public final class ApiServer implements AutoCloseable {
    */
   public static ApiServer start(InetSocketAddress bind, Path tlsCert, Path tlsKey, ApiKeys apiKeys,
       List<BindableService> services) throws IOException {
+    return start(bind, tlsCert, tlsKey, apiKeys, services, method -> { }, method -> { });
+  }
+
+  /**
+   * The same, telling of calls the API-key check refuses (by full method name), so a call's own
+   * metrics can count them (client reports: reed_client_reports_rejected_total).
+   */
+  public static ApiServer start(InetSocketAddress bind, Path tlsCert, Path tlsKey, ApiKeys apiKeys,
+      List<BindableService> services, java.util.function.Consumer<String> unauthenticated,
+      java.util.function.Consumer<String> rateLimited) throws IOException {
+    java.util.function.BiConsumer<String, ApiKeyInterceptor.Refusal> refused = (method, why) -> {
+      if (why == ApiKeyInterceptor.Refusal.UNAUTHENTICATED) unauthenticated.accept(method);
+      else rateLimited.accept(method);
+    };
     ServerCredentials creds = tlsCert == null ? InsecureServerCredentials.create()
         : TlsServerCredentials.create(tlsCert.toFile(), tlsKey.toFile());
     HealthStatusManager health = new HealthStatusManager();
@@ -59,7 +73,7 @@ public final class ApiServer implements AutoCloseable {
     NettyServerBuilder b = NettyServerBuilder.forAddress(bind, creds).executor(executor);
     // one key interceptor for every service and the HTTP face too: a key's rate is shared by all
     ServerInterceptor[] guards = apiKeys == null ? new ServerInterceptor[] {new StatusExceptionInterceptor()}
-        : new ServerInterceptor[] {new StatusExceptionInterceptor(), new ApiKeyInterceptor(apiKeys, System::nanoTime)};
+        : new ServerInterceptor[] {new StatusExceptionInterceptor(), new ApiKeyInterceptor(apiKeys, System::nanoTime, refused)};
     for (BindableService s : services) {
       b.addService(ServerInterceptors.intercept(s, guards));
     }
