@@ -20,7 +20,13 @@ import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.coordinator.leader.LeaderElection;
 import dev.reed.coordinator.position.LandmarkEmbeddingRound;
 import dev.reed.coordinator.position.TargetPositioning;
+import dev.reed.coordinator.reports.GroupKeys;
+import dev.reed.coordinator.reports.ReportIntake;
+import dev.reed.coordinator.reports.ReportLearning;
 import dev.reed.coordinator.snapshot.SnapshotFiles;
+import dev.reed.coordinates.reports.NeighbourhoodCorrections;
+import dev.reed.coordinates.reports.ReportConfig;
+import dev.reed.coordinates.reports.ReportScreen;
 import dev.reed.coordinates.geo.EstimatorModel;
 import dev.reed.coordinates.geo.LightBound;
 import dev.reed.coordinator.geo.ClientAddress;
@@ -91,6 +97,9 @@ public final class Coordinator implements AutoCloseable {
   private IpLocator locator = IpLocator.none();
   private HostLocations locations;
   private GeoTraining geoTraining;
+  private ReportIntake reportIntake;
+  private ReportLearning reportLearning;
+  private NeighbourhoodCorrections corrections;
   private volatile boolean closed;
 
   private Coordinator(CoordinatorConfig config) {
@@ -160,13 +169,34 @@ public final class Coordinator implements AutoCloseable {
         Duration.ofMillis(250));
     resources.add(feed);
     Supplier<ServingState> state = feed::current;
+    ReportConfig reportConfig = config.reports().config();
+    if (config.reports().enabled()) {
+      GroupKeys groupKeys = config.reports().keyFile() == null ? GroupKeys.random()
+          : GroupKeys.fromFile(config.reports().keyFile());
+      corrections = new NeighbourhoodCorrections(reportConfig);
+      IpLocator asns = locator;
+      reportIntake = new ReportIntake(state, groupKeys, a -> asns.asn(a).map(dev.reed.geo.Asn::number).orElse(null),
+          producer, config.clock(), reportConfig.maxAgeMillis());
+      log.info("client reports on: group keys hashed with {}; observations kept {} h", groupKeys.describe(),
+          reportConfig.maxAgeMillis() / 3_600_000.0);
+    }
     ReedServiceImpl reed = new ReedServiceImpl(state, math.withCalibrationMaxError(config.api().calibrationMaxError()),
-        config.clock(), config.api().calibrationRotation(), config.api().calibrationMaxError(), geo, locations);
-    // the client's address (X-Forwarded-For from trusted proxies) matters only for a location prior
-    BindableService reedService = locations == null ? reed
+        config.clock(), config.api().calibrationRotation(), config.api().calibrationMaxError(), geo, locations,
+        reportIntake, corrections);
+    // the client's address (X-Forwarded-For from trusted proxies): for a location prior, and for a
+    // report's group keys (hashed at once, never stored)
+    BindableService reedService = locations == null && reportIntake == null ? reed
         : () -> ServerInterceptors.intercept(reed, ClientAddress.trusting(config.api().trustedProxies()));
+    String reportMethod = dev.reed.proto.v1.ReedServiceGrpc.getReportMeasurementsMethod().getFullMethodName();
+    ReportIntake intake = reportIntake;
     api = ApiServer.start(new InetSocketAddress(config.bindAddress(), config.api().grpcPort()), config.api().tlsCert(),
-        config.api().tlsKey(), keys, List.of(reedService, new SnapshotServiceImpl(state, geo)));
+        config.api().tlsKey(), keys, List.of(reedService, new SnapshotServiceImpl(state, geo)),
+        method -> {
+          if (intake != null && method.equals(reportMethod)) intake.count(ReportIntake.Rejection.UNAUTHENTICATED);
+        },
+        method -> {
+          if (intake != null && method.equals(reportMethod)) intake.count(ReportIntake.Rejection.RATE_LIMITED);
+        });
     resources.add(api);
     feed.start();
     if (feed.awaitCaughtUp(Duration.ofSeconds(60))) {
@@ -174,6 +204,12 @@ public final class Coordinator implements AutoCloseable {
     } else {
       log.warn("index not caught up after 60 s; health turns SERVING once it is");
       feed.onRebuild(() -> api.serving(true));
+    }
+    if (corrections != null) {
+      // after the index: a report is screened against the servers as this replica knows them
+      reportLearning = new ReportLearning(config.kafka().clients(), "reed-coordinator-reports-" + config.leadership().identity(),
+          state, geo, corrections, reportConfig, config.clock()).start();
+      resources.add(reportLearning);
     }
 
     if (leader == null) leader = switch (config.leadership().election()) {
@@ -323,6 +359,7 @@ public final class Coordinator implements AutoCloseable {
       Gauge.builder("reed_geo_cv_relative_error", geoTraining, t -> t.current().errors().geoAndCoordinates())
           .description("median relative error of the served fused prediction in cross-validation").register(registry);
     }
+    if (reportIntake != null) registerReportMetrics();
     if (quake3Master != null) {
       FunctionCounter.builder("reed_q3_master_heartbeats", quake3Master, m -> m.counters().heartbeats()).register(registry);
       FunctionCounter.builder("reed_q3_master_registered", quake3Master, m -> m.counters().registered()).register(registry);
@@ -334,6 +371,48 @@ public final class Coordinator implements AutoCloseable {
       FunctionCounter.builder("reed_valve_master_requests", valveMaster, m -> m.counters().requests()).register(registry);
       FunctionCounter.builder("reed_valve_master_malformed", valveMaster, m -> m.counters().malformed()).register(registry);
     }
+  }
+
+  private void registerReportMetrics() {
+    for (ReportIntake.Rejection r : ReportIntake.Rejection.values()) {
+      FunctionCounter.builder("reed_client_reports_rejected", reportIntake, i -> i.rejected(r))
+          .description("client reports refused (INVALID_ARGUMENT, UNAUTHENTICATED, RESOURCE_EXHAUSTED), by reason")
+          .tag("reason", r.label()).register(registry);
+    }
+    FunctionCounter.builder("reed_client_reports_accepted", reportIntake, ReportIntake::accepted)
+        .description("client reports published on reed.client-reports").register(registry);
+    FunctionCounter.builder("reed_client_reports_publish_failures", reportIntake, ReportIntake::publishFailures)
+        .description("client reports accepted but not published (answered UNAVAILABLE)").register(registry);
+    FunctionCounter.builder("reed_client_reports_learned", reportLearning, ReportLearning::reports)
+        .description("client reports read from reed.client-reports and screened").register(registry);
+    FunctionCounter.builder("reed_client_report_rtts_kept", reportLearning, ReportLearning::kept)
+        .description("reported RTTs believed and learned").register(registry);
+    for (ReportScreen.Reason r : ReportScreen.Reason.values()) {
+      FunctionCounter.builder("reed_client_report_rtts_dropped", reportLearning, l -> l.dropped(r))
+          .description("reported RTTs screened out, by reason").tag("reason", r.name().toLowerCase(java.util.Locale.ROOT))
+          .register(registry);
+    }
+    for (ReportLearning.Invalid k : ReportLearning.Invalid.values()) {
+      FunctionCounter.builder("reed_client_report_records_invalid", reportLearning, l -> l.invalid(k))
+          .description("reed.client-reports records skipped whole, by kind")
+          .tag("kind", k.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
+    }
+    FunctionCounter.builder("reed_client_report_observations_forgotten", reportLearning, ReportLearning::forgotten)
+        .description("learned observations aged out").register(registry);
+    Gauge.builder("reed_client_report_observations", corrections, NeighbourhoodCorrections::observations)
+        .description("reported RTTs held for corrections").register(registry);
+    Gauge.builder("reed_client_report_servers", corrections, NeighbourhoodCorrections::servers)
+        .description("servers with at least one reported RTT held").register(registry);
+  }
+
+  /** What client reports taught this replica; null when reports are off. */
+  public NeighbourhoodCorrections reportCorrections() {
+    return corrections;
+  }
+
+  /** The report consumer (counters); null when reports are off. */
+  public ReportLearning reportLearning() {
+    return reportLearning;
   }
 
   /** {@code /healthz}: serving only while the index is caught up and the round loop runs. */

@@ -140,6 +140,21 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "prior; repeatable (env REED_COORDINATOR_TRUSTED_PROXIES, comma-separated; default: none)")
   List<String> trustedProxies;
 
+  @Option(names = "--reports", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "accept client reports (ReportMeasurements), learn from them and serve report_factor; "
+          + "--no-reports turns it off (env REED_COORDINATOR_REPORTS=false; default: on)")
+  boolean reports = CoordinatorConfig.Reports.DEFAULT.enabled();
+
+  @Option(names = "--report-key-file", paramLabel = "FILE",
+      description = "secret (>= 16 bytes) the client reports' group keys are HMAC-hashed with; share it between "
+          + "replicas (env REED_COORDINATOR_REPORT_KEY_FILE; default: a random key per process)")
+  Path reportKeyFile = CoordinatorConfig.Reports.DEFAULT.keyFile();
+
+  @Option(names = "--report-param", paramLabel = "NAME=VALUE",
+      description = "override a client-report learning setting (kernelMs, priorWeight, groupCap, maxFactor, perServer, "
+          + "maxAgeMillis, movedMs, triangleSlackMs, ...; coordinates ReportConfig); repeatable")
+  Map<String, String> reportParams;
+
   @Option(names = "--group-id", description = "consumer group the replicas share reed.samples in (default: ${DEFAULT-VALUE})")
   String groupId = Kafka.DEFAULT_GROUP_ID;
 
@@ -173,6 +188,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .leaderElection(leaderElection).lease(ns[0], ns[1]).groupId(groupId)
         .geo(geoip == null ? List.of() : geoip, asn == null ? List.of() : asn)
         .trustedProxies(trustedProxies == null ? List.of() : trustedProxies)
+        .reports(reports).reportKeyFile(reportKeyFile).reportParams(reportParams == null ? Map.of() : reportParams)
         .build();
   }
 

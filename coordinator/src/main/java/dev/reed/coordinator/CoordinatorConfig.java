@@ -30,6 +30,7 @@ import java.util.Set;
  *     line never locates loopback addresses; the demo's embedded coordinator does, with the testbed's
  *     database of its emulated hosts
  * @param clock wall clock for every timestamp and schedule
+ * @param reports client reports (issue 16): on by default
  */
 public record CoordinatorConfig(
     Kafka kafka,
@@ -41,7 +42,8 @@ public record CoordinatorConfig(
     Snapshots snapshots,
     Leadership leadership,
     GeoFiles geo,
-    Clock clock) {
+    Clock clock,
+    Reports reports) {
 
   public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
 
@@ -70,6 +72,37 @@ public record CoordinatorConfig(
     Objects.requireNonNull(leadership, "leadership");
     Objects.requireNonNull(geo, "geo");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(reports, "reports");
+  }
+
+  /**
+   * Client reports (issue 16): ReportMeasurements, reed.client-reports and the report_factor on
+   * ranked servers.
+   *
+   * @param enabled accept reports and learn from them ({@code --[no-]reports}); off: the call is
+   *     FAILED_PRECONDITION and no factor is served
+   * @param keyFile the secret the group keys are hashed with ({@code --report-key-file}, at least 16
+   *     bytes); null = a random key per process (replicas then cap sources separately)
+   * @param params overrides of {@link dev.reed.coordinates.reports.ReportConfig}'s defaults by name
+   *     ({@code --report-param kernelMs=2}); checked here
+   */
+  public record Reports(boolean enabled, Path keyFile, Map<String, String> params) {
+    /** Defaults: on, a random key, the measured ReportConfig defaults. */
+    public static final Reports DEFAULT = new Reports(true, null, Map.of());
+
+    public Reports {
+      params = Map.copyOf(params == null ? Map.of() : params);
+      try {
+        dev.reed.coordinates.reports.ReportConfig.defaults().with(params);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--report-param: " + e.getMessage(), e);
+      }
+    }
+
+    /** The learning parameters. */
+    public dev.reed.coordinates.reports.ReportConfig config() {
+      return dev.reed.coordinates.reports.ReportConfig.defaults().with(params);
+    }
   }
 
   /**
@@ -300,10 +333,13 @@ public record CoordinatorConfig(
     private String identity;
     private GeoFiles geo;
     private Clock clock;
+    private boolean reports;
+    private Path reportKeyFile;
+    private Map<String, String> reportParams;
 
     private Builder(String kafkaBootstrap) {
       this(new CoordinatorConfig(new Kafka(kafkaBootstrap, Map.of(), Kafka.DEFAULT_GROUP_ID), DEFAULT_BIND_ADDRESS, DEFAULT_METRICS_PORT, Api.DEFAULT, Rounds.DEFAULT, Catalog.DEFAULT,
-          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC()));
+          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC(), Reports.DEFAULT));
     }
 
     private Builder(CoordinatorConfig c) {
@@ -342,6 +378,9 @@ public record CoordinatorConfig(
       identity = c.leadership.identity();
       geo = c.geo;
       clock = c.clock;
+      reports = c.reports.enabled();
+      reportKeyFile = c.reports.keyFile();
+      reportParams = c.reports.params();
     }
 
     public Builder kafkaProperties(Map<String, String> v) { kafkaProperties = v; return this; }
@@ -376,6 +415,12 @@ public record CoordinatorConfig(
     public Builder lease(String namespace, String name) { leaseNamespace = namespace; leaseName = name; return this; }
     public Builder identity(String v) { identity = v; return this; }
     public Builder clock(Clock v) { clock = v; return this; }
+    /** Client reports on or off ({@code --[no-]reports}). */
+    public Builder reports(boolean v) { reports = v; return this; }
+    /** The group keys' secret ({@code --report-key-file}); null = random per process. */
+    public Builder reportKeyFile(Path v) { reportKeyFile = v; return this; }
+    /** ReportConfig overrides by name ({@code --report-param}). */
+    public Builder reportParams(Map<String, String> v) { reportParams = v; return this; }
     /** Location and AS database files ({@code --geoip}, {@code --asn}); checked when the coordinator starts. */
     public Builder geo(List<Path> locationFiles, List<Path> asnFiles) { geo = GeoFiles.of(locationFiles, asnFiles); return this; }
     /** The databases as a whole, e.g. the testbed's {@code HostLocationsCsv.geoFiles(file)} for the demo. */
@@ -392,7 +437,8 @@ public record CoordinatorConfig(
           new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers),
           new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),
-          new Leadership(leaderElection, leaseNamespace, leaseName, identity), geo, clock);
+          new Leadership(leaderElection, leaseNamespace, leaseName, identity), geo, clock,
+          new Reports(reports, reportKeyFile, reportParams));
     }
   }
 }

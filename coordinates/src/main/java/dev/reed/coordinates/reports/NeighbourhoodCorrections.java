@@ -59,11 +59,46 @@ public final class NeighbourhoodCorrections {
     return added;
   }
 
+  /**
+   * Adds an observation; a full server first drops the oldest observation of its most crowded
+   * source (the group key with the most observations of this server), the oldest of all when every
+   * source has one. Dropping the oldest of all would let one source flush every honest observation
+   * with a flood and own the median (its weight is capped, but "no correction" alone cannot outvote
+   * it); this way a flood only replaces its own observations.
+   */
   private Observation[] append(Observation[] old, Observation[] one) {
-    int keep = Math.min(old.length, config.perServer() - 1);
-    Observation[] out = Arrays.copyOfRange(old, old.length - keep, old.length + 1);
-    out[keep] = one[0];
-    return out;
+    if (old.length < config.perServer()) {
+      Observation[] out = Arrays.copyOf(old, old.length + 1);
+      out[old.length] = one[0];
+      return out;
+    }
+    Map<String, Integer> counts = new HashMap<>();
+    for (Observation o : old) {
+      for (String g : o.groups()) {
+        counts.merge(g, 1, Integer::sum);
+      }
+    }
+    int drop = 0;
+    int most = 0;
+    for (int i = 0; i < old.length; i++) {
+      int crowd = 0;
+      for (String g : old[i].groups()) {
+        crowd = Math.max(crowd, counts.get(g));
+      }
+      if (crowd > most) { // strictly: the oldest of the most crowded
+        most = crowd;
+        drop = i;
+      }
+    }
+    Observation[] out = new Observation[config.perServer()];
+    int k = 0;
+    for (int i = 0; i < old.length && k < out.length - 1; i++) {
+      if (i != drop) {
+        out[k++] = old[i];
+      }
+    }
+    out[k++] = one[0];
+    return k == out.length ? out : Arrays.copyOf(out, k);
   }
 
   /**

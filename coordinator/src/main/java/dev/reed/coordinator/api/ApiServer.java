@@ -45,6 +45,20 @@ public final class ApiServer implements AutoCloseable {
    */
   public static ApiServer start(InetSocketAddress bind, Path tlsCert, Path tlsKey, ApiKeys apiKeys,
       List<BindableService> services) throws IOException {
+    return start(bind, tlsCert, tlsKey, apiKeys, services, method -> { }, method -> { });
+  }
+
+  /**
+   * The same, telling of calls the API-key check refuses (by full method name), so a call's own
+   * metrics can count them (client reports: reed_client_reports_rejected_total).
+   */
+  public static ApiServer start(InetSocketAddress bind, Path tlsCert, Path tlsKey, ApiKeys apiKeys,
+      List<BindableService> services, java.util.function.Consumer<String> unauthenticated,
+      java.util.function.Consumer<String> rateLimited) throws IOException {
+    java.util.function.BiConsumer<String, ApiKeyInterceptor.Refusal> refused = (method, why) -> {
+      if (why == ApiKeyInterceptor.Refusal.UNAUTHENTICATED) unauthenticated.accept(method);
+      else rateLimited.accept(method);
+    };
     ServerCredentials creds = tlsCert == null ? InsecureServerCredentials.create()
         : TlsServerCredentials.create(tlsCert.toFile(), tlsKey.toFile());
     HealthStatusManager health = new HealthStatusManager();
@@ -55,7 +69,7 @@ public final class ApiServer implements AutoCloseable {
     for (BindableService s : services) {
       b.addService(apiKeys == null
           ? ServerInterceptors.intercept(s, new StatusExceptionInterceptor())
-          : ServerInterceptors.intercept(s, new StatusExceptionInterceptor(), new ApiKeyInterceptor(apiKeys, System::nanoTime)));
+          : ServerInterceptors.intercept(s, new StatusExceptionInterceptor(), new ApiKeyInterceptor(apiKeys, System::nanoTime, refused)));
     }
     b.addService(health.getHealthService());
     b.addService(apiKeys == null ? ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance())

@@ -9,6 +9,7 @@ import dev.reed.coordinates.PositionFit;
 import dev.reed.coordinates.calibration.CalibrationCandidate;
 import dev.reed.coordinates.calibration.CalibrationSelector;
 import dev.reed.coordinates.geo.Place;
+import dev.reed.coordinates.reports.NeighbourhoodCorrections;
 import dev.reed.coordinates.ranking.Cursor;
 import dev.reed.coordinates.ranking.GroupRanked;
 import dev.reed.coordinates.ranking.GroupRankedPage;
@@ -23,6 +24,7 @@ import dev.reed.coordinator.geo.HostLocations;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.RankedTemplate;
 import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.reports.ReportIntake;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.RttBound;
 import dev.reed.proto.v1.CalibrationKind;
@@ -43,8 +45,11 @@ import dev.reed.proto.v1.LocationSource;
 import dev.reed.proto.v1.Placement;
 import dev.reed.proto.v1.RankForGroupRequest;
 import dev.reed.proto.v1.RankForGroupResponse;
+import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ReedServiceGrpc;
+import dev.reed.proto.v1.ReportMeasurementsRequest;
+import dev.reed.proto.v1.ReportMeasurementsResponse;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.StreamOrderedServersRequest;
 import dev.reed.proto.v1.StreamOrderedServersResponse;
@@ -88,6 +93,8 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   private final double calibrationMaxError;
   private final Supplier<GeoModel> geo;
   private final HostLocations locations;
+  private final ReportIntake reports;
+  private final NeighbourhoodCorrections corrections;
 
   /**
    * Without locations: the service as before issue 15.
@@ -107,6 +114,18 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
    */
   public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
       double calibrationMaxError, Supplier<GeoModel> geo, HostLocations locations) {
+    this(state, config, clock, rotation, calibrationMaxError, geo, locations, null, null);
+  }
+
+  /**
+   * @param reports where ReportMeasurements goes (issue 16); null = reporting off (FAILED_PRECONDITION)
+   * @param corrections what client reports taught, for RankedServer.report_factor; null = none
+   */
+  public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
+      double calibrationMaxError, Supplier<GeoModel> geo, HostLocations locations, ReportIntake reports,
+      NeighbourhoodCorrections corrections) {
+    this.reports = reports;
+    this.corrections = corrections;
     this.geo = geo;
     this.locations = locations;
     this.state = state;
@@ -323,18 +342,20 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     Cursor after = RequestMapping.cursor(req.getPageToken());
     RankingFilter filter = RequestMapping.filter(req.getFilter());
     GeoRanking ranking = GeoRanking.of(g, prior, client);
+    ReportFactors factors = ReportFactors.of(corrections, client, req.getLandmarkRttsList(), clock.millis());
     if (s.index().size() == 0) return new byte[0];
     RankedPage page = ranking.page(s, client, filter, after, pageSize);
     List<RankedTemplate> templates = new ArrayList<>(page.servers().size());
     int[] predicted = new int[page.servers().size()];
-    byte[][] extras = ranking.decorates() ? new byte[predicted.length][] : null;
+    byte[][] extras = ranking.decorates() || factors != null ? new byte[predicted.length][] : null;
     for (int i = 0; i < predicted.length; i++) {
       Ranked r = page.servers().get(i);
       RankedTemplate t = s.ranked().get(r.server().key());
       if (t == null) t = RankedTemplate.of(ServerCoordinate.newBuilder().setEndpoint(Endpoints.parse(r.server().key())).build());
       templates.add(t);
       predicted[i] = CoordinateCodec.toMicros(r.predictedMs());
-      if (extras != null) extras[i] = ranking.extra(r.server().key(), r.predictedMs());
+      if (ranking.decorates()) extras[i] = ranking.extra(r.server().key(), r.predictedMs());
+      if (factors != null) extras[i] = factors.append(extras[i], r.server());
     }
     return EncodedOrderedPage.encode(templates, predicted, extras, page.next() == null ? "" : page.next().encode(),
         page.totalMatching());
@@ -378,9 +399,10 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
     RankingFilter filter = RequestMapping.filter(req.getFilter());
     GeoRanking ranking = GeoRanking.of(g, prior, client);
+    ReportFactors factors = ReportFactors.of(corrections, client, req.getLandmarkRttsList(), clock.millis());
     long max = req.getMaxServers() == 0 ? Long.MAX_VALUE : Integer.toUnsignedLong(req.getMaxServers());
     ServerCallStreamObserver<StreamOrderedServersResponse> call = (ServerCallStreamObserver<StreamOrderedServersResponse>) out;
-    OrderedStream stream = new OrderedStream(s, ranking, client, filter, pageSize, max, call);
+    OrderedStream stream = new OrderedStream(s, ranking, factors, client, filter, pageSize, max, call);
     call.setOnCancelHandler(stream::cancel);
     call.setOnReadyHandler(stream::drain); // flow control: the next page only when the client can take it
     stream.drain();
@@ -390,6 +412,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   private static final class OrderedStream {
     private final ServingState state;
     private final GeoRanking ranking;
+    private final ReportFactors factors;
     private final Coordinate client;
     private final RankingFilter filter;
     private final int pageSize;
@@ -399,10 +422,11 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     private long sent;
     private boolean done;
 
-    OrderedStream(ServingState state, GeoRanking ranking, Coordinate client, RankingFilter filter, int pageSize, long max,
-        ServerCallStreamObserver<StreamOrderedServersResponse> call) {
+    OrderedStream(ServingState state, GeoRanking ranking, ReportFactors factors, Coordinate client, RankingFilter filter,
+        int pageSize, long max, ServerCallStreamObserver<StreamOrderedServersResponse> call) {
       this.state = state;
       this.ranking = ranking;
+      this.factors = factors;
       this.client = client;
       this.filter = filter;
       this.pageSize = pageSize;
@@ -427,8 +451,9 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
         RankedPage page = ranking.page(state, client, filter, after, (int) Math.min(pageSize, max - sent));
         StreamOrderedServersResponse.Builder b = StreamOrderedServersResponse.newBuilder();
         for (Ranked r : page.servers()) {
-          b.addServers(ranking.decorate(RequestMapping.ranked(state, r.server().key(), r.predictedMs()), r.server().key(),
-              r.predictedMs()));
+          RankedServer server = ranking.decorate(RequestMapping.ranked(state, r.server().key(), r.predictedMs()),
+              r.server().key(), r.predictedMs());
+          b.addServers(factors == null ? server : factors.decorate(server, r.server()));
         }
         if (b.getServersCount() > 0) call.onNext(b.build());
         sent += b.getServersCount();
@@ -444,6 +469,28 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
       done = true;
       call.onCompleted();
     }
+  }
+
+  @Override
+  public void reportMeasurements(ReportMeasurementsRequest req, StreamObserver<ReportMeasurementsResponse> out) {
+    if (reports == null) {
+      throw io.grpc.Status.FAILED_PRECONDITION.withDescription("client reports are turned off on this coordinator (--no-reports)")
+          .asRuntimeException();
+    }
+    java.util.concurrent.CompletableFuture<ReportMeasurementsResponse> done;
+    try {
+      done = reports.accept(req, ClientAddress.KEY.get(), ApiKeyInterceptor.KEY.get());
+    } catch (ReportIntake.Rejected e) {
+      throw invalid(e.getMessage());
+    }
+    done.whenComplete((response, failure) -> {
+      if (failure != null) {
+        out.onError(io.grpc.Status.UNAVAILABLE.withDescription("the report could not be stored; retry later").asRuntimeException());
+      } else {
+        out.onNext(response);
+        out.onCompleted();
+      }
+    });
   }
 
   @Override
