@@ -21,7 +21,7 @@ import java.util.Objects;
  * measured or a timeout. It holds what the client measured and nothing more: no address of the
  * client, no server info, no RTT that was not measured in this discovery.
  *
- * @param position the client's coordinate when the discovery ended
+ * @param position the client's calibrated coordinate, from which the coordinator's predictions were made
  * @param landmarkRttMs the client's calibration RTT to each landmark beacon, by landmark id (ms)
  * @param servers each server probed, once, in probe order, at most {@link #MAX_SERVERS}
  * @param discoveryStart when the discovery started

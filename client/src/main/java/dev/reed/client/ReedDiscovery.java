@@ -119,12 +119,18 @@ final class ReedDiscovery {
         elapsed, out.found(), out.reason(), feed.position(cal.position()),
         out.failure() == null ? null : out.failure().getMessage());
     if (reports != null) {
-      report(cal, out, result.position(), startedAt);
+      report(cal, out, cal.position(), startedAt);
     }
     return result;
   }
 
-  /** Hands what this discovery measured to the sender, which sends it in the background (issue 16). */
+  /**
+   * Hands what this discovery measured to the sender, which sends it in the background (issue 16).
+   * The position reported is the calibration's: the one the coordinator's predictions for the first
+   * page were made from, so the ratio of each measured RTT to the prediction carries over to another
+   * client near it (the re-fitted position has absorbed part of the very errors the report is about);
+   * eval's {@code --reports} reports the same.
+   */
   private void report(Calibration.Result cal, ProbeLoop.Outcome out, ClientPosition position, java.time.Instant startedAt) {
     MeasurementReport r;
     try {
