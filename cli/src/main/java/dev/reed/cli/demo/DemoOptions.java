@@ -31,10 +31,20 @@ import java.util.Objects;
  * @param serveInterval time between measurement rounds while serving
  * @param geo give the coordinator the world's location database and the clients their location
  *     (issue 15); a world without locations runs without either whatever this says
+ * @param reports the first round's REED discoveries report what they measured, and a second round
+ *     from new players in the same cities measures what the coordinator learned (issue 16)
  */
 record DemoOptions(int servers, int landmarks, String world, int dimensions, boolean height, long seed, double jitterMs, double lossRate,
     double agentRate, int maxRounds, double convergence, int nClose, int calibration, double clientRate, double traditionalRate,
-    Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo) {
+    Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo, boolean reports) {
+
+  /** With reports (the default). */
+  DemoOptions(int servers, int landmarks, String world, int dimensions, boolean height, long seed, double jitterMs, double lossRate,
+      double agentRate, int maxRounds, double convergence, int nClose, int calibration, double clientRate, double traditionalRate,
+      Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo) {
+    this(servers, landmarks, world, dimensions, height, seed, jitterMs, lossRate, agentRate, maxRounds, convergence, nClose,
+        calibration, clientRate, traditionalRate, out, json, markdown, serve, serveInterval, geo, true);
+  }
 
   /** The paper's probe rate (DSL), at which the table's times are given. */
   static final double PAPER_RATE = 140;
