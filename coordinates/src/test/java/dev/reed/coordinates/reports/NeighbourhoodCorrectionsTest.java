@@ -45,6 +45,26 @@ class NeighbourhoodCorrectionsTest {
   }
 
   @Test
+  void honestReportersAfterAFloodStillCount() {
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(config);
+    for (int i = 0; i < 5 * config.perServer(); i++) c.add(report(5, "p:liar", i));
+    for (int i = 0; i < 3; i++) c.add(report(150, "p:honest-" + i, 1000));
+    assertThat(factor(c)).isCloseTo(1.5, within(1e-9));
+  }
+
+  @Test
+  void aQueryAnswersAsTheOneShotFactor() {
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(config);
+    c.add(report(200, "p:1", 0));
+    c.add(report(120, "p:2", 0));
+    NeighbourhoodCorrections.Query q = c.query(CLIENT, LANDMARKS, 1000);
+    assertThat(q.factor("s", SERVER)).isEqualTo(factor(c));
+    assertThat(q.factor("none", SERVER)).isEqualTo(1.0);
+    // a client whose landmark RTTs are far from the reporters' learns nothing
+    assertThat(c.factor(CLIENT, Map.of("a", 60.0, "b", 70.0, "c", 80.0), "s", SERVER, 1000)).isEqualTo(1.0);
+  }
+
+  @Test
   void everyCorrectionIsBoundedAndAgesOut() {
     NeighbourhoodCorrections c = new NeighbourhoodCorrections(config);
     c.add(report(5, "p:1", 0));

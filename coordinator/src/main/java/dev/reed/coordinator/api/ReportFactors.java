@@ -21,13 +21,10 @@ import java.util.Map;
  * factor of 1 (no report near the client) is left unset, so pages without reports are the bytes
  * they were before.
  *
- * @param corrections what the reports taught
- * @param client the asking client's coordinate
- * @param landmarkRttMs its calibration RTTs to the landmark beacons, by landmark id (ms)
- * @param nowMillis the time observations are aged against
+ * @param query the corrections as this client sees them (its coordinate and landmark RTTs, now);
+ *     one request's, not shared between threads
  */
-record ReportFactors(NeighbourhoodCorrections corrections, Coordinate client, Map<String, Double> landmarkRttMs,
-    long nowMillis) {
+record ReportFactors(NeighbourhoodCorrections.Query query) {
   private static final int FACTOR_TAG = (31 << 3) | 1; // RankedServer.report_factor = 31, fixed64
 
   /**
@@ -51,12 +48,12 @@ record ReportFactors(NeighbourhoodCorrections corrections, Coordinate client, Ma
       ms.merge(l.getLandmarkId(), us / 1000.0, Math::min);
     }
     if (corrections == null || client == null || corrections.servers() == 0) return null;
-    return new ReportFactors(corrections, client, Map.copyOf(ms), nowMillis);
+    return new ReportFactors(corrections.query(client, ms, nowMillis));
   }
 
   /** The factor for one server, 1 when none. */
   double factor(ServerEntry server) {
-    return corrections.factor(client, landmarkRttMs, server.key(), server.coordinate(), nowMillis);
+    return query.factor(server.key(), server.coordinate());
   }
 
   /** {@code extra} with report_factor appended when it is not 1. */

@@ -58,6 +58,8 @@ import org.slf4j.LoggerFactory;
 public final class ReportLearning implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ReportLearning.class);
   static final Duration FORGET_EVERY = Duration.ofMinutes(1);
+  /** Reports arrive one at a time; the log gets one summary line per this interval (and per catch-up). */
+  static final Duration LOG_EVERY = Duration.ofSeconds(30);
 
   /** Why a record was skipped whole (metric label {@code kind}). */
   public enum Invalid { UNDECODABLE, BAD_COORDINATE }
@@ -77,6 +79,10 @@ public final class ReportLearning implements AutoCloseable {
   private final AtomicLong kept = new AtomicLong();
   private final AtomicLong forgotten = new AtomicLong();
   private volatile boolean closed;
+  // since the last log line (ingest thread only)
+  private int loggedReports;
+  private int loggedKept;
+  private final Map<ReportScreen.Reason, Integer> loggedDropped = new EnumMap<>(ReportScreen.Reason.class);
 
   public ReportLearning(KafkaClients kafka, String clientId, Supplier<ServingState> state, Supplier<GeoModel> geo,
       NeighbourhoodCorrections corrections, ReportConfig config, Clock clock) {
@@ -134,10 +140,20 @@ public final class ReportLearning implements AutoCloseable {
       consumer.assign(partitions);
       rewind(partitions);
       long lastForget = clock.millis();
+      long lastLog = 0;
+      boolean caughtUp = false;
       while (!closed) {
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(200));
         if (!batch.isEmpty()) learn(batch);
         long now = clock.millis();
+        if (!caughtUp && batch.isEmpty()) {
+          caughtUp = true;
+          summary("caught up");
+          lastLog = now;
+        } else if (now - lastLog >= LOG_EVERY.toMillis() && loggedReports > 0) {
+          summary("in the last " + (now - lastLog) / 1000 + " s");
+          lastLog = now;
+        }
         if (now - lastForget >= FORGET_EVERY.toMillis()) {
           lastForget = now;
           int n = corrections.forget(now);
@@ -190,10 +206,18 @@ public final class ReportLearning implements AutoCloseable {
     }
     reports.addAndGet(n);
     kept.addAndGet(keptHere);
-    if (n > 0) {
-      log.info("client reports: learned {} reports, {} RTTs kept, dropped {}; {} observations on {} servers", n, keptHere,
-          droppedHere.isEmpty() ? "none" : droppedHere, corrections.observations(), corrections.servers());
-    }
+    loggedReports += n;
+    loggedKept += keptHere;
+    droppedHere.forEach((reason, c) -> loggedDropped.merge(reason, c, Integer::sum));
+  }
+
+  private void summary(String when) {
+    log.info("client reports {}: learned {} reports, {} RTTs kept, dropped {}; {} observations on {} servers", when,
+        loggedReports, loggedKept, loggedDropped.isEmpty() ? "none" : loggedDropped, corrections.observations(),
+        corrections.servers());
+    loggedReports = 0;
+    loggedKept = 0;
+    loggedDropped.clear();
   }
 
   /** What this replica knows of a server right now; null when it knows none (or no coordinate). */

@@ -164,6 +164,23 @@ class ReedServiceTest {
   }
 
   @Test
+  void withReportsOffTheReportIsRefusedAndPagesCarryNoFactor() {
+    io.grpc.StatusRuntimeException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+        io.grpc.StatusRuntimeException.class, () -> reed.reportMeasurements(dev.reed.proto.v1.ReportMeasurementsRequest.newBuilder()
+            .setClient(coord(1, 1)).build()));
+    assertThat(e.getStatus().getCode()).isEqualTo(io.grpc.Status.Code.FAILED_PRECONDITION);
+    assertThat(e.getStatus().getDescription()).contains("--no-reports");
+    var page = reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(150, 150)).setPageSize(20)
+        .addLandmarkRtts(dev.reed.proto.v1.LandmarkRtt.newBuilder().setLandmarkId("lm-0").setRttUs(20_000)).build());
+    assertThat(page.getServersList()).hasSize(20).allSatisfy(r -> assertThat(r.hasField(
+        dev.reed.proto.v1.RankedServer.getDescriptor().findFieldByName("report_factor"))).isFalse());
+    // the client's landmark RTTs are validated even so
+    assertInvalid(() -> reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setClient(coord(150, 150))
+        .addLandmarkRtts(dev.reed.proto.v1.LandmarkRtt.newBuilder().setLandmarkId("lm-0").setRttUs(0)).build()),
+        "landmark_rtts[0].rtt_us must be 1-998999, got 0");
+  }
+
+  @Test
   void calibrationServersAreWellFittedOrBeaconsAndFollowTheCount() {
     GetCalibrationServersResponse r = reed.getCalibrationServers(GetCalibrationServersRequest.getDefaultInstance());
     assertThat(r.getServersCount()).isEqualTo(14);
