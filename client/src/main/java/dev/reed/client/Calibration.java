@@ -38,10 +38,11 @@ final class Calibration {
    * @param measured the replies by endpoint key, reused when the probe order reaches a calibration server
    * @param policy the policy's calibration, which the probe order starts from
    * @param geometry the deployment's coordinate model
+   * @param serverTimeouts calibration game servers (not beacons) whose probe timed out, for a report
    */
   record Result(ClientPosition position, int probesSent, int replies, int timeouts, Map<String, ProbeResult> measured,
       List<CoordinatorClient.Measurement> measurements, long doneNanos, dev.reed.coordinates.discovery.Calibration policy,
-      CoordinateConfig geometry) {}
+      CoordinateConfig geometry, List<java.net.InetSocketAddress> serverTimeouts) {}
 
   private Calibration() {}
 
@@ -105,7 +106,7 @@ final class Calibration {
         ? coordinator.locate(measurements) // thin client, or a geometry the local solver cannot place
         : new ClientPosition(cal.position(), cal.fitError(), cal.anchorsUsed(), ClientPosition.Source.LOCAL);
     return new Result(position, probes.sent, measurements.size(), probes.timeouts, probes.byKey, measurements,
-        probes.doneNanos, cal, geometry);
+        probes.doneNanos, cal, geometry, List.copyOf(probes.serverTimeouts));
   }
 
   /** GetCalibrationServers as the policy's source of calibration points. */
@@ -186,6 +187,7 @@ final class Calibration {
     private final Supplier<ProbeLoop> loops;
     private final NanoTicker ticker;
     final Map<String, ProbeResult> byKey = new HashMap<>();
+    final List<java.net.InetSocketAddress> serverTimeouts = new ArrayList<>();
     int sent;
     int timeouts;
     long doneNanos;
@@ -212,6 +214,9 @@ final class Calibration {
         if (r.result().ok()) {
           byKey.put(r.candidate().key(), r.result());
           rtt.put(r.candidate().key(), r.result().rttNanos() / 1e6);
+        } else if (r.result().status() == dev.reed.proto.v1.ProbeStatus.PROBE_STATUS_TIMEOUT
+            && points.target(r.candidate().key()).landmarkId().isEmpty()) {
+          serverTimeouts.add(r.candidate().address());
         }
       }
       return rtt;

@@ -16,17 +16,18 @@ import java.util.Map;
  * A server to probe, in list order, with the coordinator's prediction (NaN when none), the
  * landmarks' RTTs to it and its coordinate as the coordinator served them (empty and null when
  * none), and, when the coordinator knows where client and server are, its geographic prediction
- * and the server's place (NaN and null otherwise): what the discovery policy orders by
- * ({@link #ranked}).
+ * and the server's place (NaN and null otherwise), and the factor that reports from clients near
+ * this one put on the coordinate prediction (1 when none, issue 16): what the discovery policy
+ * orders by ({@link #ranked}).
  */
 record Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs, List<LandmarkRtt> landmarkRtts,
-    Coordinate coordinate, double geoMs, Place place) {
+    Coordinate coordinate, double geoMs, Place place, double reportFactor) {
   Candidate {
     landmarkRtts = List.copyOf(landmarkRtts);
   }
 
   Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs) {
-    this(address, protocol, predictedMs, List.of(), null, Double.NaN, null);
+    this(address, protocol, predictedMs, List.of(), null, Double.NaN, null, 1.0);
   }
 
   String key() {
@@ -35,7 +36,7 @@ record Candidate(InetSocketAddress address, GameProtocol protocol, double predic
 
   /** The same server with another prediction (the policy's). */
   Candidate withPredictedMs(double ms) {
-    return new Candidate(address, protocol, ms, landmarkRtts, coordinate, geoMs, place);
+    return new Candidate(address, protocol, ms, landmarkRtts, coordinate, geoMs, place, reportFactor);
   }
 
   /** The server as the discovery policy orders it: valid landmark RTTs only (1 us to the RTT bound), the lowest if repeated. */
@@ -45,7 +46,7 @@ record Candidate(InetSocketAddress address, GameProtocol protocol, double predic
       long us = Integer.toUnsignedLong(r.getRttUs());
       if (!r.getLandmarkId().isEmpty() && us >= 1 && us <= RttBound.MAX_US) ms.merge(r.getLandmarkId(), us / 1000.0, Math::min);
     }
-    return new RankedCandidate(key(), coordinate, predictedMs, ms, geoMs, place);
+    return new RankedCandidate(key(), coordinate, predictedMs, ms, geoMs, place, reportFactor);
   }
 
   static Candidate of(ListedServer s) {

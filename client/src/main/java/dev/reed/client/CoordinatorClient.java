@@ -21,6 +21,10 @@ import dev.reed.proto.v1.GetCalibrationServersResponse;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import dev.reed.proto.v1.GetOrderedServersResponse;
 import dev.reed.proto.v1.GroupRankedServer;
+import dev.reed.proto.v1.LandmarkRtt;
+import dev.reed.proto.v1.ReportMeasurementsRequest;
+import dev.reed.proto.v1.ReportMeasurementsResponse;
+import dev.reed.proto.v1.ServerMeasurement;
 import dev.reed.proto.v1.LocateRequest;
 import dev.reed.proto.v1.LocateResponse;
 import dev.reed.proto.v1.LocationSource;
@@ -368,7 +372,78 @@ final class CoordinatorClient implements AutoCloseable {
     } else if (statedLocation != null) {
       b.setLocation(statedLocation);
     }
+    landmarkRtts(request.landmarkRttMs(), b::addLandmarkRtts);
     return b.setIgnoreLocation(request.locationDistrusted()).build();
+  }
+
+  /**
+   * The client's calibration RTTs to the landmark beacons as the coordinator takes them: microseconds
+   * within 1 us and the RTT bound, sorted by landmark id, at most {@link #MAX_LANDMARK_RTTS}.
+   */
+  private static void landmarkRtts(Map<String, Double> ms, java.util.function.Consumer<LandmarkRtt> add) {
+    ms.entrySet().stream().filter(e -> !e.getKey().isEmpty() && Double.isFinite(e.getValue()) && e.getValue() > 0)
+        .sorted(Map.Entry.comparingByKey()).limit(MAX_LANDMARK_RTTS)
+        .forEach(e -> add.accept(LandmarkRtt.newBuilder().setLandmarkId(e.getKey())
+            .setRttUs((int) Math.max(1, Math.min(RttBound.MAX_US, Math.round(e.getValue() * 1000)))).build()));
+  }
+
+  /** Landmark RTTs a request carries at most (the coordinator's limit). */
+  static final int MAX_LANDMARK_RTTS = 64;
+
+  /**
+   * The factor reports from near the client put on the coordinate prediction: unset (0) is 1; a
+   * factor outside 1/100..100 or not finite is not one a coordinator serves (IllegalArgumentException:
+   * the server is dropped as invalid).
+   */
+  static double reportFactor(RankedServer s) {
+    double f = s.getReportFactor();
+    if (f == 0) {
+      return 1.0;
+    }
+    if (!(f >= 0.01 && f <= 100)) {
+      throw new IllegalArgumentException("report factor " + f + " (expected 0.01-100, 0 = none)");
+    }
+    return f;
+  }
+
+  /**
+   * Reports what one discovery measured (ReportMeasurements, issue 16) without blocking the caller;
+   * the future fails with a ReedClientException.
+   */
+  CompletableFuture<ReportMeasurementsResponse> reportAsync(MeasurementReport report) {
+    ReportMeasurementsRequest.Builder req = ReportMeasurementsRequest.newBuilder().setClient(proto(report.position()));
+    if (statedLocation != null) {
+      req.setLocation(statedLocation); // the prior the player stated; never a place derived from its address
+    }
+    landmarkRtts(report.landmarkRttMs(), req::addLandmarkRtts);
+    for (MeasurementReport.Measured m : report.servers()) {
+      ServerMeasurement.Builder sm = ServerMeasurement.newBuilder().setEndpoint(Endpoints.of(m.address()));
+      if (m.timedOut()) {
+        sm.setTimedOut(true);
+      } else {
+        sm.setRttUs((int) Math.max(1, Math.min(RttBound.MAX_US, Math.round(m.rttMs() * 1000))));
+      }
+      req.addServers(sm);
+    }
+    req.setDiscoveryStartTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(report.discoveryStart().getEpochSecond())
+        .setNanos(report.discoveryStart().getNano()));
+    CompletableFuture<ReportMeasurementsResponse> out = new CompletableFuture<>();
+    var future = ReedServiceGrpc.newFutureStub(channel).withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS)
+        .reportMeasurements(req.build());
+    Futures.addCallback(future, new FutureCallback<>() {
+      @Override
+      public void onSuccess(ReportMeasurementsResponse r) {
+        out.complete(r);
+      }
+
+      @Override
+      public void onFailure(Throwable t) {
+        out.completeExceptionally(t instanceof StatusRuntimeException s ? failure("ReportMeasurements", s)
+            : new ReedClientException(ReedClientException.Kind.COORDINATOR_BAD_RESPONSE,
+                "coordinator " + target + " ReportMeasurements failed: " + t, t));
+      }
+    }, MoreExecutors.directExecutor());
+    return out;
   }
 
   private Page page(GetOrderedServersResponse r) {
@@ -381,7 +456,7 @@ final class CoordinatorClient implements AutoCloseable {
         servers.add(new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()),
             s.getPredictedRttUs() / 1000.0, s.getLandmarkRttsList(),
             s.hasCoordinate() ? coordinate(s.getCoordinate(), dimensions) : null,
-            geoUs > 0 && geoUs <= RttBound.MAX_US ? geoUs / 1000.0 : Double.NaN, place(s)));
+            geoUs > 0 && geoUs <= RttBound.MAX_US ? geoUs / 1000.0 : Double.NaN, place(s), reportFactor(s)));
       } catch (IllegalArgumentException e) {
         if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
       }

@@ -33,8 +33,15 @@ final class ProbeLoop {
   record Outcome(DiscoveryResult.StopReason reason, int sent, int needed, int timeouts, List<DiscoveredServer> found,
       List<Recorded> results, long stopNanos, ReedClientException failure) {}
 
-  /** A finished probe (or cache hit), in probe order. */
-  record Recorded(Candidate candidate, ProbeResult result) {}
+  /**
+   * A finished probe (or cache hit), in probe order.
+   *
+   * @param result the outcome as the stop rule saw it (a reply that does not match the request's
+   *     filter counts as no answer)
+   * @param measured the outcome as measured, before the filter: what a report tells the coordinator
+   * @param sent false when answered from the calibration cache (measured earlier, not by this loop)
+   */
+  record Recorded(Candidate candidate, ProbeResult result, ProbeResult measured, boolean sent) {}
 
   private final Prober prober;
   private final long intervalNanos;
@@ -62,6 +69,7 @@ final class ProbeLoop {
     final Candidate candidate;
     final boolean sent; // false: answered from the calibration cache
     ProbeResult result;
+    ProbeResult measured; // before the reply filter
 
     Slot(int seq, Candidate c, boolean sent) {
       this.seq = seq;
@@ -177,6 +185,7 @@ final class ProbeLoop {
     }
     Slot s = slots.get(seq);
     s.result = r;
+    s.measured = reply;
     arrived.add(s);
     Candidate c = s.candidate;
     if (r.ok()) {
@@ -220,7 +229,7 @@ final class ProbeLoop {
 
   private Outcome outcome(DiscoveryResult.StopReason reason, ReedClientException failure) {
     List<Recorded> results = new ArrayList<>();
-    for (Slot s : slots) if (s.result != null) results.add(new Recorded(s.candidate, s.result));
+    for (Slot s : slots) if (s.result != null) results.add(new Recorded(s.candidate, s.result, s.measured, s.sent));
     // probes sent up to the latest one whose outcome the stop rule had seen when it decided; the
     // rest were in flight. Without a rule decision every probe counts.
     int needed = sent;

@@ -48,6 +48,7 @@ public final class ReedClient implements AutoCloseable {
   private Prober prober; // created on first probe unless given
   private final boolean ownsProber;
   private final IpLocator ownedLocator; // opened from geoDatabases(...), closed with the client
+  private final ReportSender reports; // null: reporting off
 
   private ReedClient(Builder b, ManagedChannel channel, String target, boolean ownsChannel, IpLocator ownedLocator) {
     this.options = b;
@@ -56,11 +57,12 @@ public final class ReedClient implements AutoCloseable {
     this.prober = b.prober;
     this.ownsProber = b.prober == null;
     this.fallbackToTraditional = b.fallbackToTraditional;
+    this.reports = b.reportMeasurements ? new ReportSender(coordinator) : null;
     this.discovery = new ReedDiscovery(coordinator, this::prober, b.rate, b.model, b.positioning,
         b.traditionalList, b.listDeadline, b.listSeed, b.ticker, b.positionMaxAge,
         b.locator == null && ownedLocator == null ? null
             : new ClusterDiscovery(ownedLocator != null ? ownedLocator : b.locator, b.clusterBy, b.clusterConfig, this::prober,
-                b.rate, b.ticker));
+                b.rate, b.ticker), reports);
   }
 
   public static Builder builder() {
@@ -146,6 +148,14 @@ public final class ReedClient implements AutoCloseable {
     return coordinator.locationPage(filter, pageSize);
   }
 
+  /**
+   * How this client's measurement reports fared so far (all zero when reporting is off,
+   * {@link Builder#reportMeasurements}).
+   */
+  public ReportStats reportStats() {
+    return reports == null ? new ReportStats(0, 0, 0) : reports.stats();
+  }
+
   /** The coordinator this client talks to, as given. */
   public String coordinator() {
     return coordinator.target();
@@ -165,6 +175,9 @@ public final class ReedClient implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (reports != null) {
+      reports.flush(options.rpcDeadline); // a browser that exits after one discovery still reports it
+    }
     coordinator.close();
     if (ownsProber && prober != null) prober.close();
     if (ownedLocator != null) ownedLocator.close();
@@ -192,8 +205,26 @@ public final class ReedClient implements AutoCloseable {
     private IpLocator locator;
     private ClusterBy clusterBy = ClusterBy.AUTO;
     private ClusterConfig clusterConfig = ClusterConfig.defaults();
+    private boolean reportMeasurements;
 
     private Builder() {}
+
+    /**
+     * Report what each REED discovery measured to the coordinator (issue 16; default off): one
+     * ReportMeasurements call per discovery, started when the discovery returns and never delaying or
+     * failing it (failures are counted in {@link ReedClient#reportStats()} and logged once). It
+     * carries the client's coordinate, its location if one was stated ({@link #location}), its
+     * calibration RTTs to the landmark beacons, and each game server probed with its RTT or a
+     * timeout; no server info. The coordinator stores no client address (only keyed hashes of its
+     * network prefix, AS and API key, to cap what one source can change) and serves no report; it
+     * learns from them a per-server correction near where they were measured, which improves the
+     * ranking for players near this one. {@link ReedClient#close()} waits up to one {@link #rpcDeadline} for a
+     * report still in flight.
+     */
+    public Builder reportMeasurements(boolean on) {
+      this.reportMeasurements = on;
+      return this;
+    }
 
     /**
      * A coarse location of the player (e.g. its city), sent to the coordinator instead of letting

@@ -40,13 +40,15 @@ final class ReedDiscovery {
   private final NanoTicker ticker;
   private final Duration positionMaxAge;
   private final ClusterDiscovery clustering; // null: no databases, the fallback is traditional
+  private final ReportSender reports; // null: the client does not report
   private Calibration.Result lastCalibration; // for positionMaxAge
   private long lastCalibrationNanos;
 
   ReedDiscovery(CoordinatorClient coordinator, Supplier<Prober> prober, double rate, DiscoveryModel model,
       Positioning positioning, ServerListSource traditionalList, Duration listDeadline, long listSeed, NanoTicker ticker,
-      Duration positionMaxAge, ClusterDiscovery clustering) {
+      Duration positionMaxAge, ClusterDiscovery clustering, ReportSender reports) {
     this.clustering = clustering;
+    this.reports = reports;
     this.coordinator = coordinator;
     this.prober = prober;
     this.rate = rate;
@@ -71,7 +73,7 @@ final class ReedDiscovery {
   private Calibration.Result calibrate(long start, Duration maxDuration) {
     if (lastCalibration != null && start - lastCalibrationNanos < positionMaxAge.toNanos()) {
       Calibration.Result c = lastCalibration;
-      return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start, c.policy(), c.geometry());
+      return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start, c.policy(), c.geometry(), List.of());
     }
     Calibration.Result cal = Calibration.run(coordinator, model, positioning,
         () -> new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0,
@@ -83,6 +85,7 @@ final class ReedDiscovery {
 
   DiscoveryResult reed(DiscoveryRequest request, DiscoveryListener listener) {
     long start = ticker.read();
+    java.time.Instant startedAt = java.time.Instant.now();
     EventSink events = new EventSink(listener);
     Calibration.Result cal = calibrate(start, request.maxDuration());
     events.emit(new DiscoveryEvent.Positioned(cal.position(), cal.replies(), false,
@@ -111,10 +114,32 @@ final class ReedDiscovery {
     int probes = cal.probesSent() + out.sent();
     Duration elapsed = Duration.ofNanos(out.stopNanos() - start);
     events.emit(new DiscoveryEvent.Stopped(out.reason(), probes, elapsed));
-    return new DiscoveryResult(DiscoveryResult.Method.REED, probes, cal.probesSent() + out.needed(), cal.probesSent(),
-        cal.timeouts() + out.timeouts(),
+    DiscoveryResult result = new DiscoveryResult(DiscoveryResult.Method.REED, probes, cal.probesSent() + out.needed(),
+        cal.probesSent(), cal.timeouts() + out.timeouts(),
         elapsed, out.found(), out.reason(), feed.position(cal.position()),
         out.failure() == null ? null : out.failure().getMessage());
+    if (reports != null) {
+      report(cal, out, cal.position(), startedAt);
+    }
+    return result;
+  }
+
+  /**
+   * Hands what this discovery measured to the sender, which sends it in the background (issue 16).
+   * The position reported is the calibration's: the one the coordinator's predictions for the first
+   * page were made from, so the ratio of each measured RTT to the prediction carries over to another
+   * client near it (the re-fitted position has absorbed part of the very errors the report is about);
+   * eval's {@code --reports} reports the same.
+   */
+  private void report(Calibration.Result cal, ProbeLoop.Outcome out, ClientPosition position, java.time.Instant startedAt) {
+    MeasurementReport r;
+    try {
+      r = MeasurementReport.of(cal, out, position.coordinate(), startedAt);
+    } catch (RuntimeException e) { // never let a report break the discovery it describes
+      log.warn("measurement report not built: {}", e.toString());
+      return;
+    }
+    reports.send(r);
   }
 
   /**

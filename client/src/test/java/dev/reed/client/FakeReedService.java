@@ -21,6 +21,8 @@ import dev.reed.proto.v1.RankForGroupRequest;
 import dev.reed.proto.v1.RankForGroupResponse;
 import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ReedServiceGrpc;
+import dev.reed.proto.v1.ReportMeasurementsRequest;
+import dev.reed.proto.v1.ReportMeasurementsResponse;
 import dev.reed.proto.v1.ServerFilter;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -51,6 +53,11 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
   volatile boolean coordinates = true;    // ranked servers carry their coordinates
   volatile int beacons = Integer.MAX_VALUE; // calibration servers from this index on are game servers, not beacons
   final List<GetCalibrationServersRequest> calibrationRequests = new CopyOnWriteArrayList<>();
+  final List<ReportMeasurementsRequest> reportRequests = new CopyOnWriteArrayList<>();
+  /** RankedServer.report_factor by server key (absent: unset). */
+  final java.util.Map<String, Double> reportFactors = new java.util.concurrent.ConcurrentHashMap<>();
+  volatile Status failReports;            // ReportMeasurements fails with this status
+  volatile java.util.concurrent.CountDownLatch holdReports; // ReportMeasurements answers only once this opens (null: at once)
 
   FakeReedService(FakeWorld world) {
     this.world = world;
@@ -171,6 +178,25 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
   }
 
   @Override
+  public void reportMeasurements(ReportMeasurementsRequest req, StreamObserver<ReportMeasurementsResponse> out) {
+    reportRequests.add(req);
+    var hold = holdReports;
+    if (hold != null) {
+      try {
+        hold.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (failReports != null) {
+      out.onError(failReports.asRuntimeException());
+      return;
+    }
+    out.onNext(ReportMeasurementsResponse.newBuilder().setAccepted(req.getServersCount()).build());
+    out.onCompleted();
+  }
+
+  @Override
   public void rankForGroup(RankForGroupRequest req, StreamObserver<RankForGroupResponse> out) {
     if (stall(out)) return;
     List<Coordinate> members = req.getMembersList().stream().map(m -> new Coordinate(
@@ -195,6 +221,8 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
     RankedServer.Builder b = RankedServer.newBuilder().setEndpoint(Endpoints.of(s.address())).setProtocol(s.protocol())
         .setPredictedRttUs((int) Math.round(predictedMs * 1000)).setServerInfo(s.info());
     if (coordinates) b.setCoordinate(proto(s.coordinate()));
+    Double factor = reportFactors.get(s.key());
+    if (factor != null) b.setReportFactor(factor);
     if (landmarkRtts) {
       for (int l = 0; l < Math.min(beacons, world.calibration.size()); l++) {
         double ms = world.calibration.get(l).coordinate().distanceTo(world.trueCoordinate(s));

@@ -31,6 +31,11 @@ public final class LoopbackWorldAccess implements AutoCloseable {
         .map(FakeWorld.Server::address).toList();
   }
 
+  /** ReportMeasurements calls the fake coordinator has received so far. */
+  public int reportsReceived() {
+    return world.service.reportRequests.size();
+  }
+
   @Override
   public void close() {
     world.close();

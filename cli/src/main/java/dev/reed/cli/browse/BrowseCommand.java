@@ -145,6 +145,14 @@ public final class BrowseCommand implements Callable<Integer> {
           + " again when the position moved (default: ${DEFAULT-VALUE}).")
   boolean reposition;
 
+  @Option(names = "--report", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "After the discovery, report what it measured to the coordinator, in the background (default:"
+          + " ${DEFAULT-VALUE}): this machine's coordinate, --location if given, its calibration RTTs to the landmark"
+          + " beacons, and each probed server's RTT or timeout. The coordinator keeps no address of this machine (only"
+          + " keyed hashes of its network prefix and AS, to cap what one source can change), serves no report, and learns"
+          + " from them a correction near where they were measured that improves the ranking for players nearby.")
+  boolean report;
+
   @Option(names = "--compare-traditional", description = "Also run traditional discovery and show the reduction.")
   boolean compareTraditional;
 
@@ -406,6 +414,7 @@ public final class BrowseCommand implements Callable<Integer> {
     ReedClient.Builder b = ReedClient.builder().coordinator(target).rate(rate).calibrationCount(calib).nearCalibration(near)
         .probeTimeout(Duration.ofMillis(positive(timeoutMs, "--timeout"))).rpcDeadline(Duration.ofMillis(positive(deadlineMs, "--deadline")));
     if (bind != null) b.bind(bindAddress(bind));
+    b.reportMeasurements(report);
     if (location != null) {
       String[] ll = location.split(",");
       try {

@@ -550,14 +550,17 @@ final class Demo implements AutoCloseable {
     Map<DemoWorld.Site, double[]> optimal = new HashMap<>();
     Map<DemoWorld.Site, Set<String>> nearest = new HashMap<>();
     Map<DemoWorld.Site, List<MethodFigures>> byClient = new HashMap<>();
+    boolean reporting = options.reports() && coordinator.reportLearning() != null && !world.neighbours().isEmpty();
+    long reportsBefore = reporting ? coordinator.reportLearning().reports() : 0;
     for (DemoWorld.Site client : clients) {
       checkOpen();
       long tc = progress.now();
       optimal.put(client, world.optimal(client, options.nClose()));
       nearest.put(client, nearestKeys(client));
-      MethodFigures first = reed(client, "first", StopRule.first(options.nClose()), optimal.get(client), nearest.get(client));
+      MethodFigures first = reed(client, "first", StopRule.first(options.nClose()), optimal.get(client), nearest.get(client),
+          reporting);
       MethodFigures intelligent = reed(client, "intelligent", StopRule.intelligent(options.nClose()), optimal.get(client),
-          nearest.get(client));
+          nearest.get(client), reporting);
       byClient.put(client, new ArrayList<>(List.of(first, intelligent)));
       progress.line("  %s (%s, %s, %s): First %d probes (mean RTT %.1f ms, %+.1f ms from the optimum, %d/%d nearest), "
               + "Intelligent %d probes (%.1f ms); optimal %.1f ms (%.1f s)", client.id(), client.region(), client.place(),
@@ -583,6 +586,9 @@ final class Demo implements AutoCloseable {
               zeroRows.get(1).meanRttMs(), progress.secondsSince(tz));
         }
       }
+    }
+    if (reporting) {
+      secondRound(clients, byClient, reportsBefore + 2L * clients.size());
     }
     progress.line("traditional discovery from all %d clients at once: the whole list of %d servers, shuffled, at %.0f "
         + "probes/s each ...", clients.size(), master.size(), options.traditionalRate());
@@ -614,6 +620,40 @@ final class Demo implements AutoCloseable {
     }
     progress.line("discovery done (%.1f s; traditional %.1f s)", progress.secondsSince(t), progress.secondsSince(tt));
     return out;
+  }
+
+  /**
+   * Issue 16's second round: once the coordinator has learned the first round's reports, a new player
+   * in each client's city (its own host and address, {@link DemoWorld#neighbours()}) runs REED First
+   * and Intelligent N_close, without reporting; the rows sit beside the city's first client, with the
+   * new player's own optimum and true nearest.
+   */
+  private void secondRound(List<DemoWorld.Site> clients, Map<DemoWorld.Site, List<MethodFigures>> byClient, long reports)
+      throws InterruptedException {
+    long t = progress.now();
+    boolean learned = await(Duration.ofSeconds(30), () -> coordinator.reportLearning().reports() >= reports);
+    progress.line("reports: the coordinator learned %d reports (%d RTTs kept%s); a new player in each city discovers (%.1f s)",
+        coordinator.reportLearning().reports(), coordinator.reportLearning().kept(), learned ? "" : ", fewer than sent after 30 s",
+        progress.secondsSince(t));
+    for (int i = 0; i < clients.size(); i++) {
+      checkOpen();
+      long tc = progress.now();
+      DemoWorld.Site client = clients.get(i);
+      DemoWorld.Site next = world.neighbours().get(i);
+      double[] optimal = world.optimal(next, options.nClose());
+      Set<String> nearest = nearestKeys(next);
+      MethodFigures first = reed(next, "reports-first", StopRule.first(options.nClose()), optimal, nearest).inRowsOf(client);
+      MethodFigures intelligent = reed(next, "reports-intelligent", StopRule.intelligent(options.nClose()), optimal, nearest)
+          .inRowsOf(client);
+      List<MethodFigures> rows = byClient.get(client);
+      int at = 2; // right after the city's REED rows
+      rows.add(at, first);
+      rows.add(at + 1, intelligent);
+      progress.line("  %s (%s, a new player in %s's city): First %d probes (mean RTT %.1f ms, %+.1f ms from its optimum, %d/%d "
+              + "nearest), Intelligent %d probes (%.1f ms) (%.1f s)", next.id(), first.address(), client.id(), first.probes(),
+          first.meanRttMs(), first.excessMs(), first.nearestFound(), options.nClose(), intelligent.probes(),
+          intelligent.meanRttMs(), progress.secondsSince(tc));
+    }
   }
 
   /**
@@ -761,8 +801,14 @@ final class Demo implements AutoCloseable {
   }
 
   private MethodFigures reed(DemoWorld.Site client, String method, StopRule rule, double[] optimal, Set<String> nearest) {
+    return reed(client, method, rule, optimal, nearest, false);
+  }
+
+  /** @param report the discovery reports what it measured (the SDK sends it in the background; close waits for it) */
+  private MethodFigures reed(DemoWorld.Site client, String method, StopRule rule, double[] optimal, Set<String> nearest,
+      boolean report) {
     List<double[]> points = new ArrayList<>();
-    try (ReedClient c = client(client, options.clientRate()).build()) {
+    try (ReedClient c = client(client, options.clientRate()).reportMeasurements(report).build()) {
       DiscoveryResult r = c.discover(DiscoveryRequest.defaults().withStop(rule).withMaxDuration(Duration.ofMinutes(2)),
           e -> collect(client, e, points));
       return figures(client, method, r, options.clientRate(), optimal, nearest, points);

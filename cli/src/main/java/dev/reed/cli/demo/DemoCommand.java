@@ -108,6 +108,11 @@ public final class DemoCommand implements Callable<Integer> {
       + "coordinator, no stated client location, no geo distance rows (a measured matrix has no locations anyway).")
   boolean noGeo;
 
+  @Option(names = "--no-reports", description = "Skip issue 16's second round: by default the first REED discoveries "
+      + "report what they measured to the coordinator and new players in the same cities then discover again (the "
+      + "'REED + reports' rows).")
+  boolean noReports;
+
   @Option(names = "--verbose", description = "Show the components' INFO logs (default: warnings only).")
   boolean verbose;
 
@@ -118,7 +123,8 @@ public final class DemoCommand implements Callable<Integer> {
     DemoOptions options;
     try {
       options = new DemoOptions(servers, landmarks, world, dimensions, !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose,
-          calibration, rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity);
+          calibration, rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity,
+          !noReports);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

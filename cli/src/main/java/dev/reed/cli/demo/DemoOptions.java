@@ -35,10 +35,13 @@ import java.util.Objects;
  *     world's RTT to the browser's host, and the coordinator's HTTP face serving the page
  * @param browserCity where the browser is in the world: a demo client's city or id
  *     (case-insensitive); null = the first client
+ * @param reports the first round's REED discoveries report what they measured, and a second round
+ *     from new players in the same cities measures what the coordinator learned (issue 16)
  */
 record DemoOptions(int servers, int landmarks, String world, int dimensions, boolean height, long seed, double jitterMs, double lossRate,
     double agentRate, int maxRounds, double convergence, int nClose, int calibration, double clientRate, double traditionalRate,
-    Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo, boolean web, String browserCity) {
+    Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo, boolean web, String browserCity,
+    boolean reports) {
 
   /** The paper's probe rate (DSL), at which the table's times are given. */
   static final double PAPER_RATE = 140;

@@ -50,13 +50,16 @@ final class DemoWorld {
   private final int[] servers;
   private final List<Site> landmarks;
   private final List<Site> clients;
+  private final List<Site> neighbours;
 
-  private DemoWorld(World world, String description, int[] servers, List<Site> landmarks, List<Site> clients) {
+  private DemoWorld(World world, String description, int[] servers, List<Site> landmarks, List<Site> clients,
+      List<Site> neighbours) {
     this.world = world;
     this.description = description;
     this.servers = servers;
     this.landmarks = List.copyOf(landmarks);
     this.clients = List.copyOf(clients);
+    this.neighbours = List.copyOf(neighbours);
   }
 
   /**
@@ -79,6 +82,12 @@ final class DemoWorld {
       String id = "client-" + r.name().toLowerCase();
       cls.add(new Site(id, r.name(), null, b.addClient(id, r)));
     }
+    // added after every other host, so the world's other hosts are drawn as without them
+    List<Site> next = new ArrayList<>();
+    for (Site c : cls) {
+      String id = c.id() + "-2";
+      next.add(new Site(id, c.region(), null, b.addClient(id, b.cityOf(c.host()))));
+    }
     SyntheticWorldModel model = b.build();
     int[] serverHosts = new int[servers];
     Map<Region, Integer> perRegion = new EnumMap<>(Region.class);
@@ -89,7 +98,8 @@ final class DemoWorld {
     String mix = perRegion.entrySet().stream().map(e -> e.getKey().name() + " " + e.getValue())
         .collect(Collectors.joining(", "));
     return new DemoWorld(new World(model, AddressPlan.DEFAULT, noise),
-        "synthetic (seed " + seed + "; servers " + mix + ")", serverHosts, withPlaces(model, lms), withPlaces(model, cls));
+        "synthetic (seed " + seed + "; servers " + mix + ")", serverHosts, withPlaces(model, lms), withPlaces(model, cls),
+        withPlaces(model, next));
   }
 
   /**
@@ -124,6 +134,22 @@ final class DemoWorld {
       used[host] = true;
       cls.add(new Site("client-" + (cls.size() + 1), "--", model.host(host).label(), host));
     }
+    // a neighbour per client for the second round (the host nearest to it), when the matrix has hosts to spare
+    List<Site> next = new ArrayList<>();
+    if (n >= landmarks + 2 * clientsWanted + 10) {
+      for (Site c : cls) {
+        int best = -1;
+        for (int host : order) {
+          double d = model.rttMs(c.host(), host);
+          if (used[host] || Double.isNaN(d) || reachable(model, host) < n / 2) continue;
+          if (best < 0 || d < model.rttMs(c.host(), best)) best = host;
+        }
+        if (best >= 0) {
+          used[best] = true;
+          next.add(new Site(c.id() + "-2", "--", model.host(best).label(), best));
+        }
+      }
+    }
     List<Integer> srv = new ArrayList<>();
     for (int host : order) {
       if (srv.size() == servers) break;
@@ -132,7 +158,7 @@ final class DemoWorld {
     int[] serverHosts = srv.stream().mapToInt(Integer::intValue).toArray();
     String note = serverHosts.length < servers ? "; only " + serverHosts.length + " hosts left for servers" : "";
     return new DemoWorld(new World(model, AddressPlan.DEFAULT, noise),
-        "matrix " + file + " (" + n + " hosts" + note + ")", serverHosts, lms, cls);
+        "matrix " + file + " (" + n + " hosts" + note + ")", serverHosts, lms, cls, next);
   }
 
   /** Greedy max-min selection, starting from the host that reaches most others. */
@@ -233,6 +259,15 @@ final class DemoWorld {
     }
     throw new IllegalArgumentException("--browser-city must be one of the demo's client cities or ids: " + clients.stream()
         .map(c -> c.place() + " (" + c.id() + ")").collect(Collectors.joining(", ")) + "; got '" + cityOrId + "'");
+  }
+
+  /**
+   * New players for the second round (issue 16): one per client, in the same city (synthetic: a new
+   * host there, scattered as any player is; a matrix: the spare host nearest to the client), in
+   * {@link #clients()} order; empty when a matrix has no hosts to spare.
+   */
+  List<Site> neighbours() {
+    return neighbours;
   }
 
   InetAddress address(Site s) {

@@ -7,7 +7,8 @@ import java.util.List;
  *
  * @param client the client
  * @param address the client's emulated address
- * @param method "first", "intelligent" (REED), "geo-first", "geo-intelligent" (the list ordered by great-circle
+ * @param method "first", "intelligent" (REED), "reports-first", "reports-intelligent" (REED from a new player in the
+ *     same city after the first round's discoveries reported, issue 16; {@code address} is the new player's), "geo-first", "geo-intelligent" (the list ordered by great-circle
  *     distance from the client's location, no calibration), "zero-first", "zero-intelligent" (the coordinator's
  *     zero-probe ranking from the client's stated location, no calibration) or "traditional"
  * @param probes probes sent, calibration included
@@ -34,6 +35,12 @@ record MethodFigures(DemoWorld.Site client, String address, String method, int p
     int timeouts, int found, double seconds140, boolean rescaled, double wallSeconds, double rate, double meanRttMs,
     double medianRttMs, double optimalMeanMs, double optimalMedianMs, int nearestFound, double positionError, double[] position, String stopReason,
     List<double[]> points) {
+
+  /** The same figures in another client's rows (a second-round player's, shown beside its city's first client). */
+  MethodFigures inRowsOf(DemoWorld.Site c) {
+    return new MethodFigures(c, address, method, probes, calibrationProbes, timeouts, found, seconds140, rescaled, wallSeconds, rate,
+        meanRttMs, medianRttMs, optimalMeanMs, optimalMedianMs, nearestFound, positionError, position, stopReason, points);
+  }
 
   /** How far the mean RTT of the N_close best found is above the optimum, ms (issue 15's target: at most 3 for First). */
   double excessMs() {

@@ -43,6 +43,10 @@ final class ResultTable {
     if (report.methods().stream().anyMatch(m -> m.method().startsWith("geo-"))) {
       out.add("geo distance: servers by great-circle distance from the client's location, no calibration, the same stop rules.");
     }
+    if (report.methods().stream().anyMatch(m -> m.method().startsWith("reports-"))) {
+      out.add("REED + reports: REED from a new player in the same city (its own address, optimum and nearest), after the first");
+      out.add("REED discoveries reported what they measured and the coordinator learned it (issue 16).");
+    }
     if (report.methods().stream().anyMatch(m -> m.method().startsWith("zero-"))) {
       out.add("reed 0-probe: the coordinator's ranking from the client's stated location alone, no calibration, the same stop rules.");
     }
@@ -68,6 +72,8 @@ final class ResultTable {
     return switch (method) {
       case "first" -> "REED first";
       case "intelligent" -> "REED intelligent";
+      case "reports-first" -> "REED + reports first";
+      case "reports-intelligent" -> "REED + reports int.";
       case "geo-first" -> "geo distance first";
       case "geo-intelligent" -> "geo distance intell.";
       case "zero-first" -> "reed 0-probe first";

@@ -53,6 +53,8 @@ final class RttPlots {
         String name = String.format(Locale.ROOT, "%s: %d probes, mean RTT of best %d %.1f ms", switch (m.method()) {
           case "first" -> "REED First N_close";
           case "intelligent" -> "REED Intelligent N_close";
+          case "reports-first" -> "REED + reports (a new player here), First N_close";
+          case "reports-intelligent" -> "REED + reports (a new player here), Intelligent N_close";
           case "geo-first" -> "geo distance, First N_close";
           case "geo-intelligent" -> "geo distance, Intelligent N_close";
           case "zero-first" -> "REED zero-probe, First N_close";
@@ -62,6 +64,7 @@ final class RttPlots {
         chart.addSeries(name, x, y).setMarker(switch (m.method()) {
           case "first" -> SeriesMarkers.DIAMOND;
           case "intelligent" -> SeriesMarkers.TRIANGLE_UP;
+          case "reports-first", "reports-intelligent" -> SeriesMarkers.PLUS;
           case "geo-first" -> SeriesMarkers.SQUARE;
           case "geo-intelligent" -> SeriesMarkers.TRIANGLE_DOWN;
           case "zero-first", "zero-intelligent" -> SeriesMarkers.CROSS;

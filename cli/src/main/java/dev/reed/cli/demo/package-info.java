@@ -3,7 +3,7 @@
  * Expedite Discovery", ACM TOMCCAP 2011) on one machine, in an emulated world.
  *
  * <pre>
- * ./reed demo [--servers 5000] [--landmarks 15] [--world synthetic|matrix:PATH] [--serve] [--json FILE] [--out DIR]
+ * ./reed demo [--servers 5000] [--landmarks 15] [--world synthetic|matrix:PATH] [--serve] [--json FILE] [--out DIR] [--no-reports]
  * </pre>
  *
  * <p>Phases, one progress line each: embedded Kafka broker; the world ({@link
@@ -18,7 +18,10 @@
  * 5 % or 3 rounds; then from each client REED First and Intelligent N_close (40) through the real
  * {@code ReedClient} bound to the client's address, one client after another, each followed by the
  * geo distance rows ({@link dev.reed.cli.demo.GeoDistanceOrder}: the list by great-circle distance
- * from the client's location, no calibration, the same stop rules), and traditional
+ * from the client's location, no calibration, the same stop rules); those REED discoveries report
+ * what they measured (issue 16) and, once the coordinator has learned the reports, a new player in
+ * each client's city runs REED again (the "REED + reports" rows; {@code --no-reports} skips both);
+ * then traditional
  * discovery of the whole shuffled list from all clients at once; the table (paper Tables
  * III-VI) with issue 15's per-client target, one PNG per client (probed RTT vs time, paper Figures
  * 7-9), optional JSON.

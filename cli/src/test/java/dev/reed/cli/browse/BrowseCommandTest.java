@@ -193,6 +193,20 @@ class BrowseCommandTest {
     Run r = browse("--help");
     assertThat(r.code()).isZero();
     assertThat(r.out()).contains("Finds nearby game servers with REED").contains("--compare-traditional");
+    assertThat(r.out().replaceAll("\\s+", " ")).contains("--[no-]report")
+        .contains("keeps no address of this machine").contains("each probed server's RTT or timeout");
+  }
+
+  @Test
+  void reportsWhatItMeasuredUnlessToldNot() {
+    int before = world.reportsReceived();
+    Run on = browse("--coordinator", world.coordinator(), "--calib", "6", "--n-close", "5", "--plain", "--bind", "127.0.0.1");
+    assertThat(on.code()).as(on.err()).isZero();
+    assertThat(world.reportsReceived()).as("the reference browser reports by default, before it exits").isEqualTo(before + 1);
+    Run off = browse("--coordinator", world.coordinator(), "--calib", "6", "--n-close", "5", "--plain", "--bind", "127.0.0.1",
+        "--no-report");
+    assertThat(off.code()).as(off.err()).isZero();
+    assertThat(world.reportsReceived()).isEqualTo(before + 1);
   }
 
   private static void answerGetservers(DatagramSocket master, List<InetSocketAddress> servers) {

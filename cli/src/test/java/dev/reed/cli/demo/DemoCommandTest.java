@@ -53,7 +53,7 @@ class DemoCommandTest {
     // progress: one line per phase, then the table
     assertThat(run.out).contains("Kafka broker", "emulated game servers", "coordinator up", "landmark agents up",
         "landmark mesh", "catalog: 600 targets", "round 1:", "REED vs traditional discovery", "REED first",
-        "REED intelligent", "geo distance first", "geo distance intell.", "reed 0-probe first", "reed 0-probe intell.",
+        "REED intelligent", "REED + reports first", "REED + reports int.", "reports: the coordinator learned", "geo distance first", "geo distance intell.", "reed 0-probe first", "reed 0-probe intell.",
         "traditional", "target (issue 15)",
         "stopped everything");
     assertThat(run.out).contains("locations: database of ", "the world's location database");
@@ -64,8 +64,8 @@ class DemoCommandTest {
     assertThat(root.getAsJsonArray("rounds")).isNotEmpty();
     JsonArray clients = root.getAsJsonArray("clients");
     assertThat(root.get("geo").getAsString()).startsWith("location database of ");
-    assertThat(clients).as("REED first and intelligent, geo distance and zero-probe first and intelligent, traditional")
-        .hasSize(3 * 7);
+    assertThat(clients).as("REED first and intelligent, REED + reports, geo distance and zero-probe first and intelligent, "
+        + "traditional").hasSize(3 * 9);
     Map<String, Map<String, JsonObject>> byClient = new HashMap<>();
     for (JsonElement e : clients) {
       JsonObject c = e.getAsJsonObject();
@@ -115,6 +115,15 @@ class DemoCommandTest {
       // (from the city the client states): no calibration, scored by the same stop rules
       for (String order : List.of("geo", "zero")) {
         checkOrderedRows(who, optimal, e.getValue().get(order + "-first"), e.getValue().get(order + "-intelligent"));
+      }
+      // issue 16: a new player in the client's city, after the first round reported: its own address and optimum
+      for (String method : List.of("reports-first", "reports-intelligent")) {
+        JsonObject row = e.getValue().get(method);
+        assertThat(row).as("%s %s", who, method).isNotNull();
+        assertThat(row.get("address").getAsString()).as(who).isNotEqualTo(first.get("address").getAsString());
+        assertThat(row.get("calibration_probes").getAsInt()).as(who).isPositive();
+        assertThat(row.get("servers_found").getAsInt()).as(who).isGreaterThanOrEqualTo(40);
+        assertThat(row.get("mean_rtt_ms").getAsDouble()).as(who).isGreaterThanOrEqualTo(row.get("optimal_mean_rtt_ms").getAsDouble() * 0.97);
       }
       for (JsonElement reply : e.getValue().get("zero-first").getAsJsonArray("replies")) {
         assertThat(reply.getAsJsonObject().get("predicted_ms").getAsDouble()).as("%s: the coordinator's prediction", who).isPositive();

@@ -36,6 +36,27 @@ class DemoWorldTest {
   }
 
   @Test
+  void theSecondRoundHasANewPlayerInEachClientsCity() {
+    DemoWorld w = DemoWorld.synthetic(300, 15, 7, Noise.NONE);
+    assertThat(w.neighbours()).hasSize(w.clients().size());
+    Set<Integer> taken = new HashSet<>();
+    Arrays.stream(w.servers()).forEach(taken::add);
+    w.landmarks().forEach(s -> taken.add(s.host()));
+    w.clients().forEach(s -> taken.add(s.host()));
+    for (int i = 0; i < w.clients().size(); i++) {
+      DemoWorld.Site client = w.clients().get(i);
+      DemoWorld.Site next = w.neighbours().get(i);
+      assertThat(next.id()).isEqualTo(client.id() + "-2");
+      assertThat(next.place()).as("same city").isEqualTo(client.place());
+      assertThat(next.region()).isEqualTo(client.region());
+      assertThat(taken.add(next.host())).as("%s has its own host", next.id()).isTrue();
+      assertThat(w.address(next)).isNotEqualTo(w.address(client));
+      // a player of the same city, not the same machine: some km and its own access link away
+      assertThat(w.world().rttMs(client.host(), next.host())).isGreaterThan(0).isLessThan(60);
+    }
+  }
+
+  @Test
   void theSyntheticWorldIsLocatedAndAMatrixIsNot(@TempDir Path dir) throws Exception {
     DemoWorld w = DemoWorld.synthetic(300, 6, 7, Noise.NONE);
     assertThat(w.located()).isTrue();

@@ -179,6 +179,11 @@ public final class SyntheticWorldModel implements LatencyModel {
       return add(label, city, true, serverAccess() + params.clientAccessExtraMs());
     }
 
+    /** The catalog city of a host added so far (another player in the same city: {@link #addClient(String, City)}). */
+    public City cityOf(int index) {
+      return City.named(hosts.get(index).city());
+    }
+
     public SyntheticWorldModel build() {
       if (hosts.isEmpty()) {
         throw new IllegalStateException("a world needs at least one host");
