@@ -11,7 +11,8 @@ import java.util.Set;
  * address: {@code groups} are opaque keys (keyed hashes of the client's network prefix, AS and API
  * key) that only cap how much one source can move a server.
  *
- * @param position the client's coordinate when its discovery ended
+ * @param position the client's coordinate its first page was ranked from (its calibration): a
+ *     reported RTT is compared with the prediction the client had
  * @param location the client's location prior, or null
  * @param landmarkRttMs the client's calibration RTT to each landmark beacon, by landmark id (ms)
  * @param serverRttMs each probed server's RTT, by server key (ms)
