@@ -307,14 +307,23 @@ final class CoordinatorClient implements AutoCloseable {
 
   /** {@link #orderedPage} without blocking the caller; the future fails with a ReedClientException. */
   CompletableFuture<Page> orderedPageAsync(PageRequest request, Filter filter, int pageSize) {
-    CompletableFuture<Page> out = new CompletableFuture<>();
-    var future = ReedServiceGrpc.newFutureStub(channel).withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS)
-        .getOrderedServers(pageRequest(request, filter, pageSize));
-    Futures.addCallback(future, new FutureCallback<>() {
+    return async("GetOrderedServers", ReedServiceGrpc.newFutureStub(channel)
+        .withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS).getOrderedServers(pageRequest(request, filter, pageSize)),
+        this::page);
+  }
+
+  /**
+   * A future call as a CompletableFuture of its converted answer; a failure of the call or the
+   * conversion fails it with a ReedClientException naming the RPC.
+   */
+  private <T, R> CompletableFuture<R> async(String rpc, com.google.common.util.concurrent.ListenableFuture<T> call,
+      java.util.function.Function<T, R> convert) {
+    CompletableFuture<R> out = new CompletableFuture<>();
+    Futures.addCallback(call, new FutureCallback<>() {
       @Override
-      public void onSuccess(GetOrderedServersResponse r) {
+      public void onSuccess(T r) {
         try {
-          out.complete(page(r));
+          out.complete(convert.apply(r));
         } catch (RuntimeException e) {
           out.completeExceptionally(e);
         }
@@ -322,9 +331,9 @@ final class CoordinatorClient implements AutoCloseable {
 
       @Override
       public void onFailure(Throwable t) {
-        out.completeExceptionally(t instanceof StatusRuntimeException s ? failure("GetOrderedServers", s)
+        out.completeExceptionally(t instanceof StatusRuntimeException s ? failure(rpc, s)
             : new ReedClientException(ReedClientException.Kind.COORDINATOR_BAD_RESPONSE,
-                "coordinator " + target + " GetOrderedServers failed: " + t, t));
+                "coordinator " + target + " " + rpc + " failed: " + t, t));
       }
     }, MoreExecutors.directExecutor());
     return out;
@@ -427,23 +436,8 @@ final class CoordinatorClient implements AutoCloseable {
     }
     req.setDiscoveryStartTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(report.discoveryStart().getEpochSecond())
         .setNanos(report.discoveryStart().getNano()));
-    CompletableFuture<ReportMeasurementsResponse> out = new CompletableFuture<>();
-    var future = ReedServiceGrpc.newFutureStub(channel).withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS)
-        .reportMeasurements(req.build());
-    Futures.addCallback(future, new FutureCallback<>() {
-      @Override
-      public void onSuccess(ReportMeasurementsResponse r) {
-        out.complete(r);
-      }
-
-      @Override
-      public void onFailure(Throwable t) {
-        out.completeExceptionally(t instanceof StatusRuntimeException s ? failure("ReportMeasurements", s)
-            : new ReedClientException(ReedClientException.Kind.COORDINATOR_BAD_RESPONSE,
-                "coordinator " + target + " ReportMeasurements failed: " + t, t));
-      }
-    }, MoreExecutors.directExecutor());
-    return out;
+    return async("ReportMeasurements", ReedServiceGrpc.newFutureStub(channel)
+        .withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS).reportMeasurements(req.build()), r -> r);
   }
 
   private Page page(GetOrderedServersResponse r) {

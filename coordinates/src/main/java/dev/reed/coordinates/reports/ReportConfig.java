@@ -14,13 +14,16 @@ package dev.reed.coordinates.reports;
  *     (default 1: one nearby reporter's worth)
  * @param maxFactor the largest factor a correction may apply, either way (default 10: a server at
  *     the client's site is 0.2 ms away where the coordinates say 5)
- * @param perServer observations kept per server, the newest (default 64)
+ * @param perServer observations kept per server (default 64; a full server drops the oldest of the
+ *     newcomer's own source, else the oldest)
  * @param maxAgeMillis observations older than this are forgotten (default 24 h)
  * @param movedMs an observation is forgotten when its server's coordinate has moved more than this
  *     since (default 10 ms): a server that moved or changed network is learned again
- * @param triangleSlackMs, triangleSlackFraction an RTT below the landmarks' lower bound
- *     {@code max |a_l - b_l|} by more than {@code slackMs + fraction * bound} is impossible (defaults
- *     5 ms and 0.2: Internet paths violate the triangle inequality by that much at times)
+ * @param triangleSlackMs an RTT below the landmarks' lower bound (the {@code boundRank}-th largest
+ *     {@code |a_l - b_l|}) by more than {@code triangleSlackMs + triangleSlackFraction * bound} is
+ *     impossible (default 5 ms)
+ * @param triangleSlackFraction see {@code triangleSlackMs} (default 0.2: Internet paths violate the
+ *     triangle inequality by that much at times)
  * @param upperSlackFactor an RTT above {@code factor * min(a_l + b_l) + triangleSlackMs} is dropped
  *     too (default 3)
  * @param maxRejectedFraction a report with more than this fraction of its RTTs impossible is dropped
