@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1.7
-# The reed coordinator image: ingest -> coordinates -> REED rankings over gRPC (issue 5).
+# The reed coordinator image: ingest -> coordinates -> REED rankings over gRPC (issue 5), and to
+# web pages over HTTP (HTTP/JSON, gRPC-Web, the discovery page at /; issue 17).
 #
 #   docker build -f docker/coordinator.Dockerfile -t reed-coordinator .     (context = repository root)
 #
@@ -27,12 +28,14 @@ COPY --from=build --chown=root:root /src/coordinator/target/lib/ /opt/reed/lib/
 VOLUME ["/var/lib/reed/snapshots", "/tmp"]
 ENV REED_COORDINATOR_GRPC_PORT=50051 \
     REED_COORDINATOR_METRICS_PORT=9464 \
+    REED_COORDINATOR_HTTP=0.0.0.0:8080 \
     REED_COORDINATOR_SNAPSHOT_DIR=/var/lib/reed/snapshots \
     REED_COORDINATOR_Q3_MASTER_PORT=27950 \
     REED_COORDINATOR_VALVE_MASTER_PORT=27011
 
-# gRPC API (health + reflection on it too), Prometheus /metrics + /healthz, catalog front ends.
-EXPOSE 50051/tcp 9464/tcp 27950/udp 27011/udp
+# gRPC API (health + reflection on it too), Prometheus /metrics + /healthz, the HTTP face (plain
+# HTTP: terminate TLS in front of it), catalog front ends.
+EXPOSE 50051/tcp 9464/tcp 8080/tcp 27950/udp 27011/udp
 
 USER 10001:10001
 WORKDIR /var/lib/reed

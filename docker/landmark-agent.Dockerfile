@@ -29,10 +29,12 @@ COPY --from=build --chown=root:root /src/landmark-agent/target/lib/ /opt/reed/li
 VOLUME ["/var/lib/reed/spool", "/tmp"]
 ENV REED_AGENT_SPOOL_DIR=/var/lib/reed/spool \
     REED_AGENT_BEACON=0.0.0.0:27960 \
+    REED_AGENT_WS_BEACON=0.0.0.0:27961 \
     REED_AGENT_METRICS_PORT=9465
 
-# Calibration beacon (A2S_INFO + Quake3 getinfo) and Prometheus /metrics + /healthz.
-EXPOSE 27960/udp 9465/tcp
+# Calibration beacon (A2S_INFO + Quake3 getinfo), Prometheus /metrics + /healthz, and the
+# WebSocket beacon for web pages (TCP; wss:// with REED_AGENT_WS_TLS_CERT/KEY).
+EXPOSE 27960/udp 9465/tcp 27961/tcp
 
 USER 10001:10001
 WORKDIR /var/lib/reed

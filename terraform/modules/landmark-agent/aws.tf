@@ -41,6 +41,21 @@ resource "aws_vpc_security_group_ingress_rule" "beacon" {
   cidr_ipv4         = each.value.cidr
 }
 
+# The WebSocket beacon (TCP) web pages calibrate against, open like the UDP beacon.
+resource "aws_vpc_security_group_ingress_rule" "ws_beacon" {
+  for_each = {
+    for pair in setproduct(keys(local.aws_agents), var.ws_beacon_allowed_cidrs) :
+    "${pair[0]} ${pair[1]}" => { agent = pair[0], cidr = pair[1] }
+  }
+  region            = local.aws_agents[each.value.agent].region
+  security_group_id = aws_security_group.agent[each.value.agent].id
+  description       = "WebSocket beacon for web pages"
+  ip_protocol       = "tcp"
+  from_port         = var.ws_beacon_port
+  to_port           = var.ws_beacon_port
+  cidr_ipv4         = each.value.cidr
+}
+
 resource "aws_vpc_security_group_ingress_rule" "metrics" {
   for_each = {
     for pair in setproduct(keys(local.aws_agents), var.metrics_allowed_cidrs) :

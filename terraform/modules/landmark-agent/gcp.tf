@@ -39,6 +39,23 @@ resource "google_compute_firewall" "beacon" {
   }
 }
 
+# The WebSocket beacon (TCP) web pages calibrate against, open like the UDP beacon.
+resource "google_compute_firewall" "ws_beacon" {
+  count                   = length(local.gcp_agents) > 0 && length(var.ws_beacon_allowed_cidrs) > 0 ? 1 : 0
+  project                 = var.gcp_project
+  name                    = "${var.name_prefix}-agent-ws-beacon"
+  network                 = var.gcp_network
+  direction               = "INGRESS"
+  description             = "reed WebSocket beacon for web pages"
+  source_ranges           = var.ws_beacon_allowed_cidrs
+  target_service_accounts = [google_service_account.agent[0].email]
+
+  allow {
+    protocol = "tcp"
+    ports    = [tostring(var.ws_beacon_port)]
+  }
+}
+
 resource "google_compute_firewall" "metrics" {
   count                   = length(local.gcp_agents) > 0 && length(var.metrics_allowed_cidrs) > 0 ? 1 : 0
   project                 = var.gcp_project

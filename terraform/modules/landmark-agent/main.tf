@@ -42,6 +42,8 @@ locals {
       distribution_sha256       = var.agent_distribution_sha256
       beacon_port               = var.beacon_port
       beacon_advertise          = "${local.public_ips[id]}:${var.beacon_port}"
+      ws_beacon_port            = var.ws_beacon_port
+      ws_advertise              = "${local.public_ips[id]}:${var.ws_beacon_port}"
       metrics_port              = var.metrics_port
       probe_interval            = var.probe_interval
       probe_rate                = var.probe_rate

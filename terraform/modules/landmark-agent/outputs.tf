@@ -1,5 +1,5 @@
 output "agents" {
-  description = "Every agent: cloud, region, public IP and beacon address (HOST:PORT), keyed by agent id."
+  description = "Every agent: cloud, region, public IP, beacon address (HOST:PORT) and WebSocket beacon URL, keyed by agent id."
   value = merge(
     {
       for id, a in local.aws_agents : id => {
@@ -7,6 +7,7 @@ output "agents" {
         region    = a.region
         public_ip = local.public_ips[id]
         beacon    = "${local.public_ips[id]}:${var.beacon_port}"
+        ws_beacon = "ws://${local.public_ips[id]}:${var.ws_beacon_port}/"
       }
     },
     {
@@ -15,6 +16,7 @@ output "agents" {
         region    = a.region
         public_ip = local.public_ips[id]
         beacon    = "${local.public_ips[id]}:${var.beacon_port}"
+        ws_beacon = "ws://${local.public_ips[id]}:${var.ws_beacon_port}/"
       }
     }
   )

@@ -118,6 +118,18 @@ variable "beacon_allowed_cidrs" {
   default     = ["0.0.0.0/0"]
 }
 
+variable "ws_beacon_port" {
+  description = "TCP port of the agent's WebSocket beacon for web pages (issue 17), announced as ws://PUBLIC_IP:PORT/ on reed.landmarks; open to ws_beacon_allowed_cidrs."
+  type        = number
+  default     = 27961
+}
+
+variable "ws_beacon_allowed_cidrs" {
+  description = "Who may open the WebSocket beacon: browsers running the discovery page, from anywhere. Empty: the port stays closed and web pages cannot calibrate against these agents."
+  type        = list(string)
+  default     = ["0.0.0.0/0"]
+}
+
 variable "metrics_port" {
   description = "TCP port of the agent's Prometheus /metrics and /healthz."
   type        = number

@@ -11,6 +11,11 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +23,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,7 +84,22 @@ class ContainerEntrypointSmokeTest {
     env.put("REED_COORDINATOR_VALVE_MASTER_PORT", Integer.toString(freeUdpPort()));
     env.put("REED_COORDINATOR_SNAPSHOT_DIR", Files.createDirectories(tmp.resolve("snapshots")).toString());
     env.put("REED_COORDINATOR_LEADER_ELECTION", "standalone");
-    startsAndPassesItsHealthCheck(image, "coordinator");
+    String http = "http://127.0.0.1:" + freeTcpPort();
+    env.put("REED_COORDINATOR_HTTP", http.substring("http://".length()));
+    Started started = startsAndPassesItsHealthCheck(image, "coordinator");
+
+    // The HTTP face runs on the image's jar set: Armeria, the proto3 JSON mapping and the web page
+    // (module web, a classpath folder) are all in the coordinator's lib/.
+    HttpClient client = HttpClient.newHttpClient();
+    awaitTrue(() -> status(client, HttpRequest.newBuilder(URI.create(http + "/"))) == 200, started, "coordinator web page at /");
+    HttpResponse<String> page = client.send(HttpRequest.newBuilder(URI.create(http + "/")).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(page.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+    HttpResponse<String> landmarks = client.send(HttpRequest.newBuilder(URI.create(http + "/reed.v1.SnapshotService/ListLandmarks"))
+        .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}"))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(landmarks.statusCode()).as("HTTP/JSON ListLandmarks: %s", landmarks.body()).isEqualTo(200);
+    assertThat(landmarks.body()).startsWith("{");
   }
 
   @Test
@@ -91,7 +114,32 @@ class ContainerEntrypointSmokeTest {
     env.put("REED_AGENT_METRICS_HOST", "127.0.0.1");
     env.put("REED_AGENT_METRICS_PORT", Integer.toString(freeTcpPort()));
     env.put("REED_AGENT_SPOOL_DIR", tmp.resolve("spool").toString());
-    startsAndPassesItsHealthCheck(image, "agent");
+    URI wsBeacon = URI.create("ws://127.0.0.1:" + freeTcpPort() + "/");
+    env.put("REED_AGENT_WS_BEACON", wsBeacon.getHost() + ":" + wsBeacon.getPort());
+    Started started = startsAndPassesItsHealthCheck(image, "agent");
+
+    // The WebSocket beacon runs on the image's jar set (Armeria in the agent's lib/) and echoes.
+    HttpClient client = HttpClient.newHttpClient();
+    CompletableFuture<String> echoed = new CompletableFuture<>();
+    WebSocket.Listener listener = new WebSocket.Listener() {
+      @Override
+      public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+        echoed.complete(data.toString());
+        return null;
+      }
+    };
+    WebSocket[] socket = new WebSocket[1];
+    awaitTrue(() -> {
+      try {
+        socket[0] = client.newWebSocketBuilder().buildAsync(wsBeacon, listener).get(10, TimeUnit.SECONDS);
+        return true;
+      } catch (ExecutionException e) {
+        return false;
+      }
+    }, started, "agent WebSocket beacon at " + wsBeacon);
+    socket[0].sendText("p:1:1764000000000", true);
+    assertThat(echoed.get(10, TimeUnit.SECONDS)).isEqualTo("p:1:1764000000000");
+    socket[0].sendClose(WebSocket.NORMAL_CLOSURE, "").get(10, TimeUnit.SECONDS);
   }
 
   /** An image's runtime stage, its ENTRYPOINT on this machine, and its ENV with the cluster's ConfigMap over it. */
@@ -106,11 +154,21 @@ class ContainerEntrypointSmokeTest {
   }
 
   /** Starts the image's entry point with its environment; its HEALTHCHECK, run verbatim, must pass. */
-  private void startsAndPassesItsHealthCheck(Image image, String name) throws Exception {
+  private Started startsAndPassesItsHealthCheck(Image image, String name) throws Exception {
     Started started = start(image.entrypoint(), image.env(), name);
     List<String> healthcheck = healthcheck(image.stage());
     awaitTrue(() -> run(healthcheck, image.env()) == 0, started, name + " HEALTHCHECK " + healthcheck);
     assertThat(started.process().isAlive()).isTrue();
+    return started;
+  }
+
+  /** The status of a GET, or -1 while nothing listens yet. */
+  private static int status(HttpClient client, HttpRequest.Builder request) throws InterruptedException {
+    try {
+      return client.send(request.timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (IOException e) {
+      return -1;
+    }
   }
 
   /**

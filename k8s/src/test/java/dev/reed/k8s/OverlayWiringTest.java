@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,8 @@ class OverlayWiringTest {
       "reed-kafka-cluster-ca-cert", "Strimzi Cluster Operator (Kafka reed-kafka)",
       "reed-coordinator-tls", "cert-manager or kubectl create secret tls (docs/operations.md)",
       "reed-coordinator-api-keys", "kubectl create secret generic (docs/operations.md)",
-      "reed-coordinator-report-key", "kubectl create secret generic (docs/operations.md, client reports)");
+      "reed-coordinator-report-key", "kubectl create secret generic (docs/operations.md, client reports)",
+      "reed-coordinator-web-tls", "cert-manager or kubectl create secret tls (docs/operations.md, web clients)");
 
   /** PersistentVolumeClaims that are created outside these manifests, and who creates and fills them. */
   private static final Map<String, String> EXTERNAL_CLAIMS = Map.of(
@@ -44,10 +46,17 @@ class OverlayWiringTest {
     assertThat(coordinator.port("metrics")).isEqualTo(new Workload.Port("metrics", port(env, "REED_COORDINATOR_METRICS_PORT"), "TCP"));
     assertThat(coordinator.port("q3-master")).isEqualTo(new Workload.Port("q3-master", port(env, "REED_COORDINATOR_Q3_MASTER_PORT"), "UDP"));
     assertThat(coordinator.port("valve-master")).isEqualTo(new Workload.Port("valve-master", port(env, "REED_COORDINATOR_VALVE_MASTER_PORT"), "UDP"));
+    // the HTTP face (issue 17) listens on every address of the pod, or no Service reaches it
+    Endpoints.HostPort http = Endpoints.hostPort(env.get("REED_COORDINATOR_HTTP"), -1);
+    assertThat(http.host()).as("%s: REED_COORDINATOR_HTTP on the wildcard address", root).isIn("0.0.0.0", "::", "[::]");
+    assertThat(coordinator.port("http")).isEqualTo(new Workload.Port("http", http.port(), "TCP"));
 
     List<Manifest> services = set.ofKind("Service").stream()
         .filter(s -> coordinator.selectedBy(s.map("spec.selector"))).toList();
     assertThat(services).extracting(Manifest::name).contains("reed-coordinator", "reed-catalog");
+    assertThat(Manifest.maps(set.one("Service", "reed-coordinator").at("spec.ports")))
+        .as("%s: the in-cluster Service carries the HTTP face", root)
+        .anyMatch(p -> coordinator.resolve(p.get("targetPort"), "TCP").equals(Optional.of(coordinator.port("http"))));
     for (Manifest service : services) {
       for (Map<String, Object> p : Manifest.maps(service.at("spec.ports"))) {
         String protocol = (String) p.getOrDefault("protocol", "TCP");
@@ -244,6 +253,52 @@ class OverlayWiringTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
+  void ingressesReachTheHttpFaceThroughAService(String root) throws Exception {
+    ManifestSet set = render(root);
+    Workload coordinator = coordinator(set);
+    for (Manifest ingress : set.ofKind("Ingress")) {
+      List<Map<String, Object>> backends = new ArrayList<>();
+      Object defaultBackend = ingress.at("spec.defaultBackend");
+      if (defaultBackend != null) backends.add(Manifest.asMap(defaultBackend, "defaultBackend"));
+      for (Map<String, Object> rule : Manifest.maps(ingress.at("spec.rules"))) {
+        for (Map<String, Object> path : Manifest.maps(Manifest.at(rule, "http.paths"))) {
+          backends.add(Manifest.asMap(path.get("backend"), "backend"));
+        }
+      }
+      assertThat(backends).as("%s: %s has backends", root, ingress.id()).isNotEmpty();
+      for (Map<String, Object> backend : backends) {
+        Manifest service = set.one("Service", (String) Manifest.at(backend, "service.name"));
+        assertThat(coordinator.selectedBy(service.map("spec.selector"))).as("%s selects the coordinator", service.id()).isTrue();
+        Object name = Manifest.at(backend, "service.port.name");
+        Object number = Manifest.at(backend, "service.port.number");
+        Map<String, Object> servicePort = Manifest.maps(service.at("spec.ports")).stream()
+            .filter(p -> name != null ? name.equals(p.get("name")) : number.equals(p.get("port")))
+            .findFirst().orElseThrow(() -> new AssertionError(ingress.id() + ": " + service.id() + " has no port " + (name != null ? name : number)));
+        // Ingress controllers speak HTTP to the backend: only the HTTP face understands it
+        // (the gRPC port wants HTTP/2 with TLS from components/tls)
+        assertThat(coordinator.resolve(servicePort.get("targetPort"), "TCP"))
+            .as("%s: backend %s -> the coordinator's http port", root, servicePort).contains(coordinator.port("http"));
+      }
+      for (Map<String, Object> tls : Manifest.maps(ingress.at("spec.tls"))) {
+        assertThat(EXTERNAL_SECRETS).as("%s: TLS Secret of %s is documented", root, ingress.id())
+            .containsKey((String) tls.get("secretName"));
+      }
+    }
+  }
+
+  @Test
+  void prodServesWebPagesOverTlsThroughAnIngress() throws Exception {
+    ManifestSet set = render("overlays/prod");
+    Manifest ingress = set.one("Ingress", "reed-coordinator-web");
+    assertThat(Manifest.maps(ingress.at("spec.tls"))).as("pages on HTTPS refuse plain http:// API calls").isNotEmpty();
+    List<Map<String, Object>> paths = Manifest.maps(ingress.at("spec.rules")).stream()
+        .flatMap(r -> Manifest.maps(Manifest.at(r, "http.paths")).stream()).toList();
+    assertThat(paths).as("the page at / and every method path below it").anyMatch(p -> "/".equals(p.get("path")) && "Prefix".equals(p.get("pathType")));
+    assertThat(render("overlays/dev").ofKind("Ingress")).as("dev reaches the HTTP face with port-forward").isEmpty();
+  }
+
   @Test
   void baseRunsTwoCoordinatorsWithoutAgents() throws Exception {
     ManifestSet set = render("base");
@@ -303,6 +358,11 @@ class OverlayWiringTest {
     String beacon = env.get("REED_AGENT_BEACON");
     assertThat(agent.port("beacon")).isEqualTo(new Workload.Port("beacon",
         Endpoints.hostPort(beacon, -1).port(), "UDP"));
+    // the WebSocket beacon for web pages (issue 17): TCP, on the node like the UDP one
+    Endpoints.HostPort wsBeacon = Endpoints.hostPort(env.get("REED_AGENT_WS_BEACON"), -1);
+    assertThat(wsBeacon.host()).isEqualTo("0.0.0.0");
+    assertThat(agent.port("ws-beacon")).isEqualTo(new Workload.Port("ws-beacon", wsBeacon.port(), "TCP"));
+    assertThat(agent.ports()).extracting(Workload.Port::number).doesNotHaveDuplicates();
     for (Map<String, Object> p : Manifest.maps(agent.container().get("ports"))) {
       assertThat(p.get("hostPort")).as("with hostNetwork hostPort = containerPort").isEqualTo(p.get("containerPort"));
     }

@@ -60,6 +60,8 @@ class CloudInitTest {
         .containsEntry("REED_AGENT_KAFKA_CONFIG", "/run/reed/kafka-client.properties")
         .containsEntry("REED_AGENT_BEACON", "0.0.0.0:27960")
         .containsEntry("REED_AGENT_BEACON_ADVERTISE", "203.0.113.7:27960")
+        .containsEntry("REED_AGENT_WS_BEACON", "0.0.0.0:27961")
+        .containsEntry("REED_AGENT_WS_ADVERTISE", "203.0.113.7:27961")
         .containsEntry("REED_AGENT_METRICS_PORT", "9465")
         .containsEntry("REED_AGENT_INTERVAL", "5m")
         .containsEntry("REED_AGENT_SPOOL_DIR", "/var/lib/reed/spool")
@@ -238,6 +240,8 @@ class CloudInitTest {
     v.put("distribution_sha256", "a".repeat(64));
     v.put("beacon_port", "27960");
     v.put("beacon_advertise", "203.0.113.7:27960");
+    v.put("ws_beacon_port", "27961");
+    v.put("ws_advertise", "203.0.113.7:27961");
     v.put("metrics_port", "9465");
     v.put("probe_interval", "5m");
     v.put("probe_rate", "140");

@@ -170,6 +170,17 @@ class TerraformModulesTest {
     assertThat(beacon.get("ip_protocol").asText()).isEqualTo("udp");
     assertThat(beacon.get("from_port").asText()).isEqualTo("${var.beacon_port}");
     assertThat(beacon.get("to_port").asText()).isEqualTo("${var.beacon_port}");
+    // the WebSocket beacon for web pages (issue 17): TCP, on both clouds
+    JsonNode wsBeacon = r.get("aws_vpc_security_group_ingress_rule.ws_beacon");
+    assertThat(wsBeacon.get("ip_protocol").asText()).isEqualTo("tcp");
+    assertThat(wsBeacon.get("from_port").asText()).isEqualTo("${var.ws_beacon_port}");
+    assertThat(wsBeacon.get("to_port").asText()).isEqualTo("${var.ws_beacon_port}");
+    assertThat(wsBeacon.toString()).contains("var.ws_beacon_allowed_cidrs");
+    JsonNode gcpWsBeacon = r.get("google_compute_firewall.ws_beacon");
+    assertThat(gcpWsBeacon.get("direction").asText()).isEqualTo("INGRESS");
+    assertThat(gcpWsBeacon.get("allow").get(0).get("protocol").asText()).isEqualTo("tcp");
+    assertThat(gcpWsBeacon.get("allow").get(0).get("ports").get(0).asText()).contains("var.ws_beacon_port");
+    assertThat(gcpWsBeacon.get("source_ranges").asText()).contains("var.ws_beacon_allowed_cidrs");
     JsonNode udpOut = r.get("aws_vpc_security_group_egress_rule.udp");
     assertThat(udpOut.get("ip_protocol").asText()).isEqualTo("udp");
     assertThat(udpOut.get("from_port").asInt()).isZero();
@@ -198,7 +209,9 @@ class TerraformModulesTest {
     assertThat(dockerfile)
         .contains("REED_AGENT_BEACON=0.0.0.0:" + v.get("beacon_port").get("default").asInt())
         .contains("REED_AGENT_METRICS_PORT=" + v.get("metrics_port").get("default").asInt())
-        .contains("EXPOSE " + v.get("beacon_port").get("default").asInt() + "/udp " + v.get("metrics_port").get("default").asInt() + "/tcp");
+        .contains("REED_AGENT_WS_BEACON=0.0.0.0:" + v.get("ws_beacon_port").get("default").asInt())
+        .contains("EXPOSE " + v.get("beacon_port").get("default").asInt() + "/udp " + v.get("metrics_port").get("default").asInt() + "/tcp "
+            + v.get("ws_beacon_port").get("default").asInt() + "/tcp");
   }
 
   @Test
