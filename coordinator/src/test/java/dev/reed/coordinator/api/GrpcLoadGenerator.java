@@ -11,15 +11,22 @@ import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.FitQuality;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.GetOrderedServersRequest;
-import dev.reed.proto.v1.GetOrderedServersResponse;
 import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.ServerInfo;
 import dev.reed.proto.v1.Stability;
+import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,7 +54,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Server and client in separate processes (so the server's own CPU can be read from /proc):
  * {@code GrpcLoadGenerator serve PORT [servers]} and
- * {@code GrpcLoadGenerator load HOST:PORT seconds concurrency pageSize}; with the HTTP face beside the
+ * {@code GrpcLoadGenerator load HOST:PORT seconds concurrency pageSize [connections=1]} (responses counted,
+ * not parsed: see {@link #unparsed}); with the HTTP face beside the
  * gRPC port: {@code serve PORT servers HTTP_PORT}, and the JSON path's load with
  * {@code load-http HOST:HTTP_PORT seconds concurrency pageSize}.
  */
@@ -111,13 +119,20 @@ public final class GrpcLoadGenerator {
     }
     if (args.length > 0 && args[0].equals("load")) {
       Endpoints.HostPort hp = Endpoints.hostPort(args[1], -1);
-      ManagedChannel ch = NettyChannelBuilder.forAddress(hp.host(), hp.port()).usePlaintext().build();
+      int connections = args.length > 5 ? Integer.parseInt(args[5]) : 1;
+      List<ManagedChannel> channels = new ArrayList<>();
+      for (int c = 0; c < connections; c++) {
+        channels.add(NettyChannelBuilder.forAddress(hp.host(), hp.port()).usePlaintext().build());
+      }
       GetOrderedServersRequest[] requests = requests(4, Integer.parseInt(args[4]));
-      ReedServiceGrpc.ReedServiceStub stub = ReedServiceGrpc.newStub(ch);
-      run(stub, requests, Integer.parseInt(args[3]), Duration.ofSeconds(5), false);
+      System.out.printf("one page: %d servers, %d bytes%n", ReedServiceGrpc.newBlockingStub(channels.get(0))
+          .getOrderedServers(requests[0]).getServersCount(), ReedServiceGrpc.newBlockingStub(channels.get(0))
+          .getOrderedServers(requests[0]).getSerializedSize());
+      List<Caller> callers = channels.stream().map(ch -> unparsed(ch)).toList();
+      run(callers, requests, Integer.parseInt(args[3]), Duration.ofSeconds(5), false);
       System.out.println("measuring");
-      run(stub, requests, Integer.parseInt(args[3]), Duration.ofSeconds(Integer.parseInt(args[2])), true);
-      ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      run(callers, requests, Integer.parseInt(args[3]), Duration.ofSeconds(Integer.parseInt(args[2])), true);
+      for (ManagedChannel ch : channels) ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       return;
     }
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 36_000;
@@ -132,8 +147,9 @@ public final class GrpcLoadGenerator {
       ReedServiceGrpc.ReedServiceStub stub = ReedServiceGrpc.newStub(ch);
       GetOrderedServersRequest[] requests = requests(d, pageSize);
       System.out.printf("servers=%d dims=%d concurrency=%d pageSize=%d%n", n, d, concurrency, pageSize);
-      run(stub, requests, concurrency, Duration.ofSeconds(5), false); // warm-up
-      run(stub, requests, concurrency, Duration.ofSeconds(seconds), true);
+      List<Caller> parsing = List.of((req, done) -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).getOrderedServers(req, cast(done)));
+      run(parsing, requests, concurrency, Duration.ofSeconds(5), false); // warm-up
+      run(parsing, requests, concurrency, Duration.ofSeconds(seconds), true);
       ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
   }
@@ -203,7 +219,44 @@ public final class GrpcLoadGenerator {
     return requests;
   }
 
-  static void run(ReedServiceGrpc.ReedServiceStub stub, GetOrderedServersRequest[] requests, int concurrency,
+  /** One call of GetOrderedServers; the observer sees onCompleted or onError. */
+  interface Caller {
+    void call(GetOrderedServersRequest request, StreamObserver<Object> done);
+  }
+
+  /**
+   * Calls that do not parse the response (they only count it): the load generator shares the two
+   * cores with the server, and parsing a 230-server page (~90 KB with landmark RTTs) costs the
+   * generator more CPU than the server spends producing it. A real client parses on its own machine.
+   */
+  static Caller unparsed(ManagedChannel channel) {
+    MethodDescriptor<GetOrderedServersRequest, byte[]> raw = ReedServiceGrpc.getGetOrderedServersMethod().toBuilder(
+        ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), new MethodDescriptor.Marshaller<byte[]>() {
+          @Override
+          public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+          }
+
+          @Override
+          public byte[] parse(InputStream stream) {
+            try {
+              return stream.readAllBytes();
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }
+        }).build();
+    return (req, done) -> ClientCalls.asyncUnaryCall(
+        channel.newCall(raw, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS)), req, cast(done));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static <T> StreamObserver<T> cast(StreamObserver<Object> observer) {
+    return (StreamObserver) observer;
+  }
+
+  /** Keeps {@code concurrency} calls in flight, spread round-robin over the callers (connections). */
+  static void run(List<Caller> callers, GetOrderedServersRequest[] requests, int concurrency,
       Duration duration, boolean report) throws InterruptedException {
     long[] latencies = new long[4_000_000];
     AtomicLong count = new AtomicLong();
@@ -218,9 +271,9 @@ public final class GrpcLoadGenerator {
     while (System.nanoTime() < end) {
       inFlight.acquire();
       long t0 = System.nanoTime();
-      stub.withDeadlineAfter(5, TimeUnit.SECONDS).getOrderedServers(requests[i++ & 1023], new StreamObserver<>() {
+      callers.get(i % callers.size()).call(requests[i++ & 1023], new StreamObserver<Object>() {
         @Override
-        public void onNext(GetOrderedServersResponse value) {}
+        public void onNext(Object value) {}
 
         @Override
         public void onError(Throwable t) {
