@@ -13,45 +13,57 @@ import java.util.List;
 
 /**
  * A {@code GetOrderedServersResponse} assembled on the wire from pre-encoded {@link RankedTemplate}s:
- * each server is its template bytes followed by {@code predicted_rtt_us} (field 3; protobuf
- * accepts fields in any order), so the hot path copies bytes instead of building and serialising
- * 230 messages per call. Clients see an ordinary GetOrderedServersResponse.
+ * each server is its template bytes (the landmark RTTs in the form the request asked for)
+ * followed by {@code predicted_rtt_us} (field 3; protobuf accepts fields in any order), so the hot
+ * path copies bytes instead of building and serialising 230 messages per call. Clients see an
+ * ordinary GetOrderedServersResponse; with compact landmark RTTs it ends with the state's
+ * landmark_ids table.
  */
 final class EncodedOrderedPage {
   private static final int SERVERS_TAG = (1 << 3) | 2; // repeated RankedServer servers = 1
   private static final int TOKEN_TAG = (2 << 3) | 2; // string next_page_token = 2
   private static final int TOTAL_TAG = 3 << 3; // uint32 total_matching = 3
+  private static final int LANDMARK_IDS_TAG = (13 << 3) | 2; // repeated string landmark_ids = 13
   private static final int PREDICTED_TAG = 3 << 3; // RankedServer.predicted_rtt_us = 3
 
   private EncodedOrderedPage() {}
 
-  /** Encodes one page; {@code templates.get(i)} with {@code predictedUs[i]}. */
+  /** Encodes one page with landmark_rtts; {@code templates.get(i)} with {@code predictedUs[i]}. */
   static byte[] encode(List<RankedTemplate> templates, int[] predictedUs, String nextToken, int totalMatching) {
-    return encode(templates, predictedUs, null, nextToken, totalMatching);
+    return encode(templates, predictedUs, null, nextToken, totalMatching, null);
   }
 
   /**
    * Encodes one page; {@code templates.get(i)} with {@code predictedUs[i]} and {@code extras[i]}:
    * further RankedServer fields already encoded (placement, geo_predicted_rtt_us, uncertainty_us),
    * appended as they are; {@code extras} or an entry may be null.
+   *
+   * @param landmarkIds null: landmark RTTs as landmark_rtts; else the compact form with this table
+   *     (the templates' state's {@code landmarkIds}, which covers every ref they hold)
    */
-  static byte[] encode(List<RankedTemplate> templates, int[] predictedUs, byte[][] extras, String nextToken, int totalMatching) {
+  static byte[] encode(List<RankedTemplate> templates, int[] predictedUs, byte[][] extras, String nextToken,
+      int totalMatching, List<String> landmarkIds) {
+    boolean compact = landmarkIds != null;
     int size = 0;
     for (int i = 0; i < templates.size(); i++) {
-      int entry = entryLength(templates.get(i), predictedUs[i]) + extraLength(extras, i);
+      int entry = entryLength(templates.get(i), compact, predictedUs[i]) + extraLength(extras, i);
       size += 1 + CodedOutputStream.computeUInt32SizeNoTag(entry) + entry;
     }
     byte[] token = nextToken.getBytes(StandardCharsets.UTF_8);
     if (token.length > 0) size += 1 + CodedOutputStream.computeUInt32SizeNoTag(token.length) + token.length;
     if (totalMatching != 0) size += 1 + CodedOutputStream.computeUInt32SizeNoTag(totalMatching);
+    if (compact) {
+      for (String id : landmarkIds) size += 1 + CodedOutputStream.computeStringSizeNoTag(id);
+    }
     byte[] out = new byte[size];
     CodedOutputStream o = CodedOutputStream.newInstance(out);
     try {
       for (int i = 0; i < templates.size(); i++) {
         RankedTemplate t = templates.get(i);
         o.writeUInt32NoTag(SERVERS_TAG);
-        o.writeUInt32NoTag(entryLength(t, predictedUs[i]) + extraLength(extras, i));
-        o.writeRawBytes(t.encoded());
+        o.writeUInt32NoTag(entryLength(t, compact, predictedUs[i]) + extraLength(extras, i));
+        o.writeRawBytes(t.common());
+        o.writeRawBytes(compact ? t.compactRtts() : t.landmarkRtts());
         if (extraLength(extras, i) > 0) o.writeRawBytes(extras[i]);
         if (predictedUs[i] != 0) {
           o.writeUInt32NoTag(PREDICTED_TAG);
@@ -67,6 +79,12 @@ final class EncodedOrderedPage {
         o.writeUInt32NoTag(TOTAL_TAG);
         o.writeUInt32NoTag(totalMatching);
       }
+      if (compact) {
+        for (String id : landmarkIds) {
+          o.writeUInt32NoTag(LANDMARK_IDS_TAG);
+          o.writeStringNoTag(id);
+        }
+      }
       o.checkNoSpaceLeft();
     } catch (IOException e) {
       throw new UncheckedIOException("response size miscomputed", e);
@@ -78,8 +96,8 @@ final class EncodedOrderedPage {
     return extras == null || extras[i] == null ? 0 : extras[i].length;
   }
 
-  private static int entryLength(RankedTemplate t, int predictedUs) {
-    return t.encoded().length + (predictedUs == 0 ? 0 : 1 + CodedOutputStream.computeUInt32SizeNoTag(predictedUs));
+  private static int entryLength(RankedTemplate t, boolean compact, int predictedUs) {
+    return t.length(compact) + (predictedUs == 0 ? 0 : 1 + CodedOutputStream.computeUInt32SizeNoTag(predictedUs));
   }
 
   /** Bytes out as they are; the server never parses a response. */

@@ -363,14 +363,14 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     for (int i = 0; i < predicted.length; i++) {
       Ranked r = page.servers().get(i);
       RankedTemplate t = s.ranked().get(r.server().key());
-      if (t == null) t = RankedTemplate.of(ServerCoordinate.newBuilder().setEndpoint(Endpoints.parse(r.server().key())).build());
+      if (t == null) t = RankedTemplate.bare(Endpoints.parse(r.server().key()));
       templates.add(t);
       predicted[i] = CoordinateCodec.toMicros(r.predictedMs());
       if (ranking.decorates()) extras[i] = ranking.extra(r.server().key(), r.predictedMs());
       if (factors != null) extras[i] = factors.append(extras[i], r.server());
     }
     return EncodedOrderedPage.encode(templates, predicted, extras, page.next() == null ? "" : page.next().encode(),
-        page.totalMatching());
+        page.totalMatching(), req.getCompactLandmarkRtts() ? s.landmarkIds() : null);
   }
 
   /**
@@ -428,7 +428,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     ReportFactors factors = ReportFactors.of(corrections, client, req.getLandmarkRttsList(), clock.millis());
     long max = req.getMaxServers() == 0 ? Long.MAX_VALUE : Integer.toUnsignedLong(req.getMaxServers());
     ServerCallStreamObserver<StreamOrderedServersResponse> call = (ServerCallStreamObserver<StreamOrderedServersResponse>) out;
-    OrderedStream stream = new OrderedStream(s, ranking, factors, client, filter, pageSize, max, call);
+    OrderedStream stream = new OrderedStream(s, ranking, factors, client, filter, pageSize, max, req.getCompactLandmarkRtts(), call);
     call.setOnCancelHandler(stream::cancel);
     call.setOnReadyHandler(stream::drain); // flow control: the next page only when the client can take it
     stream.drain();
@@ -443,13 +443,14 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     private final RankingFilter filter;
     private final int pageSize;
     private final long max;
+    private final boolean compact;
     private final ServerCallStreamObserver<StreamOrderedServersResponse> call;
     private Cursor after;
     private long sent;
     private boolean done;
 
     OrderedStream(ServingState state, GeoRanking ranking, ReportFactors factors, Coordinate client, RankingFilter filter,
-        int pageSize, long max, ServerCallStreamObserver<StreamOrderedServersResponse> call) {
+        int pageSize, long max, boolean compact, ServerCallStreamObserver<StreamOrderedServersResponse> call) {
       this.state = state;
       this.ranking = ranking;
       this.factors = factors;
@@ -457,6 +458,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
       this.filter = filter;
       this.pageSize = pageSize;
       this.max = max;
+      this.compact = compact;
       this.call = call;
     }
 
@@ -477,10 +479,11 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
         RankedPage page = ranking.page(state, client, filter, after, (int) Math.min(pageSize, max - sent));
         StreamOrderedServersResponse.Builder b = StreamOrderedServersResponse.newBuilder();
         for (Ranked r : page.servers()) {
-          RankedServer server = ranking.decorate(RequestMapping.ranked(state, r.server().key(), r.predictedMs()),
+          RankedServer server = ranking.decorate(RequestMapping.ranked(state, r.server().key(), r.predictedMs(), compact),
               r.server().key(), r.predictedMs());
           b.addServers(factors == null ? server : factors.decorate(server, r.server()));
         }
+        if (compact) b.addAllLandmarkIds(state.landmarkIds());
         if (b.getServersCount() > 0) call.onNext(b.build());
         sent += b.getServersCount();
         after = page.next();
@@ -551,13 +554,14 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
         throw invalid(e.getMessage());
       }
       for (GroupRanked g : page.servers()) {
-        RankedServer server = RequestMapping.ranked(s, g.server().key(), g.scoreMs());
+        RankedServer server = RequestMapping.ranked(s, g.server().key(), g.scoreMs(), req.getCompactLandmarkRtts());
         GroupRankedServer.Builder gb = GroupRankedServer.newBuilder().setServer(server);
         for (double ms : g.memberPredictedMs()) gb.addMemberPredictedRttUs(CoordinateCodec.toMicros(ms));
         b.addServers(gb);
       }
       if (page.next() != null) b.setNextPageToken(page.next().encode());
     }
+    if (req.getCompactLandmarkRtts()) b.addAllLandmarkIds(s.landmarkIds());
     out.onNext(b.build());
     out.onCompleted();
   }

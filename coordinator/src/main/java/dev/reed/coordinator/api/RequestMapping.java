@@ -67,10 +67,10 @@ final class RequestMapping {
         f.getNotFull(), f.getNotEmpty(), password, f.getProtocol().getNumber(), limitMs);
   }
 
-  static RankedServer ranked(ServingState state, String key, double predictedMs) {
+  static RankedServer ranked(ServingState state, String key, double predictedMs, boolean compact) {
     dev.reed.coordinator.index.RankedTemplate template = state.ranked().get(key);
     RankedServer.Builder b = template == null ? RankedServer.newBuilder().setEndpoint(dev.reed.proto.Endpoints.parse(key))
-        : template.message().toBuilder();
+        : template.message(compact).toBuilder();
     return b.setPredictedRttUs(CoordinateCodec.toMicros(predictedMs)).build();
   }
 }

@@ -58,6 +58,7 @@ public final class IndexFeed implements AutoCloseable {
   private final Map<String, ServerCoordinate> servers = new HashMap<>();
   private final Map<String, ServerEntry> entries = new HashMap<>();
   private final Map<String, RankedTemplate> ranked = new HashMap<>();
+  private final LandmarkNumbers landmarkNumbers = new LandmarkNumbers();
   private final Map<String, LandmarkCoordinate> landmarkCoordinates = new HashMap<>();
   private final Map<String, Landmark> announcements = new ConcurrentHashMap<>();
   private final Map<String, Target> targets = new HashMap<>();
@@ -180,7 +181,7 @@ public final class IndexFeed implements AutoCloseable {
           Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
           ServerInfo info = c.getServerInfo();
           servers.put(key, c);
-          ranked.put(key, RankedTemplate.of(c));
+          ranked.put(key, RankedTemplate.of(c, landmarkNumbers));
           entries.put(key, new ServerEntry(key, coordinate, CoordinateCodec.attributes(info, c.getProtocol())));
         }
         case "reed.landmark-coordinates" -> {
@@ -216,7 +217,8 @@ public final class IndexFeed implements AutoCloseable {
     ServingState.EpochLandmarks lm = ServingState.EpochLandmarks.newest(landmarkCoordinates, dimensions);
     RankingIndex index = RankingIndex.of(new ArrayList<>(entries.values()));
     state.set(new ServingState(index, Map.copyOf(servers), Map.copyOf(ranked), lm.coordinates(), lm.anchors(),
-        Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(), dimensions, heightModel));
+        Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(), dimensions, heightModel,
+        landmarkNumbers.table())); // after every template of this state was numbered: the table covers their refs
     rebuilds.incrementAndGet();
     onRebuild.run();
   }

@@ -28,6 +28,8 @@ import java.util.Map;
  * @param builtAt when this state was built
  * @param dimensions the deployment's dimension count
  * @param heightModel coordinates carry a height
+ * @param landmarkIds the compact landmark RTTs' table: {@code landmarkIds.get(n)} is the landmark
+ *     of number n in {@code ranked}'s refs; holds every number a template refers to
  */
 public record ServingState(
     RankingIndex index,
@@ -40,7 +42,37 @@ public record ServingState(
     long landmarkEpoch,
     Instant builtAt,
     int dimensions,
-    boolean heightModel) {
+    boolean heightModel,
+    List<String> landmarkIds) {
+
+  public ServingState {
+    landmarkIds = List.copyOf(landmarkIds);
+    for (RankedTemplate t : ranked.values()) {
+      if (t.maxRef() >= landmarkIds.size()) {
+        throw new IllegalArgumentException("template of " + t.message().getEndpoint().getIp() + " refers to landmark number "
+            + t.maxRef() + ", the table has " + landmarkIds.size());
+      }
+    }
+  }
+
+  /** A state whose landmark table is read off its templates (tests; the feed passes its numbering's table). */
+  public ServingState(RankingIndex index, Map<String, ServerCoordinate> servers, Map<String, RankedTemplate> ranked,
+      Map<String, LandmarkCoordinate> landmarks, List<Anchor> landmarkAnchors, Map<String, Landmark> announcements,
+      Map<String, Target> targets, long landmarkEpoch, Instant builtAt, int dimensions, boolean heightModel) {
+    this(index, servers, ranked, landmarks, landmarkAnchors, announcements, targets, landmarkEpoch, builtAt, dimensions,
+        heightModel, tableOf(ranked.values()));
+  }
+
+  private static List<String> tableOf(Iterable<RankedTemplate> templates) {
+    List<String> ids = new java.util.ArrayList<>();
+    for (RankedTemplate t : templates) {
+      for (int i = 0; i < t.refs().length; i++) {
+        while (ids.size() <= t.refs()[i]) ids.add("");
+        ids.set(t.refs()[i], t.message().getLandmarkRtts(i).getLandmarkId());
+      }
+    }
+    return ids;
+  }
 
   /** A landmark as a positioning anchor. */
   public record Anchor(String landmarkId, Coordinate coordinate) {}

@@ -133,7 +133,8 @@ class ReedServiceTest {
 
   static Map<String, dev.reed.coordinator.index.RankedTemplate> templates(Map<String, ServerCoordinate> servers) {
     Map<String, dev.reed.coordinator.index.RankedTemplate> out = new HashMap<>();
-    servers.forEach((k, v) -> out.put(k, dev.reed.coordinator.index.RankedTemplate.of(v)));
+    dev.reed.coordinator.index.LandmarkNumbers numbers = new dev.reed.coordinator.index.LandmarkNumbers();
+    servers.forEach((k, v) -> out.put(k, dev.reed.coordinator.index.RankedTemplate.of(v, numbers)));
     return Map.copyOf(out);
   }
 
@@ -306,6 +307,54 @@ class ReedServiceTest {
         .addMembers(GroupMember.newBuilder().setCoordinate(coord(100, 100))).setPageSize(3).build());
     assertThat(group.getServers(0).getServer().getLandmarkRttsList())
         .isEqualTo(state.servers().get(Endpoints.key(group.getServers(0).getServer().getEndpoint())).getLandmarkRttsList());
+  }
+
+  /** The compact landmark RTTs resolved through a response's table, as landmark_rtts would carry them. */
+  static List<LandmarkRtt> resolved(RankedServer s, List<String> table) {
+    assertThat(s.getLandmarkRttsList()).as("compact servers carry no landmark_rtts").isEmpty();
+    assertThat(s.getLandmarkRefsCount()).isEqualTo(s.getLandmarkRttUsCount());
+    List<LandmarkRtt> out = new ArrayList<>();
+    for (int i = 0; i < s.getLandmarkRefsCount(); i++) {
+      assertThat(s.getLandmarkRefs(i)).isLessThan(table.size());
+      out.add(LandmarkRtt.newBuilder().setLandmarkId(table.get(s.getLandmarkRefs(i))).setRttUs(s.getLandmarkRttUs(i)).build());
+    }
+    return out;
+  }
+
+  @Test
+  void compactLandmarkRttsResolveToTheSameRttsInPagesStreamsAndGroupRankings() {
+    GetOrderedServersRequest.Builder req = GetOrderedServersRequest.newBuilder().setClient(coord(100, 100)).setPageSize(230);
+    GetOrderedServersResponse full = reed.getOrderedServers(req.build());
+    GetOrderedServersResponse compact = reed.getOrderedServers(req.setCompactLandmarkRtts(true).build());
+    assertThat(full.getLandmarkIdsList()).isEmpty();
+    assertThat(compact.getLandmarkIdsList()).containsExactlyInAnyOrder("lm0", "lm1", "lm2", "lm3", "lm4", "lm5");
+    assertThat(compact.getServersCount()).isEqualTo(230);
+    int without = 0;
+    for (int i = 0; i < 230; i++) {
+      RankedServer f = full.getServers(i);
+      RankedServer c = compact.getServers(i);
+      assertThat(resolved(c, compact.getLandmarkIdsList())).isEqualTo(f.getLandmarkRttsList());
+      if (c.getLandmarkRefsCount() == 0) without++;
+      assertThat(c.toBuilder().clearLandmarkRefs().clearLandmarkRttUs().build())
+          .as("all but the landmark RTTs as before").isEqualTo(f.toBuilder().clearLandmarkRtts().build());
+    }
+    assertThat(without).as("servers published without landmark RTTs stay without").isPositive();
+    assertThat(compact.getSerializedSize()).isLessThan(full.getSerializedSize());
+    assertThat(compact.getNextPageToken()).isEqualTo(full.getNextPageToken());
+
+    Iterator<StreamOrderedServersResponse> stream = reed.streamOrderedServers(StreamOrderedServersRequest.newBuilder()
+        .setClient(coord(100, 100)).setPageSize(60).setMaxServers(100).setCompactLandmarkRtts(true).build());
+    List<LandmarkRtt> streamed = new ArrayList<>();
+    stream.forEachRemaining(m -> m.getServersList().forEach(s -> streamed.addAll(resolved(s, m.getLandmarkIdsList()))));
+    List<LandmarkRtt> paged = new ArrayList<>();
+    full.getServersList().subList(0, 100).forEach(s -> paged.addAll(s.getLandmarkRttsList()));
+    assertThat(streamed).isEqualTo(paged);
+
+    RankForGroupResponse group = reed.rankForGroup(RankForGroupRequest.newBuilder()
+        .addMembers(GroupMember.newBuilder().setCoordinate(coord(100, 100))).setPageSize(3).setCompactLandmarkRtts(true).build());
+    RankedServer first = group.getServers(0).getServer();
+    assertThat(resolved(first, group.getLandmarkIdsList()))
+        .isEqualTo(state.servers().get(Endpoints.key(first.getEndpoint())).getLandmarkRttsList());
   }
 
   @Test

@@ -1,0 +1,119 @@
+package dev.reed.coordinator.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import dev.reed.coordinates.ranking.RankingIndex;
+import dev.reed.proto.v1.Coordinate;
+import dev.reed.proto.v1.Endpoint;
+import dev.reed.proto.v1.LandmarkRtt;
+import dev.reed.proto.v1.RankedServer;
+import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.proto.v1.ServerInfo;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The two encodings of a template's landmark RTTs and the landmark numbering they share. */
+class RankedTemplateTest {
+  static ServerCoordinate server(String ip, String... landmarkIds) {
+    ServerCoordinate.Builder b = ServerCoordinate.newBuilder().setEndpoint(Endpoint.newBuilder().setIp(ip).setPort(27015))
+        .setCoordinate(Coordinate.newBuilder().addComponents(12.5).addComponents(-3)).setServerInfo(ServerInfo.newBuilder()
+            .setName("srv " + ip).setMap("q3dm17"));
+    for (int i = 0; i < landmarkIds.length; i++) {
+      b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(landmarkIds[i]).setRttUs(1_000 * (i + 1) + ip.length()));
+    }
+    return b.build();
+  }
+
+  static RankedServer parse(byte[]... parts) throws Exception {
+    ByteString b = ByteString.EMPTY;
+    for (byte[] p : parts) b = b.concat(ByteString.copyFrom(p));
+    return RankedServer.parseFrom(b);
+  }
+
+  /** What the compact fields say, in landmark_rtts' form. */
+  static List<LandmarkRtt> resolved(RankedServer s, List<String> table) {
+    assertThat(s.getLandmarkRefsCount()).isEqualTo(s.getLandmarkRttUsCount());
+    List<LandmarkRtt> out = new ArrayList<>();
+    for (int i = 0; i < s.getLandmarkRefsCount(); i++) {
+      out.add(LandmarkRtt.newBuilder().setLandmarkId(table.get(s.getLandmarkRefs(i))).setRttUs(s.getLandmarkRttUs(i)).build());
+    }
+    return out;
+  }
+
+  @Test
+  void bothEncodingsParseToTheSameServerAndTheSameLandmarkRtts() throws Exception {
+    LandmarkNumbers numbers = new LandmarkNumbers();
+    ServerCoordinate c = server("10.0.0.1", "aws-eu-west-1", "gcp-us-east4", "landmark-07");
+    RankedTemplate t = RankedTemplate.of(c, numbers);
+    RankedServer full = parse(t.common(), t.landmarkRtts());
+    RankedServer compact = parse(t.common(), t.compactRtts());
+    assertThat(full).isEqualTo(t.message());
+    assertThat(full.getLandmarkRttsList()).isEqualTo(c.getLandmarkRttsList());
+    assertThat(compact.getLandmarkRttsList()).isEmpty();
+    assertThat(resolved(compact, numbers.table())).isEqualTo(c.getLandmarkRttsList());
+    assertThat(compact).isEqualTo(t.message(true));
+    assertThat(compact.toBuilder().clearLandmarkRefs().clearLandmarkRttUs().build())
+        .isEqualTo(full.toBuilder().clearLandmarkRtts().build());
+    assertThat(t.length(false)).isEqualTo(full.getSerializedSize());
+    assertThat(t.length(true)).isEqualTo(compact.getSerializedSize());
+    assertThat(t.compactRtts().length).as("4-5 bytes per landmark against ~19").isLessThan(t.landmarkRtts().length / 2);
+  }
+
+  @Test
+  void aServerWithoutLandmarkRttsHasNeitherFormAndNoNumbers() throws Exception {
+    LandmarkNumbers numbers = new LandmarkNumbers();
+    RankedTemplate t = RankedTemplate.of(server("10.0.0.2"), numbers);
+    assertThat(t.landmarkRtts()).isEmpty();
+    assertThat(t.compactRtts()).isEmpty();
+    assertThat(t.maxRef()).isEqualTo(-1);
+    assertThat(t.message(true)).isEqualTo(t.message(false));
+    assertThat(numbers.table()).isEmpty();
+    assertThat(RankedTemplate.bare(Endpoint.newBuilder().setIp("10.0.0.3").setPort(1).build()).length(true)).isPositive();
+  }
+
+  @Test
+  void aLandmarkSeenLaterGetsTheNextNumberAndEarlierTemplatesKeepTheirs() throws Exception {
+    LandmarkNumbers numbers = new LandmarkNumbers();
+    RankedTemplate a = RankedTemplate.of(server("10.0.0.1", "lm-b", "lm-a"), numbers);
+    List<String> before = numbers.table();
+    RankedTemplate b = RankedTemplate.of(server("10.0.0.2", "lm-a", "lm-new", "lm-b"), numbers);
+    List<String> after = numbers.table();
+    assertThat(before).containsExactly("lm-b", "lm-a");
+    assertThat(after).containsExactly("lm-b", "lm-a", "lm-new");
+    assertThat(b.refs()).containsExactly(1, 2, 0);
+    assertThat(resolved(parse(a.common(), a.compactRtts()), after)).isEqualTo(a.message().getLandmarkRttsList());
+    assertThat(resolved(parse(b.common(), b.compactRtts()), after)).isEqualTo(b.message().getLandmarkRttsList());
+  }
+
+  @Test
+  void aStateRefusesATableThatLacksANumberOneOfItsTemplatesUses() {
+    LandmarkNumbers numbers = new LandmarkNumbers();
+    RankedTemplate a = RankedTemplate.of(server("10.0.0.1", "lm-a"), numbers);
+    List<String> stale = numbers.table();
+    RankedTemplate b = RankedTemplate.of(server("10.0.0.2", "lm-a", "lm-new"), numbers);
+    Map<String, RankedTemplate> ranked = Map.of("10.0.0.1:27015", a, "10.0.0.2:27015", b);
+    assertThatThrownBy(() -> state(ranked, stale)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("landmark number 1").hasMessageContaining("the table has 1");
+    assertThat(state(ranked, numbers.table()).landmarkIds()).containsExactly("lm-a", "lm-new");
+  }
+
+  @Test
+  void aStateWithoutAGivenTableReadsItOffItsTemplates() {
+    LandmarkNumbers numbers = new LandmarkNumbers();
+    numbers.number("lm-gone");
+    RankedTemplate a = RankedTemplate.of(server("10.0.0.1", "lm-a", "lm-b"), numbers);
+    ServingState s = new ServingState(RankingIndex.of(List.of()), Map.of(), Map.of("10.0.0.1:27015", a), Map.of(), List.of(),
+        Map.of(), Map.of(), 0, Instant.EPOCH, 2, false);
+    assertThat(s.landmarkIds()).containsExactly("", "lm-a", "lm-b");
+  }
+
+  static ServingState state(Map<String, RankedTemplate> ranked, List<String> table) {
+    return new ServingState(RankingIndex.of(List.of()), Map.of(), ranked, Map.of(), List.of(), Map.of(), Map.of(), 0,
+        Instant.EPOCH, 2, false, table);
+  }
+}
