@@ -145,6 +145,24 @@ class HttpFaceTest {
   }
 
   @Test
+  void compactLandmarkRttsOverJsonAreTheGrpcAnswerAndResolveToTheFullForm() throws Exception {
+    HttpResponse<String> r = post("ReedService/GetOrderedServers",
+        "{\"client\":{\"components\":[150,150]},\"pageSize\":5,\"compactLandmarkRtts\":true}", KEY);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(r.body()).contains("\"landmarkIds\":", "\"landmarkRefs\":", "\"landmarkRttUs\":").doesNotContain("\"landmarkRtts\"");
+    GetOrderedServersResponse.Builder parsed = GetOrderedServersResponse.newBuilder();
+    JsonFormat.parser().merge(r.body(), parsed);
+    GetOrderedServersRequest page = GetOrderedServersRequest.newBuilder().setClient(ReedServiceTest.coord(150, 150))
+        .setPageSize(5).build();
+    assertThat(parsed.build()).isEqualTo(reed.getOrderedServers(page.toBuilder().setCompactLandmarkRtts(true).build()));
+    GetOrderedServersResponse full = reed.getOrderedServers(page);
+    for (int i = 0; i < 5; i++) {
+      assertThat(ReedServiceTest.resolved(parsed.getServers(i), parsed.getLandmarkIdsList()))
+          .isEqualTo(full.getServers(i).getLandmarkRttsList()).isNotEmpty();
+    }
+  }
+
+  @Test
   void theContractsJsonFieldNamesAreWhatThePageSends() throws Exception {
     HttpResponse<String> r = post("SnapshotService/ListLandmarks", "{}", KEY);
     assertThat(r.statusCode()).isEqualTo(200);
