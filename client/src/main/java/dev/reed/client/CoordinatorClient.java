@@ -382,7 +382,8 @@ final class CoordinatorClient implements AutoCloseable {
       b.setLocation(statedLocation);
     }
     landmarkRtts(request.landmarkRttMs(), b::addLandmarkRtts);
-    return b.setIgnoreLocation(request.locationDistrusted()).build();
+    // a coordinator that predates the compact form ignores the flag and sends landmark_rtts
+    return b.setIgnoreLocation(request.locationDistrusted()).setCompactLandmarkRtts(true).build();
   }
 
   /**
@@ -398,6 +399,31 @@ final class CoordinatorClient implements AutoCloseable {
 
   /** Landmark RTTs a request carries at most (the coordinator's limit). */
   static final int MAX_LANDMARK_RTTS = 64;
+
+  /**
+   * The landmarks' RTTs to a server: the compact form (landmark_refs and landmark_rtt_us, resolved
+   * through the page's landmark_ids) when the coordinator sent it, else landmark_rtts (a coordinator
+   * that predates the compact form). Refs outside the table or arrays of different lengths are not
+   * what a coordinator sends (IllegalArgumentException: the server is dropped as invalid).
+   */
+  static List<LandmarkRtt> landmarkRtts(RankedServer s, List<String> landmarkIds) {
+    int n = s.getLandmarkRefsCount();
+    if (n == 0 && s.getLandmarkRttUsCount() == 0) {
+      return s.getLandmarkRttsList();
+    }
+    if (s.getLandmarkRttUsCount() != n) {
+      throw new IllegalArgumentException(n + " landmark refs for " + s.getLandmarkRttUsCount() + " landmark RTTs");
+    }
+    List<LandmarkRtt> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      long ref = Integer.toUnsignedLong(s.getLandmarkRefs(i));
+      if (ref >= landmarkIds.size()) {
+        throw new IllegalArgumentException("landmark ref " + ref + " outside the page's table of " + landmarkIds.size());
+      }
+      out.add(LandmarkRtt.newBuilder().setLandmarkId(landmarkIds.get((int) ref)).setRttUs(s.getLandmarkRttUs(i)).build());
+    }
+    return out;
+  }
 
   /**
    * The factor reports from near the client put on the coordinate prediction: unset (0) is 1; a
@@ -448,7 +474,7 @@ final class CoordinatorClient implements AutoCloseable {
       try {
         long geoUs = Integer.toUnsignedLong(s.getGeoPredictedRttUs());
         servers.add(new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()),
-            s.getPredictedRttUs() / 1000.0, s.getLandmarkRttsList(),
+            s.getPredictedRttUs() / 1000.0, landmarkRtts(s, r.getLandmarkIdsList()),
             s.hasCoordinate() ? coordinate(s.getCoordinate(), dimensions) : null,
             geoUs > 0 && geoUs <= RttBound.MAX_US ? geoUs / 1000.0 : Double.NaN, place(s), reportFactor(s)));
       } catch (IllegalArgumentException e) {
