@@ -54,10 +54,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Server and client in separate processes (so the server's own CPU can be read from /proc):
  * {@code GrpcLoadGenerator serve PORT [servers]} and
- * {@code GrpcLoadGenerator load HOST:PORT seconds concurrency pageSize [connections=1]} (responses counted,
- * not parsed: see {@link #unparsed}); with the HTTP face beside the
+ * {@code GrpcLoadGenerator load HOST:PORT seconds concurrency pageSize [connections=1] [compact|full]} (responses
+ * counted, not parsed: see {@link #unparsed}; {@code compact}, the default, asks for the compact landmark RTTs,
+ * {@code full} for landmark_rtts as older clients do); with the HTTP face beside the
  * gRPC port: {@code serve PORT servers HTTP_PORT}, and the JSON path's load with
- * {@code load-http HOST:HTTP_PORT seconds concurrency pageSize}.
+ * {@code load-http HOST:HTTP_PORT seconds concurrency pageSize [compact|full]}.
  */
 public final class GrpcLoadGenerator {
   private GrpcLoadGenerator() {}
@@ -114,7 +115,8 @@ public final class GrpcLoadGenerator {
       Thread.currentThread().join();
     }
     if (args.length > 0 && args[0].equals("load-http")) {
-      runHttp(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+      runHttp(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+          compact(args.length > 5 ? args[5] : "compact"));
       return;
     }
     if (args.length > 0 && args[0].equals("load")) {
@@ -124,10 +126,15 @@ public final class GrpcLoadGenerator {
       for (int c = 0; c < connections; c++) {
         channels.add(NettyChannelBuilder.forAddress(hp.host(), hp.port()).usePlaintext().build());
       }
-      GetOrderedServersRequest[] requests = requests(4, Integer.parseInt(args[4]));
-      System.out.printf("one page: %d servers, %d bytes%n", ReedServiceGrpc.newBlockingStub(channels.get(0))
-          .getOrderedServers(requests[0]).getServersCount(), ReedServiceGrpc.newBlockingStub(channels.get(0))
-          .getOrderedServers(requests[0]).getSerializedSize());
+      boolean compact = compact(args.length > 6 ? args[6] : "compact");
+      GetOrderedServersRequest[] requests = requests(4, Integer.parseInt(args[4]), compact);
+      ReedServiceGrpc.ReedServiceBlockingStub stub = ReedServiceGrpc.newBlockingStub(channels.get(0));
+      GetOrderedServersRequest first = requests[0];
+      System.out.printf("one page: %d servers, %d bytes with compact landmark RTTs, %d bytes with landmark_rtts; measuring %s%n",
+          stub.getOrderedServers(first).getServersCount(),
+          stub.getOrderedServers(first.toBuilder().setCompactLandmarkRtts(true).build()).getSerializedSize(),
+          stub.getOrderedServers(first.toBuilder().setCompactLandmarkRtts(false).build()).getSerializedSize(),
+          compact ? "compact" : "full");
       List<Caller> callers = channels.stream().map(ch -> unparsed(ch)).toList();
       run(callers, requests, Integer.parseInt(args[3]), Duration.ofSeconds(5), false);
       System.out.println("measuring");
@@ -145,7 +152,7 @@ public final class GrpcLoadGenerator {
         new ReedServiceImpl(() -> state, new CoordinateConfig(d, true), Clock.systemUTC(), Duration.ofMinutes(10), 0.15)))) {
       ManagedChannel ch = NettyChannelBuilder.forAddress(server.address()).usePlaintext().build();
       ReedServiceGrpc.ReedServiceStub stub = ReedServiceGrpc.newStub(ch);
-      GetOrderedServersRequest[] requests = requests(d, pageSize);
+      GetOrderedServersRequest[] requests = requests(d, pageSize, true);
       System.out.printf("servers=%d dims=%d concurrency=%d pageSize=%d%n", n, d, concurrency, pageSize);
       List<Caller> parsing = List.of((req, done) -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).getOrderedServers(req, cast(done)));
       run(parsing, requests, concurrency, Duration.ofSeconds(5), false); // warm-up
@@ -159,12 +166,12 @@ public final class GrpcLoadGenerator {
    * HTTP/1.1 (what a page's fetch sends without TLS), {@code concurrency} calls in flight on as many
    * connections, 5 s warm-up, then {@code seconds} measured.
    */
-  static void runHttp(String hostPort, int seconds, int concurrency, int pageSize) throws Exception {
+  static void runHttp(String hostPort, int seconds, int concurrency, int pageSize, boolean compact) throws Exception {
     Endpoints.HostPort hp = Endpoints.hostPort(hostPort, -1);
     com.linecorp.armeria.client.WebClient client = com.linecorp.armeria.client.WebClient.builder(
             com.linecorp.armeria.common.SessionProtocol.H1C, com.linecorp.armeria.client.Endpoint.of(hp.host(), hp.port()))
         .responseTimeout(Duration.ofSeconds(5)).maxResponseLength(16 << 20).build();
-    GetOrderedServersRequest[] requests = requests(4, pageSize);
+    GetOrderedServersRequest[] requests = requests(4, pageSize, compact);
     String[] json = new String[requests.length];
     for (int i = 0; i < json.length; i++) json[i] = com.google.protobuf.util.JsonFormat.printer().print(requests[i]);
     for (int pass = 0; pass < 2; pass++) {
@@ -208,13 +215,22 @@ public final class GrpcLoadGenerator {
     }
   }
 
-  static GetOrderedServersRequest[] requests(int d, int pageSize) {
+  private static boolean compact(String form) {
+    return switch (form) {
+      case "compact" -> true;
+      case "full" -> false;
+      default -> throw new IllegalArgumentException("landmark RTT form: compact or full, got " + form);
+    };
+  }
+
+  static GetOrderedServersRequest[] requests(int d, int pageSize, boolean compact) {
     SplittableRandom r = new SplittableRandom(5);
     GetOrderedServersRequest[] requests = new GetOrderedServersRequest[1024];
     for (int i = 0; i < requests.length; i++) {
       Coordinate.Builder c = Coordinate.newBuilder();
       for (int k = 0; k < d; k++) c.addComponents(r.nextDouble(-150, 150));
-      requests[i] = GetOrderedServersRequest.newBuilder().setClient(c.setHeightMs(r.nextDouble(20))).setPageSize(pageSize).build();
+      requests[i] = GetOrderedServersRequest.newBuilder().setClient(c.setHeightMs(r.nextDouble(20))).setPageSize(pageSize)
+          .setCompactLandmarkRtts(compact).build();
     }
     return requests;
   }
