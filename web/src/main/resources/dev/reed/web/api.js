@@ -86,7 +86,9 @@ export class ReedApi {
    * @param ignoreLocation order by the coordinate alone: the location did not fit the measured RTTs
    */
   orderedServers(client, location, filter, pageSize, pageToken, ignoreLocation) {
-    const body = {pageSize};
+    // the page shows no landmark RTTs: the compact form (refs into landmarkIds) halves each page's
+    // download, and a coordinator that predates it ignores the field
+    const body = {pageSize, compactLandmarkRtts: true};
     if (client) body.client = client;
     if (location) body.location = location;
     if (client && location && ignoreLocation) body.ignoreLocation = true;
