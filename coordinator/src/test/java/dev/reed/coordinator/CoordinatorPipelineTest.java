@@ -118,6 +118,20 @@ class CoordinatorPipelineTest {
           assertThat(l.getRttUs() / 1000.0).isBetween(SyntheticWorld.distance(world.landmarks[i], world.targets[predicted.getFirst()]) - 0.5,
               SyntheticWorld.distance(world.landmarks[i], world.targets[predicted.getFirst()]) + 3.5);
         }
+        // the same RTTs in the compact form, through the replica's landmark numbering (IndexFeed)
+        GetOrderedServersResponse compact = stub.getOrderedServers(GetOrderedServersRequest.newBuilder()
+            .setClient(located.getCoordinate()).setPageSize(10).setCompactLandmarkRtts(true).build());
+        assertThat(compact.getLandmarkIdsList()).containsExactlyInAnyOrder("lm-0", "lm-1", "lm-2", "lm-3", "lm-4");
+        for (int i = 0; i < page.getServersCount(); i++) {
+          RankedServer cs = compact.getServers(i);
+          assertThat(cs.getLandmarkRttsList()).isEmpty();
+          List<dev.reed.proto.v1.LandmarkRtt> resolved = new ArrayList<>();
+          for (int k = 0; k < cs.getLandmarkRefsCount(); k++) {
+            resolved.add(dev.reed.proto.v1.LandmarkRtt.newBuilder().setLandmarkId(compact.getLandmarkIds(cs.getLandmarkRefs(k)))
+                .setRttUs(cs.getLandmarkRttUs(k)).build());
+          }
+          assertThat(resolved).isEqualTo(page.getServers(i).getLandmarkRttsList());
+        }
         // beacons name their landmark; the near phase returns the calibration servers nearest the client first
         assertThat(stub.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(64).build()).getServersList())
             .filteredOn(s -> s.getKind() == dev.reed.proto.v1.CalibrationKind.CALIBRATION_KIND_LANDMARK_BEACON)
