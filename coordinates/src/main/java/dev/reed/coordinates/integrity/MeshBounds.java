@@ -1,0 +1,102 @@
+package dev.reed.coordinates.integrity;
+
+import dev.reed.coordinates.geo.LightBound;
+import dev.reed.coordinates.geo.Place;
+
+/**
+ * What the landmark mesh says any single host must satisfy, prepared once per round for every
+ * server's check: per landmark pair, the least {@code rtt(a,s) + rtt(b,s)} one host can have.
+ * The mesh's RTTs are first replaced by the shortest path through the mesh (Floyd-Warshall over the
+ * lower of both directions): a mesh pair on a detoured route would otherwise flag every server that
+ * happens to sit on a better one. With both landmarks located, the light-in-fibre floor between
+ * them is a bound too, one no routing can beat.
+ */
+public final class MeshBounds {
+  private final IntegrityConfig config;
+  private final double[][] reference;
+  private final double[][] required;
+  private final String[] names;
+
+  private MeshBounds(IntegrityConfig config, double[][] reference, double[][] required, String[] names) {
+    this.config = config;
+    this.reference = reference;
+    this.required = required;
+    this.names = names;
+  }
+
+  /**
+   * @param meshMs RTT between landmarks {@code [a][b]}, ms (NaN = not measured); square
+   * @param places each landmark's location, or null (all or some may be null; the array itself may be null)
+   * @param names each landmark's name for the evidence line, or null for {@code #index}
+   */
+  public static MeshBounds of(IntegrityConfig config, double[][] meshMs, Place[] places, String[] names) {
+    int l = meshMs.length;
+    if (places != null && places.length != l) {
+      throw new IllegalArgumentException("places: " + places.length + " for " + l + " landmarks");
+    }
+    if (names != null && names.length != l) {
+      throw new IllegalArgumentException("names: " + names.length + " for " + l + " landmarks");
+    }
+    double[][] d = new double[l][l];
+    for (int a = 0; a < l; a++) {
+      if (meshMs[a].length != l) throw new IllegalArgumentException("mesh is not square: row " + a);
+      for (int b = 0; b < l; b++) {
+        d[a][b] = a == b ? 0 : Math.min(finiteOrInf(meshMs[a][b]), finiteOrInf(meshMs[b][a]));
+        if (d[a][b] < 0) throw new IllegalArgumentException("negative mesh RTT [" + a + "][" + b + "]");
+      }
+    }
+    for (int k = 0; k < l; k++) {
+      for (int a = 0; a < l; a++) {
+        for (int b = 0; b < l; b++) {
+          double via = d[a][k] + d[k][b];
+          if (via < d[a][b]) d[a][b] = via;
+        }
+      }
+    }
+    double[][] reference = new double[l][l];
+    double[][] required = new double[l][l];
+    for (int a = 0; a < l; a++) {
+      for (int b = 0; b < l; b++) {
+        double mesh = Double.isInfinite(d[a][b]) ? Double.NaN : d[a][b];
+        double floor = places != null && places[a] != null && places[b] != null && a != b
+            ? LightBound.floorMs(places[a].kmTo(places[b])) : Double.NaN;
+        double need = Math.max(nanAsMinusInf((1 - config.relativeTolerance()) * mesh - config.absoluteToleranceMs()),
+            nanAsMinusInf(floor - config.lightToleranceMs()));
+        required[a][b] = need > 0 ? need : Double.NaN;
+        reference[a][b] = Math.max(nanAsMinusInf(mesh), nanAsMinusInf(floor));
+      }
+    }
+    return new MeshBounds(config, reference, required, names);
+  }
+
+  public IntegrityConfig config() {
+    return config;
+  }
+
+  public int landmarks() {
+    return required.length;
+  }
+
+  /** The least {@code rtt(a,s) + rtt(b,s)} a single host can have, ms; NaN when nothing is known or it is 0. */
+  public double required(int a, int b) {
+    return required[a][b];
+  }
+
+  /** A landmark's name for evidence lines. */
+  public String name(int k) {
+    return names == null ? "#" + k : names[k];
+  }
+
+  /** How far apart the two landmarks are (shortest mesh path, or the light floor when higher), ms. */
+  public double reference(int a, int b) {
+    return reference[a][b];
+  }
+
+  private static double finiteOrInf(double v) {
+    return Double.isFinite(v) ? v : Double.POSITIVE_INFINITY;
+  }
+
+  private static double nanAsMinusInf(double v) {
+    return Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v;
+  }
+}
