@@ -14,10 +14,20 @@ import dev.reed.proto.v1.ServerCoordinate;
  * @param encoded {@code message.toByteArray()}
  */
 public record RankedTemplate(RankedServer message, byte[] encoded) {
+  /** Whether the host integrity check flags the server (anything but OK or unchecked). */
+  public static boolean suspect(ServerCoordinate c) {
+    dev.reed.proto.v1.IntegrityKind k = c.getIntegrity().getKind();
+    return k == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY
+        || k == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_INCONSISTENT;
+  }
+
   public static RankedTemplate of(ServerCoordinate c) {
     RankedServer m = RankedServer.newBuilder().setEndpoint(c.getEndpoint()).setProtocol(c.getProtocol())
         .setServerInfo(c.getServerInfo()).setStability(c.getStability()).setFit(c.getFit()).addAllLandmarkRtts(c.getLandmarkRttsList())
         .setCoordinate(c.getCoordinate()).build();
+    if (c.hasIntegrity()) {
+      m = m.toBuilder().setIntegrity(c.getIntegrity()).setPredictedRttUnreliable(suspect(c)).build();
+    }
     return new RankedTemplate(m, m.toByteArray());
   }
 }
