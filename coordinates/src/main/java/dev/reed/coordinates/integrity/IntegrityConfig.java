@@ -16,10 +16,13 @@ import java.util.Locale;
  *     (default 10 ms)
  * @param relativeTolerance slack as a share of the mesh RTT: real Internet paths violate the
  *     triangle inequality, 5.7 % of planetlab490's triangles do, a hub beside a server can shortcut a
- *     long route between two landmarks (default 0.5: a server half-way that still sums to less than
- *     half the landmarks' RTT is no detour)
+ *     long route between two landmarks (default 0.5 for a server half-way; it shrinks to 0.35 for a
+ *     server beside one of the two landmarks, whose route to the other is that landmark's own, see
+ *     {@link ServerConsistency})
  * @param nearShare the anycast/proxy pattern: in a violated pair, both landmarks see the server
- *     within this share of their own RTT (default 0.25: near both ends of a long path)
+ *     within this share of their own RTT (default 0.35: near both ends of a long path; a query proxy
+ *     1 ms from Frankfurt in front of a game in Dallas is 36 ms from a New York landmark 130 ms from
+ *     Frankfurt, 0.27 of it)
  * @param minViolatingPairs pairs (or light contradictions) needed before a server is flagged
  *     (default 2: one noisy landmark path alone never flags)
  * @param lightToleranceMs slack on the light-in-fibre floor (default 5 ms, as
@@ -39,7 +42,7 @@ public record IntegrityConfig(double absoluteToleranceMs, double relativeToleran
 
   /** The documented defaults. */
   public static IntegrityConfig defaults() {
-    return new IntegrityConfig(10, 0.5, 0.25, 2, 5);
+    return new IntegrityConfig(10, 0.5, 0.35, 2, 5);
   }
 
   /**

@@ -5,7 +5,7 @@ import dev.reed.coordinates.geo.Place;
 
 /**
  * What the landmark mesh says any single host must satisfy, prepared once per round for every
- * server's check: per landmark pair, the least {@code rtt(a,s) + rtt(b,s)} one host can have.
+ * server's check: per landmark pair, how far apart the two landmarks are.
  * The mesh's RTTs are first replaced by the shortest path through the mesh (Floyd-Warshall over the
  * lower of both directions): a mesh pair on a detoured route would otherwise flag every server that
  * happens to sit on a better one. With both landmarks located, the light-in-fibre floor between
@@ -13,14 +13,14 @@ import dev.reed.coordinates.geo.Place;
  */
 public final class MeshBounds {
   private final IntegrityConfig config;
-  private final double[][] reference;
-  private final double[][] required;
+  private final double[][] mesh;
+  private final double[][] floor;
   private final String[] names;
 
-  private MeshBounds(IntegrityConfig config, double[][] reference, double[][] required, String[] names) {
+  private MeshBounds(IntegrityConfig config, double[][] mesh, double[][] floor, String[] names) {
     this.config = config;
-    this.reference = reference;
-    this.required = required;
+    this.mesh = mesh;
+    this.floor = floor;
     this.names = names;
   }
 
@@ -53,20 +53,16 @@ public final class MeshBounds {
         }
       }
     }
-    double[][] reference = new double[l][l];
-    double[][] required = new double[l][l];
+    double[][] mesh = new double[l][l];
+    double[][] floor = new double[l][l];
     for (int a = 0; a < l; a++) {
       for (int b = 0; b < l; b++) {
-        double mesh = Double.isInfinite(d[a][b]) ? Double.NaN : d[a][b];
-        double floor = places != null && places[a] != null && places[b] != null && a != b
+        mesh[a][b] = a == b || Double.isInfinite(d[a][b]) ? Double.NaN : d[a][b];
+        floor[a][b] = places != null && places[a] != null && places[b] != null && a != b
             ? LightBound.floorMs(places[a].kmTo(places[b])) : Double.NaN;
-        double need = Math.max(nanAsMinusInf((1 - config.relativeTolerance()) * mesh - config.absoluteToleranceMs()),
-            nanAsMinusInf(floor - config.lightToleranceMs()));
-        required[a][b] = need > 0 ? need : Double.NaN;
-        reference[a][b] = Math.max(nanAsMinusInf(mesh), nanAsMinusInf(floor));
       }
     }
-    return new MeshBounds(config, reference, required, names);
+    return new MeshBounds(config, mesh, floor, names);
   }
 
   public IntegrityConfig config() {
@@ -74,12 +70,17 @@ public final class MeshBounds {
   }
 
   public int landmarks() {
-    return required.length;
+    return mesh.length;
   }
 
-  /** The least {@code rtt(a,s) + rtt(b,s)} a single host can have, ms; NaN when nothing is known or it is 0. */
-  public double required(int a, int b) {
-    return required[a][b];
+  /** The shortest path between two landmarks through the mesh, ms; NaN when not connected. */
+  public double mesh(int a, int b) {
+    return mesh[a][b];
+  }
+
+  /** The light-in-fibre floor between two located landmarks, ms; NaN unless both are located. */
+  public double lightFloor(int a, int b) {
+    return floor[a][b];
   }
 
   /** A landmark's name for evidence lines. */
@@ -87,16 +88,14 @@ public final class MeshBounds {
     return names == null ? "#" + k : names[k];
   }
 
-  /** How far apart the two landmarks are (shortest mesh path, or the light floor when higher), ms. */
+  /** How far apart the two landmarks are: the shortest mesh path, or the light floor when higher (NaN if neither), ms. */
   public double reference(int a, int b) {
-    return reference[a][b];
+    double m = mesh[a][b];
+    double f = floor[a][b];
+    return Double.isNaN(m) ? f : Double.isNaN(f) ? m : Math.max(m, f);
   }
 
   private static double finiteOrInf(double v) {
     return Double.isFinite(v) ? v : Double.POSITIVE_INFINITY;
-  }
-
-  private static double nanAsMinusInf(double v) {
-    return Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v;
   }
 }

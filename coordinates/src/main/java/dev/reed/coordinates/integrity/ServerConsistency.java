@@ -33,6 +33,28 @@ public final class ServerConsistency {
   }
 
   /**
+   * The least {@code rtt(a,s) + rtt(b,s)} one host can have (NaN when nothing bounds the pair). The
+   * relative slack is for routes through the server that beat the landmarks' own route; a server
+   * beside one landmark offers no such route (its path to the other landmark is that landmark's),
+   * so the slack shrinks with the server's share of the way, to 0.7 x {@code relativeTolerance} at a
+   * landmark (0.5 x gave 0.29 % false alarms on planetlab490 and 0.95 % on seattle99, 0.7 x 0.08 % and
+   * 0.48 %, 1 x 0 and 0.24 % but missed proxies 40 ms from two landmarks, docs/research/host-integrity.md).
+   */
+  private double required(MeshBounds bounds, int a, int b, double da, double db) {
+    double mesh = bounds.mesh(a, b);
+    double floor = bounds.lightFloor(a, b);
+    double need = Double.NEGATIVE_INFINITY;
+    if (!Double.isNaN(mesh)) {
+      double sum = da + db;
+      double share = sum > 0 ? 2 * Math.min(da, db) / sum : 1;
+      double rel = config.relativeTolerance() * (0.7 + 0.3 * share);
+      need = (1 - rel) * mesh - config.absoluteToleranceMs();
+    }
+    if (!Double.isNaN(floor)) need = Math.max(need, floor - config.lightToleranceMs());
+    return need > 0 ? need : Double.NaN;
+  }
+
+  /**
    * @param bounds this round's mesh bounds
    * @param rttMs the server's RTT from each landmark (same order as the mesh; NaN = none), ms
    * @param server the server's known location, or null
@@ -54,8 +76,9 @@ public final class ServerConsistency {
       if (!(da >= 0)) continue;
       for (int b = a + 1; b < l; b++) {
         double db = rttMs[b];
-        double need = bounds.required(a, b);
-        if (!(db >= 0) || Double.isNaN(need)) continue;
+        if (!(db >= 0)) continue;
+        double need = required(bounds, a, b, da, db);
+        if (Double.isNaN(need)) continue;
         checked++;
         double sum = da + db;
         if (sum >= need) continue;
