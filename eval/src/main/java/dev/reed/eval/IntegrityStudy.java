@@ -135,18 +135,8 @@ final class IntegrityStudy {
     CoordinateConfig cfg = s.coordinates();
     LandmarkEmbedding emb = new LandmarkEmbedder(cfg, new SplittableRandom(seed)).embed(m.sub(lm), null);
     HostPositioner positioner = new HostPositioner(cfg);
-    Coordinate[] served = new Coordinate[n];
-    Coordinate[] truePos = new Coordinate[n];
-    for (int v : servers) {
-      served[v] = fit(positioner, emb, rows[v]);
-      if (attacker[v]) {
-        double[] r = new double[l];
-        for (int k = 0; k < l; k++) r[k] = m.rtt(lm[k], v);
-        truePos[v] = fit(positioner, emb, r);
-      } else {
-        truePos[v] = served[v];
-      }
-    }
+    Coordinate[] served = new Coordinate[n]; // an honest server's is also where it is as a client
+    for (int v : servers) served[v] = fit(positioner, emb, rows[v]);
     int[] honest = Arrays.stream(servers).filter(v -> !attacker[v] && served[v] != null).toArray();
     int[] clients = honest.clone();
     for (int i = clients.length - 1; i > 0; i--) {
@@ -159,7 +149,7 @@ final class IntegrityStudy {
     double clean = 0, include = 0, demote = 0, hide = 0;
     int scored = 0;
     for (int c : clients) {
-      Coordinate me = truePos[c];
+      Coordinate me = served[c];
       int[] truth = Arrays.stream(honest).filter(v -> v != c && !Double.isNaN(m.rtt(c, v))).boxed()
           .sorted(Comparator.comparingDouble(v -> m.rtt(c, v))).limit(TOP).mapToInt(Integer::intValue).toArray();
       if (truth.length < TOP) continue;

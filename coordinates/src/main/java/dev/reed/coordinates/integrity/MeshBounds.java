@@ -12,13 +12,11 @@ import dev.reed.coordinates.geo.Place;
  * them is a bound too, one no routing can beat.
  */
 public final class MeshBounds {
-  private final IntegrityConfig config;
   private final double[][] mesh;
   private final double[][] floor;
   private final String[] names;
 
-  private MeshBounds(IntegrityConfig config, double[][] mesh, double[][] floor, String[] names) {
-    this.config = config;
+  private MeshBounds(double[][] mesh, double[][] floor, String[] names) {
     this.mesh = mesh;
     this.floor = floor;
     this.names = names;
@@ -29,7 +27,7 @@ public final class MeshBounds {
    * @param places each landmark's location, or null (all or some may be null; the array itself may be null)
    * @param names each landmark's name for the evidence line, or null for {@code #index}
    */
-  public static MeshBounds of(IntegrityConfig config, double[][] meshMs, Place[] places, String[] names) {
+  public static MeshBounds of(double[][] meshMs, Place[] places, String[] names) {
     int l = meshMs.length;
     if (places != null && places.length != l) {
       throw new IllegalArgumentException("places: " + places.length + " for " + l + " landmarks");
@@ -62,11 +60,7 @@ public final class MeshBounds {
             ? LightBound.floorMs(places[a].kmTo(places[b])) : Double.NaN;
       }
     }
-    return new MeshBounds(config, mesh, floor, names);
-  }
-
-  public IntegrityConfig config() {
-    return config;
+    return new MeshBounds(mesh, floor, names);
   }
 
   public int landmarks() {

@@ -29,7 +29,7 @@ public final class ServerConsistency {
 
   /** The mesh bounds for a round (see {@link MeshBounds#of}). */
   public MeshBounds bounds(double[][] meshMs, Place[] landmarkPlaces, String[] landmarkNames) {
-    return MeshBounds.of(config, meshMs, landmarkPlaces, landmarkNames);
+    return MeshBounds.of(meshMs, landmarkPlaces, landmarkNames);
   }
 
   /**

@@ -96,7 +96,7 @@ class ServerConsistencyTest {
     assertThat(anycast.kind()).isEqualTo(IntegrityKind.ANYCAST_OR_PROXY);
     // a server said to be in Frankfurt, measured 5 ms from New York and far from the rest: one
     // contradiction (a stale location entry) is not enough; 5 ms from Sydney too is
-    MeshBounds none = MeshBounds.of(IntegrityConfig.defaults(), new double[5][5], null, null);
+    MeshBounds none = MeshBounds.of(new double[5][5], null, null);
     IntegrityVerdict moved = check.check(none, new double[] {300, 300, 5, 300, 300}, frankfurt, places);
     assertThat(moved.lightViolations()).isEqualTo(1);
     assertThat(moved.kind()).isEqualTo(IntegrityKind.OK);
