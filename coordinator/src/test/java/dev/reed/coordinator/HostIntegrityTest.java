@@ -234,6 +234,22 @@ class HostIntegrityTest {
         for (int i = 1; i < HONEST; i++) {
           assertThat(demoted.get(i).getPredictedRttUs()).isGreaterThanOrEqualTo(demoted.get(i - 1).getPredictedRttUs());
         }
+        // the stream and the group ranking demote the same way
+        List<RankedServer> streamed = new ArrayList<>();
+        api.streamOrderedServers(dev.reed.proto.v1.StreamOrderedServersRequest.newBuilder()
+            .setClient(anycast.getCoordinate()).setPageSize(64).build()).forEachRemaining(r -> streamed.addAll(r.getServersList()));
+        assertThat(streamed).extracting(s -> Endpoints.key(s.getEndpoint()))
+            .containsExactlyElementsOf(demoted.stream().map(s -> Endpoints.key(s.getEndpoint())).toList());
+        dev.reed.proto.v1.RankForGroupRequest.Builder group = dev.reed.proto.v1.RankForGroupRequest.newBuilder()
+            .addMembers(dev.reed.proto.v1.GroupMember.newBuilder().setMemberId("a").setCoordinate(anycast.getCoordinate()))
+            .addMembers(dev.reed.proto.v1.GroupMember.newBuilder().setMemberId("b").setCoordinate(anycast.getCoordinate()))
+            .setObjective(dev.reed.proto.v1.GroupObjective.GROUP_OBJECTIVE_MIN_MAX).setPageSize(500);
+        List<dev.reed.proto.v1.GroupRankedServer> grouped = api.rankForGroup(group.build()).getServersList();
+        assertThat(grouped).hasSize(PROXY + 1);
+        assertThat(grouped.subList(HONEST, PROXY + 1)).allMatch(g -> g.getServer().getPredictedRttUnreliable());
+        assertThat(api.rankForGroup(group.setFilter(ServerFilter.newBuilder()
+            .setSuspectServers(SuspectServers.SUSPECT_SERVERS_HIDE)).build()).getServersList()).hasSize(HONEST);
+
         // a filter still applies to both halves
         GetOrderedServersResponse limited = api.getOrderedServers(req.clone().setPageSize(500)
             .setFilter(ServerFilter.newBuilder().setRttLimitUs(30_000)).build());
