@@ -27,7 +27,7 @@ final class IntegrityReport {
     long t0 = System.nanoTime();
     List<IntegrityStudy.SeedResult> seeds = new IntegrityStudy(m, s).run();
     int servers = 0, honest = 0, honestFlagged = 0, attackers = 0, attackersFlagged = 0;
-    double clean = 0, include = 0, demote = 0, hide = 0, nanos = 0;
+    double clean = 0, include = 0, demote = 0, hide = 0;
     for (IntegrityStudy.SeedResult r : seeds) {
       err.printf(Locale.ROOT, "eval: integrity seed %d: %d servers, honest flagged %d %s, attackers flagged %d of %d %s,"
               + " P@10 clean %.3f include %.3f demote %.3f hide %.3f%n", r.seed(), r.servers(), r.honestFlagged(),
@@ -42,7 +42,6 @@ final class IntegrityReport {
       include += r.p10Include();
       demote += r.p10Demote();
       hide += r.p10Hide();
-      nanos += r.checkNanosPerServer();
     }
     int k = seeds.size();
     Map<String, Object> summary = new LinkedHashMap<>();
@@ -60,7 +59,6 @@ final class IntegrityReport {
     summary.put("p10Include", include / k);
     summary.put("p10Demote", demote / k);
     summary.put("p10Hide", hide / k);
-    summary.put("checkMicrosPerServer", nanos / k / 1000);
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("summary", summary);
     json.put("seeds", seeds);
@@ -69,12 +67,12 @@ final class IntegrityReport {
         StandardCharsets.UTF_8);
     err.printf(Locale.ROOT, "eval: integrity done in %.1f s (%s, %d landmarks, %d seeds): false alarms %d of %d honest"
             + " (%.2f %%)%s; P@10 of honest clients: no attack %.3f, attack included %.3f, demoted %.3f, hidden %.3f;"
-            + " check %.1f us per server; wrote %s%n",
+            + " wrote %s%n",
         (System.nanoTime() - t0) / 1e9, s.integrity(), s.landmarks(), k, honestFlagged, honest,
         100.0 * honestFlagged / honest,
         attackers == 0 ? "" : String.format(Locale.ROOT, ", %s attackers detected %d of %d (%.1f %%)",
             s.attack().name().toLowerCase(Locale.ROOT), attackersFlagged, attackers, 100.0 * attackersFlagged / attackers),
-        clean / k, include / k, demote / k, hide / k, nanos / k / 1000, out.resolve("integrity.json"));
+        clean / k, include / k, demote / k, hide / k, out.resolve("integrity.json"));
     err.flush();
     return 0;
   }

@@ -53,7 +53,7 @@ final class IntegrityStudy {
   /** One landmark seed's figures. */
   record SeedResult(long seed, int servers, int honestFlagged, int attackers, int attackersFlagged,
       Map<IntegrityKind, Integer> honestKinds, Map<IntegrityKind, Integer> attackerKinds, int clients,
-      double p10Clean, double p10Include, double p10Demote, double p10Hide, double checkNanosPerServer) {}
+      double p10Clean, double p10Include, double p10Demote, double p10Hide) {}
 
   private static final double ANYCAST_SITE_MIN_MS = 80;
   private static final double PROXY_MIN_MS = 50;
@@ -115,14 +115,12 @@ final class IntegrityStudy {
     EnumMap<IntegrityKind, Integer> honestKinds = new EnumMap<>(IntegrityKind.class);
     EnumMap<IntegrityKind, Integer> attackerKinds = new EnumMap<>(IntegrityKind.class);
     boolean[] flagged = new boolean[n];
-    long t0 = System.nanoTime();
     for (int v : servers) {
       // the server's own location stands for what a location database would say of its address
       IntegrityVerdict verdict = check.check(bounds, rows[v], place(v), lmPlaces);
       flagged[v] = verdict.flagged();
       (attacker[v] ? attackerKinds : honestKinds).merge(verdict.kind(), 1, Integer::sum);
     }
-    double nanosPerServer = (System.nanoTime() - t0) / (double) servers.length;
     int honestFlagged = 0;
     int attackersFlagged = 0;
     for (int v : servers) {
@@ -164,7 +162,7 @@ final class IntegrityStudy {
       scored++;
     }
     return new SeedResult(seed, servers.length, honestFlagged, attackers, attackersFlagged, honestKinds, attackerKinds,
-        scored, clean / scored, include / scored, demote / scored, hide / scored, nanosPerServer);
+        scored, clean / scored, include / scored, demote / scored, hide / scored);
   }
 
   /** P@10 of the list (already in predicted order) filtered by {@code keep}, stably moved back by {@code tier}. */
