@@ -17,17 +17,18 @@ import java.util.Map;
  * landmarks' RTTs to it and its coordinate as the coordinator served them (empty and null when
  * none), and, when the coordinator knows where client and server are, its geographic prediction
  * and the server's place (NaN and null otherwise), and the factor that reports from clients near
- * this one put on the coordinate prediction (1 when none, issue 16): what the discovery policy
- * orders by ({@link #ranked}).
+ * this one put on the coordinate prediction (1 when none, issue 16), and whether it goes after every
+ * unflagged server because the coordinator's integrity check flags it and the client demotes such
+ * servers (issue 18): what the discovery policy orders by ({@link #ranked}).
  */
 record Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs, List<LandmarkRtt> landmarkRtts,
-    Coordinate coordinate, double geoMs, Place place, double reportFactor) {
+    Coordinate coordinate, double geoMs, Place place, double reportFactor, boolean demoted) {
   Candidate {
     landmarkRtts = List.copyOf(landmarkRtts);
   }
 
   Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs) {
-    this(address, protocol, predictedMs, List.of(), null, Double.NaN, null, 1.0);
+    this(address, protocol, predictedMs, List.of(), null, Double.NaN, null, 1.0, false);
   }
 
   String key() {
@@ -36,7 +37,7 @@ record Candidate(InetSocketAddress address, GameProtocol protocol, double predic
 
   /** The same server with another prediction (the policy's). */
   Candidate withPredictedMs(double ms) {
-    return new Candidate(address, protocol, ms, landmarkRtts, coordinate, geoMs, place, reportFactor);
+    return new Candidate(address, protocol, ms, landmarkRtts, coordinate, geoMs, place, reportFactor, demoted);
   }
 
   /** The server as the discovery policy orders it: valid landmark RTTs only (1 us to the RTT bound), the lowest if repeated. */
@@ -46,7 +47,7 @@ record Candidate(InetSocketAddress address, GameProtocol protocol, double predic
       long us = Integer.toUnsignedLong(r.getRttUs());
       if (!r.getLandmarkId().isEmpty() && us >= 1 && us <= RttBound.MAX_US) ms.merge(r.getLandmarkId(), us / 1000.0, Math::min);
     }
-    return new RankedCandidate(key(), coordinate, predictedMs, ms, geoMs, place, reportFactor);
+    return new RankedCandidate(key(), coordinate, predictedMs, ms, geoMs, place, reportFactor, demoted);
   }
 
   static Candidate of(ListedServer s) {

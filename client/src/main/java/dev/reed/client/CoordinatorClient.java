@@ -89,12 +89,21 @@ final class CoordinatorClient implements AutoCloseable {
    *     one), or null to let the coordinator locate the client's address
    */
   CoordinatorClient(ManagedChannel channel, String target, Duration deadline, boolean ownsChannel, Place statedLocation) {
+    this(channel, target, deadline, ownsChannel, statedLocation, SuspectServers.DEMOTE);
+  }
+
+  /** @param suspects what the coordinator does with servers its integrity check flags */
+  CoordinatorClient(ManagedChannel channel, String target, Duration deadline, boolean ownsChannel, Place statedLocation,
+      SuspectServers suspects) {
+    this.suspects = suspects;
     this.channel = channel;
     this.target = target;
     this.deadline = deadline;
     this.ownsChannel = ownsChannel;
     this.statedLocation = statedLocation == null ? null : point(statedLocation);
   }
+
+  private final SuspectServers suspects;
 
   private static GeoPoint point(Place p) {
     return GeoPoint.newBuilder().setLatitudeDeg(p.lat()).setLongitudeDeg(p.lon()).build();
@@ -281,7 +290,7 @@ final class CoordinatorClient implements AutoCloseable {
    * place the client.
    */
   List<PredictedServer> locationPage(Filter filter, int pageSize) {
-    GetOrderedServersRequest.Builder req = GetOrderedServersRequest.newBuilder().setFilter(filter(filter))
+    GetOrderedServersRequest.Builder req = GetOrderedServersRequest.newBuilder().setFilter(filter(filter, suspects))
         .setPageSize(pageSize);
     if (statedLocation != null) {
       req.setLocation(statedLocation);
@@ -345,7 +354,7 @@ final class CoordinatorClient implements AutoCloseable {
     RankForGroupRequest.Builder req = RankForGroupRequest.newBuilder()
         .setObjective(objective == GroupObjective.MIN_MAX ? dev.reed.proto.v1.GroupObjective.GROUP_OBJECTIVE_MIN_MAX
             : dev.reed.proto.v1.GroupObjective.GROUP_OBJECTIVE_MEAN_UNDER_CEILING)
-        .setMemberRttCeilingUs(micros(ceilingMs)).setFilter(filter(filter)).setPageSize(pageSize)
+        .setMemberRttCeilingUs(micros(ceilingMs)).setFilter(filter(filter, suspects)).setPageSize(pageSize)
         .setPageToken(token == null ? "" : token);
     for (GroupMember m : members) {
       req.addMembers(dev.reed.proto.v1.GroupMember.newBuilder().setMemberId(m.id()).setCoordinate(proto(m.coordinate())));
@@ -375,7 +384,7 @@ final class CoordinatorClient implements AutoCloseable {
   /** The policy's page request: from its position, at the place it trusts, or asking for coordinates alone. */
   private GetOrderedServersRequest pageRequest(PageRequest request, Filter filter, int pageSize) {
     GetOrderedServersRequest.Builder b = GetOrderedServersRequest.newBuilder().setClient(proto(request.from()))
-        .setFilter(filter(filter)).setPageSize(pageSize).setPageToken(request.cursor());
+        .setFilter(filter(filter, suspects)).setPageSize(pageSize).setPageToken(request.cursor());
     if (request.location() != null) {
       b.setLocation(point(request.location()));
     } else if (statedLocation != null) {
@@ -476,7 +485,8 @@ final class CoordinatorClient implements AutoCloseable {
         servers.add(new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()),
             s.getPredictedRttUs() / 1000.0, landmarkRtts(s, r.getLandmarkIdsList()),
             s.hasCoordinate() ? coordinate(s.getCoordinate(), dimensions) : null,
-            geoUs > 0 && geoUs <= RttBound.MAX_US ? geoUs / 1000.0 : Double.NaN, place(s), reportFactor(s)));
+            geoUs > 0 && geoUs <= RttBound.MAX_US ? geoUs / 1000.0 : Double.NaN, place(s), reportFactor(s),
+            suspects == SuspectServers.DEMOTE && s.getPredictedRttUnreliable()));
       } catch (IllegalArgumentException e) {
         if (dropped++ == 0) firstProblem = text(s.getEndpoint()) + ": " + e.getMessage();
       }
@@ -491,7 +501,15 @@ final class CoordinatorClient implements AutoCloseable {
   }
 
   static ServerFilter filter(Filter f) {
-    return ServerFilter.newBuilder().setGame(f.game()).setMap(f.map()).setMinPlayers(f.minPlayers())
+    return filter(f, SuspectServers.DEMOTE);
+  }
+
+  static ServerFilter filter(Filter f, SuspectServers suspects) {
+    return ServerFilter.newBuilder().setSuspectServers(switch (suspects) {
+          case INCLUDE -> dev.reed.proto.v1.SuspectServers.SUSPECT_SERVERS_INCLUDE;
+          case DEMOTE -> dev.reed.proto.v1.SuspectServers.SUSPECT_SERVERS_DEMOTE;
+          case HIDE -> dev.reed.proto.v1.SuspectServers.SUSPECT_SERVERS_HIDE;
+        }).setGame(f.game()).setMap(f.map()).setMinPlayers(f.minPlayers())
         .setNotFull(f.notFull()).setNotEmpty(f.notEmpty())
         .setPassword(switch (f.password()) {
           case ANY -> PasswordFilter.PASSWORD_FILTER_UNSPECIFIED;

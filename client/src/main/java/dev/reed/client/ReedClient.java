@@ -53,7 +53,7 @@ public final class ReedClient implements AutoCloseable {
   private ReedClient(Builder b, ManagedChannel channel, String target, boolean ownsChannel, IpLocator ownedLocator) {
     this.options = b;
     this.ownedLocator = ownedLocator;
-    this.coordinator = new CoordinatorClient(channel, target, b.rpcDeadline, ownsChannel, b.location);
+    this.coordinator = new CoordinatorClient(channel, target, b.rpcDeadline, ownsChannel, b.location, b.suspectServers);
     this.prober = b.prober;
     this.ownsProber = b.prober == null;
     this.fallbackToTraditional = b.fallbackToTraditional;
@@ -206,8 +206,20 @@ public final class ReedClient implements AutoCloseable {
     private ClusterBy clusterBy = ClusterBy.AUTO;
     private ClusterConfig clusterConfig = ClusterConfig.defaults();
     private boolean reportMeasurements;
+    private SuspectServers suspectServers = SuspectServers.DEMOTE;
 
     private Builder() {}
+
+    /**
+     * What to do with servers the coordinator's host integrity check flags (issue 18: anycast edges,
+     * query proxies, spoofed replies; their predicted RTT is unreliable). Default
+     * {@link SuspectServers#DEMOTE}: listed and probed after every other server, so a false alarm
+     * costs a server its place, never its listing.
+     */
+    public Builder suspectServers(SuspectServers s) {
+      this.suspectServers = java.util.Objects.requireNonNull(s, "suspectServers");
+      return this;
+    }
 
     /**
      * Report what each REED discovery measured to the coordinator (issue 16; default off): one

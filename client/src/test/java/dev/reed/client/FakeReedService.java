@@ -56,6 +56,8 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
   final List<ReportMeasurementsRequest> reportRequests = new CopyOnWriteArrayList<>();
   /** RankedServer.report_factor by server key (absent: unset). */
   final java.util.Map<String, Double> reportFactors = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Server keys the (fake) integrity check flags: RankedServer.predicted_rtt_unreliable, kind ANYCAST_OR_PROXY. */
+  final java.util.Set<String> flagged = java.util.concurrent.ConcurrentHashMap.newKeySet();
   volatile Status failReports;            // ReportMeasurements fails with this status
   volatile java.util.concurrent.CountDownLatch holdReports; // ReportMeasurements answers only once this opens (null: at once)
 
@@ -223,6 +225,10 @@ final class FakeReedService extends ReedServiceGrpc.ReedServiceImplBase {
     if (coordinates) b.setCoordinate(proto(s.coordinate()));
     Double factor = reportFactors.get(s.key());
     if (factor != null) b.setReportFactor(factor);
+    if (flagged.contains(s.key())) {
+      b.setPredictedRttUnreliable(true).setIntegrity(dev.reed.proto.v1.ServerIntegrity.newBuilder()
+          .setKind(dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY));
+    }
     if (landmarkRtts) {
       for (int l = 0; l < Math.min(beacons, world.calibration.size()); l++) {
         double ms = world.calibration.get(l).coordinate().distanceTo(world.trueCoordinate(s));

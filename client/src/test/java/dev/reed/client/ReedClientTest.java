@@ -263,6 +263,33 @@ class ReedClientTest {
     assertThat(new HashSet<>(listProbeKeys())).hasSize(300);
   }
 
+  /** Flagged servers (issue 18): the option goes to the coordinator, and DEMOTE keeps them last in the probe order too. */
+  @Test
+  void flaggedServersAreProbedLastByDefaultAndTheOptionGoesToTheCoordinator() {
+    List<String> nearest = world.closestKeys(3);
+    service.flagged.add(nearest.get(0)); // the nearest server by prediction is an anycast front
+    DiscoveryResult demoted = client().discover(DiscoveryRequest.defaults().withStop(StopRule.exhaustive()));
+    assertThat(service.pageRequests.get(0).getFilter().getSuspectServers())
+        .isEqualTo(dev.reed.proto.v1.SuspectServers.SUSPECT_SERVERS_DEMOTE);
+    List<String> order = listProbeKeys();
+    assertThat(order).hasSizeGreaterThan(250).doesNotHaveDuplicates().endsWith(nearest.get(0));
+    assertThat(demoted.servers()).extracting(DiscoveredServer::key).contains(nearest.get(0)); // still found, just last
+
+    prober.sent.clear();
+    service.pageRequests.clear();
+    track(builder().suspectServers(SuspectServers.INCLUDE).build())
+        .discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)));
+    assertThat(service.pageRequests.get(0).getFilter().getSuspectServers())
+        .isEqualTo(dev.reed.proto.v1.SuspectServers.SUSPECT_SERVERS_INCLUDE);
+    assertThat(listProbeKeys()).first().isEqualTo(nearest.get(0));
+
+    service.pageRequests.clear();
+    track(builder().suspectServers(SuspectServers.HIDE).build())
+        .discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)));
+    assertThat(service.pageRequests.get(0).getFilter().getSuspectServers())
+        .isEqualTo(dev.reed.proto.v1.SuspectServers.SUSPECT_SERVERS_HIDE);
+  }
+
   @Test
   void filterGoesToTheCoordinator() {
     Filter f = Filter.none().withGame("BaseOA").withMap("oa_dm1").withNotFull(true).withNotEmpty(true)

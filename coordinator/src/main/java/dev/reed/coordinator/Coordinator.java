@@ -21,7 +21,10 @@ import dev.reed.coordinator.ingest.SampleValidator;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.coordinator.leader.LeaderElection;
 import dev.reed.coordinator.position.LandmarkEmbeddingRound;
+import dev.reed.coordinator.position.HostIntegrity;
 import dev.reed.coordinator.position.TargetPositioning;
+import dev.reed.coordinates.integrity.ServerConsistency;
+import dev.reed.proto.v1.IntegrityKind;
 import dev.reed.coordinator.reports.GroupKeys;
 import dev.reed.coordinator.reports.ReportIntake;
 import dev.reed.coordinator.reports.ReportLearning;
@@ -259,7 +262,8 @@ public final class Coordinator implements AutoCloseable {
         new SampleValidator(known::contains), deadLetters, config.clock(), config.rounds().replay());
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
         new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
-        new TargetPositioning(math, producer, config.clock(), config.rounds().expireAfter().dividedBy(3), 0.5),
+        new TargetPositioning(math, producer, config.clock(), config.rounds().expireAfter().dividedBy(3), 0.5,
+            new HostIntegrity(new ServerConsistency(config.integrity().config()))),
         catalog, producer, geoTraining);
     resources.add(loop);
     loop.start();
@@ -356,6 +360,12 @@ public final class Coordinator implements AutoCloseable {
     FunctionCounter.builder("reed_index_invalid_records", feed, IndexFeed::invalidRecords).register(registry);
     FunctionCounter.builder("reed_index_records", feed, IndexFeed::recordsRead).register(registry);
     FunctionCounter.builder("reed_index_rebuilds", feed, IndexFeed::rebuilds).register(registry);
+    for (IntegrityKind k : List.of(IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY, IntegrityKind.INTEGRITY_KIND_INCONSISTENT)) {
+      Gauge.builder("reed_servers_flagged", feed, f -> f.current().servers().values().stream()
+              .filter(c -> c.getIntegrity().getKind() == k).count())
+          .description("servers in the index the host integrity check flags, by kind")
+          .tag("kind", k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT)).register(registry);
+    }
     Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
     if (geoTraining != null) {
       for (HostLocations.Reason r : HostLocations.Reason.values()) {

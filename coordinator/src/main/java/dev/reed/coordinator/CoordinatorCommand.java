@@ -171,6 +171,11 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "maxAgeMillis, movedMs, triangleSlackMs, ...; coordinates ReportConfig); repeatable")
   Map<String, String> reportParams;
 
+  @Option(names = "--integrity-param", paramLabel = "NAME=VALUE",
+      description = "override a host integrity tolerance (absoluteToleranceMs, relativeTolerance, nearShare, "
+          + "minViolatingPairs, lightToleranceMs; coordinates IntegrityConfig); repeatable")
+  Map<String, String> integrityParams;
+
   @Option(names = "--group-id", description = "consumer group the replicas share reed.samples in (default: ${DEFAULT-VALUE})")
   String groupId = Kafka.DEFAULT_GROUP_ID;
 
@@ -216,6 +221,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .corsOrigins(corsOrigins == null ? List.of() : corsOrigins)
         .wsOverheadMs(wsOverheadMs)
         .reports(reports).reportKeyFile(reportKeyFile).reportParams(reportParams == null ? Map.of() : reportParams)
+        .integrityParams(integrityParams == null ? Map.of() : integrityParams)
         .build();
   }
 

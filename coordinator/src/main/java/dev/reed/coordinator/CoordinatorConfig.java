@@ -32,6 +32,7 @@ import java.util.Set;
  * @param clock wall clock for every timestamp and schedule
  * @param http the HTTP face for web clients (JSON, gRPC-Web, the page); {@link Http#OFF} by default
  * @param reports client reports (issue 16): on by default
+ * @param integrity the host integrity check's tolerances (issue 18): the measured defaults
  */
 public record CoordinatorConfig(
     Kafka kafka,
@@ -45,7 +46,8 @@ public record CoordinatorConfig(
     GeoFiles geo,
     Clock clock,
     Http http,
-    Reports reports) {
+    Reports reports,
+    Integrity integrity) {
 
   public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
 
@@ -76,6 +78,39 @@ public record CoordinatorConfig(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(reports, "reports");
+    Objects.requireNonNull(integrity, "integrity");
+  }
+
+  /**
+   * The host integrity check (issue 18): each server's landmark RTTs against the landmark mesh,
+   * every round (coordinator README, "Hosts that lie").
+   *
+   * @param params overrides of {@link dev.reed.coordinates.integrity.IntegrityConfig}'s defaults by
+   *     name ({@code --integrity-param relativeTolerance=0.4}); checked here
+   */
+  public record Integrity(Map<String, String> params) {
+    /** The tolerances measured on planetlab490, seattle99 and azure54 (docs/research/host-integrity.md). */
+    public static final Integrity DEFAULT = new Integrity(Map.of());
+
+    public Integrity {
+      params = Map.copyOf(params == null ? Map.of() : params);
+      try {
+        config(params);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--integrity-param: " + e.getMessage(), e);
+      }
+    }
+
+    /** The tolerances. */
+    public dev.reed.coordinates.integrity.IntegrityConfig config() {
+      return config(params);
+    }
+
+    private static dev.reed.coordinates.integrity.IntegrityConfig config(Map<String, String> params) {
+      dev.reed.coordinates.integrity.IntegrityConfig c = dev.reed.coordinates.integrity.IntegrityConfig.defaults();
+      for (Map.Entry<String, String> e : new java.util.TreeMap<>(params).entrySet()) c = c.with(e.getKey(), e.getValue());
+      return c;
+    }
   }
 
   /**
@@ -372,10 +407,12 @@ public record CoordinatorConfig(
     private boolean reports;
     private Path reportKeyFile;
     private Map<String, String> reportParams;
+    private Map<String, String> integrityParams;
 
     private Builder(String kafkaBootstrap) {
       this(new CoordinatorConfig(new Kafka(kafkaBootstrap, Map.of(), Kafka.DEFAULT_GROUP_ID), DEFAULT_BIND_ADDRESS, DEFAULT_METRICS_PORT, Api.DEFAULT, Rounds.DEFAULT, Catalog.DEFAULT,
-          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC(), Http.OFF, Reports.DEFAULT));
+          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC(), Http.OFF, Reports.DEFAULT,
+          Integrity.DEFAULT));
     }
 
     private Builder(CoordinatorConfig c) {
@@ -420,6 +457,7 @@ public record CoordinatorConfig(
       reports = c.reports.enabled();
       reportKeyFile = c.reports.keyFile();
       reportParams = c.reports.params();
+      integrityParams = c.integrity.params();
     }
 
     public Builder kafkaProperties(Map<String, String> v) { kafkaProperties = v; return this; }
@@ -466,6 +504,8 @@ public record CoordinatorConfig(
     public Builder reportKeyFile(Path v) { reportKeyFile = v; return this; }
     /** ReportConfig overrides by name ({@code --report-param}). */
     public Builder reportParams(Map<String, String> v) { reportParams = v; return this; }
+    /** IntegrityConfig overrides by name ({@code --integrity-param}). */
+    public Builder integrityParams(Map<String, String> v) { integrityParams = v; return this; }
     /** Location and AS database files ({@code --geoip}, {@code --asn}); checked when the coordinator starts. */
     public Builder geo(List<Path> locationFiles, List<Path> asnFiles) { geo = GeoFiles.of(locationFiles, asnFiles); return this; }
     /** The databases as a whole, e.g. the testbed's {@code HostLocationsCsv.geoFiles(file)} for the demo. */
@@ -484,7 +524,8 @@ public record CoordinatorConfig(
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),
           new Leadership(leaderElection, leaseNamespace, leaseName, identity), geo, clock,
           new Http(http, corsOrigins, wsOverheadMs),
-          new Reports(reports, reportKeyFile, reportParams));
+          new Reports(reports, reportKeyFile, reportParams),
+          new Integrity(integrityParams));
     }
   }
 }

@@ -138,7 +138,7 @@ final class RoundLoop implements AutoCloseable {
       cat = "published=" + c.published() + " deleted=" + c.deleted() + " crawled=" + c.crawled();
       swept = sweep(state);
     }
-    TargetPositioning.Result p = positioning.run(windows, state, config.rounds().expireAfter());
+    TargetPositioning.Result p = positioning.run(windows, state, config.rounds().expireAfter(), mesh.matrix(1));
     lastPositioning = p;
     producer.flush();
     positioned.addAndGet(p.fitted());
@@ -150,9 +150,9 @@ final class RoundLoop implements AutoCloseable {
     roundNanos.set(System.nanoTime() - t0);
     SampleIngest.Counters ic = ingest.counters();
     log.info("round {}: leader={} embedding: {} | targets={} fitted={} published={} tooFewLandmarks={} failed={} "
-            + "tombstoned={} medErr={} | catalog: {} swept={} | samples={} mesh={} deadLetters={} partitions={} | {} ms",
+            + "tombstoned={} medErr={} flagged={} | catalog: {} swept={} | samples={} mesh={} deadLetters={} partitions={} | {} ms",
         n, leading, embed, windows.size(), p.fitted(), p.published(), p.tooFewLandmarks(), p.failed(), p.tombstoned(),
-        Double.isNaN(p.medianRelativeError()) ? "-" : String.format("%.3f", p.medianRelativeError()), cat, swept,
+        Double.isNaN(p.medianRelativeError()) ? "-" : String.format("%.3f", p.medianRelativeError()), p.flagged(), cat, swept,
         ic.samples(), ic.meshSamples(), ic.deadLettered(), ingest.ownedPartitions().size(),
         (System.nanoTime() - t0) / 1_000_000);
   }

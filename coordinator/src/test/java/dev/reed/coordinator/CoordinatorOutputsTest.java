@@ -90,7 +90,7 @@ class CoordinatorOutputsTest {
       String header = readGz(csv).getFirst();
       // with a location database the files carry the servers' locations too (none of these loopback targets is located)
       assertThat(header).isEqualTo("address,protocol,game,x0,x1,height_ms,relative_error,landmarks_used,age_s,"
-          + "lat,lon,location_source,country,asn,geo_excess_ms");
+          + "integrity,violating_pairs,lat,lon,location_source,country,asn,geo_excess_ms");
       Path json = Path.of(csv.toString().replace(".csv.gz", ".json"));
       String summary = Files.readString(json);
       assertThat(summary).contains("\"dimensions\": 2").contains("\"servers\": 20").contains("\"landmarks\": 5")

@@ -148,6 +148,27 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Change a setting of the coordinator's report learning (ReportConfig, e.g. kernelMs=3); repeatable.")
   Map<String, String> reportParams = new java.util.LinkedHashMap<>();
 
+  @Option(names = "--integrity", description = "Instead of the discovery evaluation: the host integrity check (issue 18)"
+      + " on every non-landmark node as a server: false alarms, detection of --attack, honest clients' P@10 with the"
+      + " attack included, demoted and hidden; writes integrity.json.")
+  boolean integrity;
+
+  @Option(names = "--attack", defaultValue = "none", paramLabel = "none|anycast|proxy",
+      description = "With --integrity: the lying servers simulated (default ${DEFAULT-VALUE}).")
+  String attack;
+
+  @Option(names = "--attack-share", defaultValue = "0.02", paramLabel = "F",
+      description = "With --integrity and --attack: share of the servers that lie (default ${DEFAULT-VALUE}).")
+  double attackShare;
+
+  @Option(names = "--integrity-param", paramLabel = "NAME=VALUE",
+      description = "Repeatable: a tolerance of coordinates.integrity.IntegrityConfig (absoluteToleranceMs,"
+          + " relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs).")
+  List<String> integrityParams = new java.util.ArrayList<>();
+
+  @Option(names = "--integrity-clients", defaultValue = "200", hidden = true)
+  int integrityClients;
+
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created).")
   Path out;
 
@@ -188,6 +209,15 @@ public final class EvalCommand implements Callable<Integer> {
       return 2;
     }
     Files.createDirectories(out);
+    if (integrity) {
+      try {
+        return new IntegrityReport(m, out, err).run(integritySettings(settings));
+      } catch (IllegalArgumentException e) {
+        err.println("eval: " + e.getMessage());
+        err.flush();
+        return 2;
+      }
+    }
     if (settings.baselines() && !settings.geoError().isNone() && !m.nodes().hasLocations()) {
       err.println("eval: --geo-error " + settings.geoError() + " has no effect: "
           + (nodes == null ? "no --nodes" : nodes + " has no lat/lon") + ", so there are no geo baselines");
@@ -281,6 +311,31 @@ public final class EvalCommand implements Callable<Integer> {
         .baselines(baselines, GeoErrorModel.parse(geoError))
         .reports(reportSimulation())
         .build();
+  }
+
+  private IntegrityStudy.Settings integritySettings(EvalSettings settings) {
+    IntegrityStudy.Attack a = switch (attack.toLowerCase(Locale.ROOT)) {
+      case "none" -> IntegrityStudy.Attack.NONE;
+      case "anycast" -> IntegrityStudy.Attack.ANYCAST;
+      case "proxy" -> IntegrityStudy.Attack.PROXY;
+      default -> throw new IllegalArgumentException("--attack must be none, anycast or proxy, got " + attack);
+    };
+    if (!(attackShare > 0 && attackShare <= 0.5)) {
+      throw new IllegalArgumentException("--attack-share must be in (0, 0.5], got " + attackShare);
+    }
+    if (settings.landmarkList() != null) {
+      throw new IllegalArgumentException("--integrity chooses landmarks with --strategy; --landmark-list is not supported");
+    }
+    dev.reed.coordinates.integrity.IntegrityConfig ic = dev.reed.coordinates.integrity.IntegrityConfig.defaults();
+    for (String p : integrityParams) {
+      try {
+        ic = ic.with(p);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--integrity-param: " + e.getMessage(), e);
+      }
+    }
+    return new IntegrityStudy.Settings(ic, a, attackShare, settings.coordinates(), settings.landmarks(),
+        settings.strategy(), settings.kmedoidsCapMs(), settings.seed(), settings.seeds(), integrityClients);
   }
 
   private ReportSimulation reportSimulation() {

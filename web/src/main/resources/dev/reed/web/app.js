@@ -366,6 +366,8 @@ async function loadPage() {
       password: !!info.password,
       predictedMs: (s.predictedRttUs || 0) / 1000,
       uncertaintyMs: (s.uncertaintyUs || 0) / 1000,
+      // the coordinator's integrity check flags it (anycast, query proxy): its prediction says little
+      unreliable: !!s.predictedRttUnreliable,
     };
   });
   state.updated = new Date();
@@ -405,7 +407,8 @@ function compare(a, b) {
   const k = sort.key;
   let d;
   if (k === 'players') d = a.players - b.players || a.maxPlayers - b.maxPlayers;
-  else if (k === 'predictedMs') d = a.predictedMs - b.predictedMs;
+  // flagged servers stay after the rest, as the coordinator demotes them, whichever way ping sorts
+  else if (k === 'predictedMs') return (a.unreliable - b.unreliable) || (a.predictedMs - b.predictedMs) * sort.dir;
   else d = String(a[k]).localeCompare(String(b[k]), undefined, {numeric: true, sensitivity: 'base'});
   return d * sort.dir;
 }
@@ -424,6 +427,13 @@ function renderList() {
       const badge = document.createElement('span');
       badge.className = 'badge';
       badge.textContent = 'password';
+      name.append(' ', badge);
+    }
+    if (s.unreliable) {
+      const badge = document.createElement('span');
+      badge.className = 'badge';
+      badge.textContent = 'unverified ping';
+      badge.title = 'The landmarks see this address near places far apart (anycast or a query proxy): its ping is a guess.';
       name.append(' ', badge);
     }
     const map = document.createElement('td');

@@ -153,6 +153,12 @@ public final class BrowseCommand implements Callable<Integer> {
           + " from them a correction near where they were measured that improves the ranking for players nearby.")
   boolean report;
 
+  @Option(names = "--suspect-servers", defaultValue = "demote", paramLabel = "include|demote|hide",
+      description = "Servers the coordinator's integrity check flags (anycast edges, query proxies, spoofed replies: their"
+          + " predicted RTT is unreliable): ranked like the rest, probed after every other server, or not listed"
+          + " (default: ${DEFAULT-VALUE}).")
+  String suspectServers;
+
   @Option(names = "--compare-traditional", description = "Also run traditional discovery and show the reduction.")
   boolean compareTraditional;
 
@@ -415,6 +421,13 @@ public final class BrowseCommand implements Callable<Integer> {
         .probeTimeout(Duration.ofMillis(positive(timeoutMs, "--timeout"))).rpcDeadline(Duration.ofMillis(positive(deadlineMs, "--deadline")));
     if (bind != null) b.bind(bindAddress(bind));
     b.reportMeasurements(report);
+    b.suspectServers(switch (suspectServers.toLowerCase(java.util.Locale.ROOT)) {
+      case "include" -> dev.reed.client.SuspectServers.INCLUDE;
+      case "demote" -> dev.reed.client.SuspectServers.DEMOTE;
+      case "hide" -> dev.reed.client.SuspectServers.HIDE;
+      default -> throw new CommandLine.ParameterException(spec.commandLine(),
+          "--suspect-servers must be include, demote or hide: " + suspectServers);
+    });
     if (location != null) {
       String[] ll = location.split(",");
       try {

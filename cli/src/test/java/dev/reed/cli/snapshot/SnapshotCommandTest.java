@@ -91,7 +91,8 @@ class SnapshotCommandTest {
     assertThat(snapshot("--coordinator", address, "--out", out.toString())).isZero();
     List<String> lines = Files.readAllLines(out);
     assertThat(lines).hasSize(SERVERS + 1);
-    assertThat(lines.get(0)).isEqualTo("address,protocol,game,x0,x1,height_ms,relative_error,landmarks_used,age_s");
+    assertThat(lines.get(0)).isEqualTo("address,protocol,game,x0,x1,height_ms,relative_error,landmarks_used,age_s,"
+        + "integrity,violating_pairs");
     assertThat(lines.get(2)).startsWith("127.0.2.2:27960,q3,baseoa,10.000,-1.000,1.500,");
     assertThat(dir.resolve(".live.csv.tmp")).doesNotExist();
   }

@@ -283,14 +283,18 @@ public final class ProbeOrder {
     }
   }
 
-  /** The next server to probe (marked handed out), or null when none has arrived that is not handed out yet. */
+  /**
+   * The next server to probe (marked handed out), or null when none has arrived that is not handed
+   * out yet; a demoted candidate only when no other is left.
+   */
   public Pick next() {
     Entry best = null;
     double bv = 0;
     for (Entry e : entries) {
       if (!e.probed) {
         double v = predicted(e, false) + e.bias;
-        if (best == null || v < bv) {
+        boolean later = best != null && e.candidate.demoted() != best.candidate.demoted();
+        if (best == null || (later ? best.candidate.demoted() : v < bv)) {
           best = e;
           bv = v;
         }

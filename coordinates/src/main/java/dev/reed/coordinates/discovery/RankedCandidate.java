@@ -18,9 +18,17 @@ import java.util.Map;
  * @param reportFactor what clients near the asking client reported, as a factor on the coordinate
  *     distance from where the page was asked, floored at 1 ms (1 = nothing reported there;
  *     {@code reports.NeighbourhoodCorrections})
+ * @param demoted handed out after every candidate that is not (the coordinator's integrity check
+ *     flags it and the client demotes such servers: its prediction is unreliable, issue 18)
  */
 public record RankedCandidate(String key, Coordinate coordinate, double predictedMs, Map<String, Double> landmarkRttMs,
-    double geoMs, Place place, double reportFactor) {
+    double geoMs, Place place, double reportFactor, boolean demoted) {
+  /** A candidate that is not demoted. */
+  public RankedCandidate(String key, Coordinate coordinate, double predictedMs, Map<String, Double> landmarkRttMs,
+      double geoMs, Place place, double reportFactor) {
+    this(key, coordinate, predictedMs, landmarkRttMs, geoMs, place, reportFactor, false);
+  }
+
   /** A candidate without location. */
   public RankedCandidate(String key, Coordinate coordinate, double predictedMs, Map<String, Double> landmarkRttMs) {
     this(key, coordinate, predictedMs, landmarkRttMs, Double.NaN, null);

@@ -57,6 +57,8 @@ public final class RankingIndex {
   private final int[] maxPlayers;
   private final int[] protocol;
   private final boolean[] password;
+  private final boolean[] suspect;
+  private final int suspects;
   private final Map<String, Integer> gameIds;
   private final Map<String, Integer> mapIds;
   /** Memo of attribute-only match counts; derived data, so the index stays logically immutable. */
@@ -96,6 +98,7 @@ public final class RankingIndex {
     int[] hi = new int[maxNodes];
     int[] left = new int[maxNodes];
     int count = 0;
+    int flagged = 0;
     if (n > 0) {
       // breadth-first construction; children are allocated in pairs so right = left + 1
       lo[0] = 0;
@@ -132,6 +135,7 @@ public final class RankingIndex {
     this.maxPlayers = new int[n];
     this.protocol = new int[n];
     this.password = new boolean[n];
+    this.suspect = new boolean[n];
     this.gameIds = new HashMap<>();
     this.mapIds = new HashMap<>();
     for (int s = 0; s < n; s++) {
@@ -147,7 +151,10 @@ public final class RankingIndex {
       maxPlayers[s] = a.maxPlayers();
       protocol[s] = a.protocol();
       password[s] = a.password();
+      suspect[s] = a.suspect();
+      if (a.suspect()) flagged++;
     }
+    this.suspects = flagged;
     this.boxMin = new float[count * Math.max(d, 1)];
     this.boxMax = new float[count * Math.max(d, 1)];
     this.boxMinH = new float[count];
@@ -200,6 +207,11 @@ public final class RankingIndex {
   }
 
   /** Dimension count of the indexed coordinates (0 when empty). */
+  /** How many servers the integrity check flags ({@link ServerAttributes#suspect}). */
+  public int suspects() {
+    return suspects;
+  }
+
   public int dimensions() {
     return d;
   }
@@ -521,7 +533,8 @@ public final class RankingIndex {
         && !(f.notFull() && maxPlayers[i] > 0 && players[i] >= maxPlayers[i])
         && !(f.notEmpty() && players[i] == 0)
         && (f.password() == PasswordRule.ANY || (f.password() == PasswordRule.ONLY) == password[i])
-        && (f.protocol() == 0 || protocol[i] == f.protocol());
+        && (f.protocol() == 0 || protocol[i] == f.protocol())
+        && (f.suspects() == SuspectRule.ANY || (f.suspects() == SuspectRule.ONLY) == suspect[i]);
   }
 
   private int countMatching(RankingFilter f, int fg, int fm, double[] q, double hc, double limit) {

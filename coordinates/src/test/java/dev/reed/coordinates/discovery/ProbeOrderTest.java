@@ -129,6 +129,27 @@ class ProbeOrderTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2-D start");
   }
 
+  /** A demoted server (flagged by the coordinator's integrity check) is handed out after every other one, however near. */
+  @Test
+  void demotedServersComeLast() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    Calibration cal = calibration(List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100),
+        Coordinate.of(100, 100)), new double[] {50, 60, 70, Double.NaN});
+    List<RankedCandidate> list = new ArrayList<>(servers(List.of(Coordinate.of(45, 35), Coordinate.of(60, 60),
+        Coordinate.of(90, 10))));
+    list.add(new RankedCandidate("anycast", Coordinate.of(40, 30), Double.NaN, Map.of(), Double.NaN, null, 1.0, true));
+    ProbeOrder o = order(MODEL, cfg, cal, Coordinate.of(40, 30), list);
+    List<String> handed = new ArrayList<>();
+    for (ProbeOrder.Pick p; (p = o.next()) != null; ) {
+      handed.add(p.candidate().key());
+      o.replied(p.candidate().key(), 30);
+    }
+    assertThat(handed).hasSize(4).endsWith("anycast").startsWith("s0");
+    // not demoted, the same server is the nearest
+    list.set(3, new RankedCandidate("anycast", Coordinate.of(40, 30), Double.NaN, Map.of()));
+    assertThat(order(MODEL, cfg, cal, Coordinate.of(40, 30), list).next().candidate().key()).isEqualTo("anycast");
+  }
+
   /** A server measured without being handed out (a calibration server that is also listed) leaves the order. */
   @Test
   void aServerMeasuredOutOfOrderIsNotHandedOutAgain() {

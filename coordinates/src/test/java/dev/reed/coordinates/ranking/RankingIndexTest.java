@@ -33,7 +33,7 @@ class RankingIndexTest {
       out.add(new ServerEntry("10.0." + (i / 250) + "." + (i % 250) + ":27960",
           new Coordinate(c, height ? r.nextDouble() * 20 : 0),
           new ServerAttributes(games[r.nextInt(3)], maps[r.nextInt(2)], r.nextInt(max + 1), max, r.nextInt(5) == 0,
-              68 + r.nextInt(2))));
+              68 + r.nextInt(2), i % 17 == 3)));
     }
     return out;
   }
@@ -66,7 +66,11 @@ class RankingIndexTest {
           new RankingFilter("q3", "", 0, true, false, PasswordRule.EXCLUDE, 0, 0),
           new RankingFilter("", "dm2", 2, false, true, PasswordRule.ONLY, 68, 0),
           RankingFilter.none().withRttLimit(150),
-          new RankingFilter("cs", "dm1", 0, false, false, PasswordRule.ANY, 0, 120));
+          new RankingFilter("cs", "dm1", 0, false, false, PasswordRule.ANY, 0, 120),
+          RankingFilter.none().withSuspects(SuspectRule.EXCLUDE),
+          RankingFilter.none().withSuspects(SuspectRule.ONLY),
+          new RankingFilter("q3", "", 0, false, false, PasswordRule.ANY, 0, 150, SuspectRule.ONLY));
+      assertThat(idx.suspects()).isEqualTo((int) all.stream().filter(e -> e.attributes().suspect()).count()).isPositive();
       for (RankingFilter f : filters) {
         Coordinate client = new Coordinate(new double[] {r.nextDouble() * 100, 0, -50, 10}, height ? 5 : 0);
         List<Ranked> expected = bruteForce(all, client, f);

@@ -351,17 +351,20 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     Coordinate client = req.hasClient() || !g.locating()
         ? RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client") : null;
     int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
-    Cursor after = RequestMapping.cursor(req.getPageToken());
+    boolean demote = RequestMapping.demotes(req.getFilter(), s.index(), req.getPageToken());
+    Cursor after = demote ? null : RequestMapping.cursor(req.getPageToken());
     RankingFilter filter = RequestMapping.filter(req.getFilter());
     GeoRanking ranking = GeoRanking.of(g, prior, client);
     ReportFactors factors = ReportFactors.of(corrections, client, req.getLandmarkRttsList(), clock.millis());
     if (s.index().size() == 0) return new byte[0];
-    RankedPage page = ranking.page(s, client, filter, after, pageSize);
-    List<RankedTemplate> templates = new ArrayList<>(page.servers().size());
-    int[] predicted = new int[page.servers().size()];
+    DemotedPages.Page<Ranked> page = demote
+        ? DemotedPages.page((f, a, n) -> slice(ranking.page(s, client, f, a, n)), filter, req.getPageToken(), pageSize)
+        : whole(ranking.page(s, client, filter, after, pageSize));
+    List<RankedTemplate> templates = new ArrayList<>(page.items().size());
+    int[] predicted = new int[page.items().size()];
     byte[][] extras = ranking.decorates() || factors != null ? new byte[predicted.length][] : null;
     for (int i = 0; i < predicted.length; i++) {
-      Ranked r = page.servers().get(i);
+      Ranked r = page.items().get(i);
       RankedTemplate t = s.ranked().get(r.server().key());
       if (t == null) t = RankedTemplate.bare(Endpoints.parse(r.server().key()));
       templates.add(t);
@@ -369,8 +372,16 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
       if (ranking.decorates()) extras[i] = ranking.extra(r.server().key(), r.predictedMs());
       if (factors != null) extras[i] = factors.append(extras[i], r.server());
     }
-    return EncodedOrderedPage.encode(templates, predicted, extras, page.next() == null ? "" : page.next().encode(),
-        page.totalMatching(), req.getCompactLandmarkRtts() ? s.landmarkIds() : null);
+    return EncodedOrderedPage.encode(templates, predicted, extras, page.nextToken(), page.total(),
+        req.getCompactLandmarkRtts() ? s.landmarkIds() : null);
+  }
+
+  private static DemotedPages.Slice<Ranked> slice(RankedPage p) {
+    return new DemotedPages.Slice<>(p.servers(), p.next(), p.totalMatching());
+  }
+
+  private static DemotedPages.Page<Ranked> whole(RankedPage p) {
+    return new DemotedPages.Page<>(p.servers(), p.next() == null ? "" : p.next().encode(), p.totalMatching());
   }
 
   /**
@@ -428,7 +439,9 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     ReportFactors factors = ReportFactors.of(corrections, client, req.getLandmarkRttsList(), clock.millis());
     long max = req.getMaxServers() == 0 ? Long.MAX_VALUE : Integer.toUnsignedLong(req.getMaxServers());
     ServerCallStreamObserver<StreamOrderedServersResponse> call = (ServerCallStreamObserver<StreamOrderedServersResponse>) out;
-    OrderedStream stream = new OrderedStream(s, ranking, factors, client, filter, pageSize, max, req.getCompactLandmarkRtts(), call);
+    boolean demote = RequestMapping.demotes(req.getFilter(), s.index(), "");
+    OrderedStream stream = new OrderedStream(s, ranking, factors, client, filter, demote, pageSize, max,
+        req.getCompactLandmarkRtts(), call);
     call.setOnCancelHandler(stream::cancel);
     call.setOnReadyHandler(stream::drain); // flow control: the next page only when the client can take it
     stream.drain();
@@ -441,16 +454,18 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     private final ReportFactors factors;
     private final Coordinate client;
     private final RankingFilter filter;
+    private final boolean demote;
     private final int pageSize;
     private final long max;
     private final boolean compact;
     private final ServerCallStreamObserver<StreamOrderedServersResponse> call;
-    private Cursor after;
+    private String token = "";
     private long sent;
     private boolean done;
 
     OrderedStream(ServingState state, GeoRanking ranking, ReportFactors factors, Coordinate client, RankingFilter filter,
-        int pageSize, long max, boolean compact, ServerCallStreamObserver<StreamOrderedServersResponse> call) {
+        boolean demote, int pageSize, long max, boolean compact, ServerCallStreamObserver<StreamOrderedServersResponse> call) {
+      this.demote = demote;
       this.state = state;
       this.ranking = ranking;
       this.factors = factors;
@@ -476,9 +491,12 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
           finish();
           return;
         }
-        RankedPage page = ranking.page(state, client, filter, after, (int) Math.min(pageSize, max - sent));
+        int size = (int) Math.min(pageSize, max - sent);
+        DemotedPages.Page<Ranked> page = demote
+            ? DemotedPages.page((f, a, n) -> slice(ranking.page(state, client, f, a, n)), filter, token, size)
+            : whole(ranking.page(state, client, filter, RequestMapping.cursor(token), size));
         StreamOrderedServersResponse.Builder b = StreamOrderedServersResponse.newBuilder();
-        for (Ranked r : page.servers()) {
+        for (Ranked r : page.items()) {
           RankedServer server = ranking.decorate(RequestMapping.ranked(state, r.server().key(), r.predictedMs(), compact),
               r.server().key(), r.predictedMs());
           b.addServers(factors == null ? server : factors.decorate(server, r.server()));
@@ -486,8 +504,8 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
         if (compact) b.addAllLandmarkIds(state.landmarkIds());
         if (b.getServersCount() > 0) call.onNext(b.build());
         sent += b.getServersCount();
-        after = page.next();
-        if (after == null || b.getServersCount() == 0) {
+        token = page.nextToken();
+        if (token.isEmpty() || b.getServersCount() == 0) {
           finish();
           return;
         }
@@ -543,23 +561,33 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
       throw invalid("member_rtt_ceiling_us must be > 0 with GROUP_OBJECTIVE_MEAN_UNDER_CEILING");
     }
     int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
-    Cursor after = RequestMapping.cursor(req.getPageToken());
+    boolean demote = RequestMapping.demotes(req.getFilter(), s.index(), req.getPageToken());
+    Cursor after = demote ? null : RequestMapping.cursor(req.getPageToken());
     RankingFilter filter = RequestMapping.filter(req.getFilter());
     RankForGroupResponse.Builder b = RankForGroupResponse.newBuilder();
     if (s.index().size() > 0) {
-      GroupRankedPage page;
+      DemotedPages.Page<GroupRanked> page;
+      DemotedPages.Pager<GroupRanked> pager = (f, a, n) -> {
+        GroupRankedPage p = s.index().rankForGroup(coords, objective, ceilingMs, f, a, n);
+        return new DemotedPages.Slice<>(p.servers(), p.next(), p.totalMatching());
+      };
       try {
-        page = s.index().rankForGroup(coords, objective, ceilingMs, filter, after, pageSize);
+        if (demote) {
+          page = DemotedPages.page(pager, filter, req.getPageToken(), pageSize);
+        } else {
+          DemotedPages.Slice<GroupRanked> one = pager.page(filter, after, pageSize);
+          page = new DemotedPages.Page<>(one.items(), one.next() == null ? "" : one.next().encode(), one.total());
+        }
       } catch (IllegalArgumentException e) {
         throw invalid(e.getMessage());
       }
-      for (GroupRanked g : page.servers()) {
+      for (GroupRanked g : page.items()) {
         RankedServer server = RequestMapping.ranked(s, g.server().key(), g.scoreMs(), req.getCompactLandmarkRtts());
         GroupRankedServer.Builder gb = GroupRankedServer.newBuilder().setServer(server);
         for (double ms : g.memberPredictedMs()) gb.addMemberPredictedRttUs(CoordinateCodec.toMicros(ms));
         b.addServers(gb);
       }
-      if (page.next() != null) b.setNextPageToken(page.next().encode());
+      b.setNextPageToken(page.nextToken());
     }
     if (req.getCompactLandmarkRtts()) b.addAllLandmarkIds(s.landmarkIds());
     out.onNext(b.build());

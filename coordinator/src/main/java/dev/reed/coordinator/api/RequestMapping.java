@@ -4,6 +4,8 @@ import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.ranking.Cursor;
 import dev.reed.coordinates.ranking.PasswordRule;
 import dev.reed.coordinates.ranking.RankingFilter;
+import dev.reed.coordinates.ranking.SuspectRule;
+import dev.reed.proto.v1.SuspectServers;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.proto.v1.GameProtocol;
@@ -63,8 +65,23 @@ final class RequestMapping {
     if (f.getProtocol() == GameProtocol.UNRECOGNIZED) throw invalid("filter.protocol: unknown value " + f.getProtocolValue());
     if (f.getMinPlayers() < 0) throw invalid("filter.min_players is too large: " + Integer.toUnsignedString(f.getMinPlayers()));
     double limitMs = Integer.toUnsignedLong(f.getRttLimitUs()) / 1000.0;
+    SuspectRule suspects = switch (f.getSuspectServers()) {
+      case SUSPECT_SERVERS_HIDE -> SuspectRule.EXCLUDE;
+      case SUSPECT_SERVERS_UNSPECIFIED, SUSPECT_SERVERS_INCLUDE, SUSPECT_SERVERS_DEMOTE -> SuspectRule.ANY;
+      default -> throw invalid("filter.suspect_servers: unknown value " + f.getSuspectServersValue());
+    };
     return new RankingFilter(f.getGame().toLowerCase(Locale.ROOT), f.getMap().toLowerCase(Locale.ROOT), f.getMinPlayers(),
-        f.getNotFull(), f.getNotEmpty(), password, f.getProtocol().getNumber(), limitMs);
+        f.getNotFull(), f.getNotEmpty(), password, f.getProtocol().getNumber(), limitMs, suspects);
+  }
+
+  /**
+   * Whether flagged servers go after the rest (SUSPECT_SERVERS_DEMOTE, the default): only when the
+   * index flags some, or the token continues the flagged half.
+   */
+  static boolean demotes(ServerFilter f, dev.reed.coordinates.ranking.RankingIndex index, String token) {
+    boolean asked = f.getSuspectServers() == SuspectServers.SUSPECT_SERVERS_UNSPECIFIED
+        || f.getSuspectServers() == SuspectServers.SUSPECT_SERVERS_DEMOTE;
+    return asked && (index.suspects() > 0 || DemotedPages.isSecondHalf(token));
   }
 
   static RankedServer ranked(ServingState state, String key, double predictedMs, boolean compact) {

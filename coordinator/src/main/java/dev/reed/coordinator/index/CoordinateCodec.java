@@ -43,9 +43,14 @@ public final class CoordinateCodec {
    * (reed_service.proto), protocol = the {@link GameProtocol} number.
    */
   public static ServerAttributes attributes(ServerInfo info, GameProtocol protocol) {
+    return attributes(info, protocol, false);
+  }
+
+  /** The same, with whether the host integrity check flags the server. */
+  public static ServerAttributes attributes(ServerInfo info, GameProtocol protocol, boolean suspect) {
     return new ServerAttributes(info.getGame().toLowerCase(Locale.ROOT), info.getMap().toLowerCase(Locale.ROOT),
         info.getPlayers(), info.getMaxPlayers(), info.getPassword(),
-        protocol == GameProtocol.UNRECOGNIZED ? 0 : protocol.getNumber());
+        protocol == GameProtocol.UNRECOGNIZED ? 0 : protocol.getNumber(), suspect);
   }
 
   /** Microseconds from ms, clamped to the uint32 range the protos use. */

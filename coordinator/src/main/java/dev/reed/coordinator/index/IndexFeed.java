@@ -182,7 +182,7 @@ public final class IndexFeed implements AutoCloseable {
           ServerInfo info = c.getServerInfo();
           servers.put(key, c);
           ranked.put(key, RankedTemplate.of(c, landmarkNumbers));
-          entries.put(key, new ServerEntry(key, coordinate, CoordinateCodec.attributes(info, c.getProtocol())));
+          entries.put(key, new ServerEntry(key, coordinate, CoordinateCodec.attributes(info, c.getProtocol(), RankedTemplate.suspect(c))));
         }
         case "reed.landmark-coordinates" -> {
           if (v == null) {

@@ -31,11 +31,20 @@ public record RankedTemplate(RankedServer message, int[] refs, byte[] common, by
     }
   }
 
+  /** Whether the host integrity check flags the server (anything but OK or unchecked). */
+  public static boolean suspect(ServerCoordinate c) {
+    dev.reed.proto.v1.IntegrityKind k = c.getIntegrity().getKind();
+    return k == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY
+        || k == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_INCONSISTENT;
+  }
+
   /** The template of a coordinate, its landmarks numbered by {@code numbers}. */
   public static RankedTemplate of(ServerCoordinate c, LandmarkNumbers numbers) {
-    RankedServer common = RankedServer.newBuilder().setEndpoint(c.getEndpoint()).setProtocol(c.getProtocol())
+    RankedServer.Builder cb = RankedServer.newBuilder().setEndpoint(c.getEndpoint()).setProtocol(c.getProtocol())
         .setServerInfo(c.getServerInfo()).setStability(c.getStability()).setFit(c.getFit())
-        .setCoordinate(c.getCoordinate()).build();
+        .setCoordinate(c.getCoordinate());
+    if (c.hasIntegrity()) cb.setIntegrity(c.getIntegrity()).setPredictedRttUnreliable(suspect(c));
+    RankedServer common = cb.build();
     List<LandmarkRtt> rtts = c.getLandmarkRttsList();
     int[] refs = new int[rtts.size()];
     RankedServer.Builder compact = RankedServer.newBuilder();

@@ -9,7 +9,11 @@ import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.proto.Topic;
+import dev.reed.coordinates.integrity.MeshBounds;
+import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.proto.v1.FitQuality;
+import dev.reed.proto.v1.IntegrityKind;
+import dev.reed.proto.v1.ServerIntegrity;
 import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.Stability;
@@ -38,7 +42,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class TargetPositioning {
   /** What one positioning round did. */
   public record Result(int candidates, int fitted, int published, int tooFewLandmarks, int failed, int tombstoned,
-      double medianRelativeError, long landmarkEpoch) {}
+      double medianRelativeError, long landmarkEpoch, int flagged) {}
+
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TargetPositioning.class);
 
   private final HostPositioner positioner;
   private final int minAnchors;
@@ -48,15 +54,18 @@ public final class TargetPositioning {
   private final double moveThresholdMs;
   private final Map<String, ServerCoordinate> published = new HashMap<>();
   private final Map<String, Long> publishedAt = new HashMap<>();
+  private final HostIntegrity integrity;
   private long epochSeen = -1;
 
   /**
    * @param refreshEvery republish an unchanged coordinate this often (keeps its age honest and
    *     stops the leader's sweep from treating it as gone)
    * @param moveThresholdMs a coordinate that moved less than this is not republished
+   * @param integrity the host integrity check run on every fitted target (issue 18)
    */
   public TargetPositioning(CoordinateConfig config, Producer<byte[], byte[]> producer, Clock clock,
-      Duration refreshEvery, double moveThresholdMs) {
+      Duration refreshEvery, double moveThresholdMs, HostIntegrity integrity) {
+    this.integrity = integrity;
     this.positioner = new HostPositioner(config);
     this.minAnchors = config.minAnchors();
     this.producer = producer;
@@ -65,7 +74,17 @@ public final class TargetPositioning {
     this.moveThresholdMs = moveThresholdMs;
   }
 
+  /** A round without a landmark mesh: no integrity verdicts. */
   public Result run(TargetWindows windows, ServingState state, Duration expireAfter) {
+    return run(windows, state, expireAfter, null);
+  }
+
+  /**
+   * One positioning round.
+   *
+   * @param mesh this replica's landmark mesh (window minima), for the integrity check; null = none
+   */
+  public Result run(TargetWindows windows, ServingState state, Duration expireAfter, MeshWindows.Mesh mesh) {
     List<String> gone = windows.expire(expireAfter.toMillis());
     for (String key : gone) {
       producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), key.getBytes(StandardCharsets.UTF_8), null));
@@ -77,7 +96,7 @@ public final class TargetPositioning {
     publishedAt.keySet().removeIf(k -> windows.get(k) == null);
     List<ServingState.Anchor> anchors = state.landmarkAnchors();
     if (anchors.size() < minAnchors) {
-      return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch());
+      return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch(), 0);
     }
     boolean newEpoch = state.landmarkEpoch() != epochSeen;
     java.util.LinkedHashSet<TargetWindows.Target> pending = new java.util.LinkedHashSet<>(windows.drainDirty());
@@ -92,6 +111,8 @@ public final class TargetPositioning {
     int sent = 0;
     int tooFew = 0;
     int failed = 0;
+    int flagged = 0;
+    MeshBounds bounds = integrity.bounds(ids, mesh, state.announcements());
     double[] errors = new double[pending.size()];
     Instant instant = clock.instant();
     Timestamp ts = Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
@@ -128,6 +149,11 @@ public final class TargetPositioning {
           nb.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(ids.get(l)).setRttUs((int) Math.round(rtt[l] * 1000)));
         }
       }
+      ServerIntegrity verdict = integrity.verdict(bounds, rtt);
+      if (verdict != null) {
+        nb.setIntegrity(verdict);
+        if (verdict.getKind() != IntegrityKind.INTEGRITY_KIND_OK) flagged++;
+      }
       ServerCoordinate next = nb
           .setEndpoint(t.endpoint())
           .setProtocol(t.protocol())
@@ -142,6 +168,13 @@ public final class TargetPositioning {
       Long at = publishedAt.get(t.key());
       boolean due = last == null || at == null || now - at >= refreshEvery.toMillis() || changed(last, next, warm, fit);
       if (!due) continue;
+      ServerCoordinate before = last != null ? last : prior;
+      IntegrityKind was = before == null ? IntegrityKind.INTEGRITY_KIND_UNSPECIFIED : before.getIntegrity().getKind();
+      if (was != next.getIntegrity().getKind() && (was != IntegrityKind.INTEGRITY_KIND_UNSPECIFIED
+          || next.getIntegrity().getKind() != IntegrityKind.INTEGRITY_KIND_OK)) {
+        log.info("server {}: integrity {} -> {}{}", t.key(), name(was), name(next.getIntegrity().getKind()),
+            next.getIntegrity().getEvidence().isEmpty() ? "" : ": " + next.getIntegrity().getEvidence());
+      }
       producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), t.key().getBytes(StandardCharsets.UTF_8), next.toByteArray()));
       published.put(t.key(), next);
       publishedAt.put(t.key(), now);
@@ -149,7 +182,12 @@ public final class TargetPositioning {
     }
     epochSeen = state.landmarkEpoch();
     double median = Stats.median(errors, fitted);
-    return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch());
+    return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch(), flagged);
+  }
+
+  private static String name(IntegrityKind k) {
+    return k == IntegrityKind.INTEGRITY_KIND_UNSPECIFIED ? "unchecked"
+        : k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT);
   }
 
   /** Another set of landmarks, or a landmark's RTT that moved by more than the move threshold. */
@@ -167,6 +205,7 @@ public final class TargetPositioning {
   private boolean changed(ServerCoordinate last, ServerCoordinate next, Coordinate warm, PositionFit fit) {
     if (!last.getServerInfo().equals(next.getServerInfo())) return true;
     if (!last.getStability().equals(next.getStability())) return true;
+    if (last.getIntegrity().getKind() != next.getIntegrity().getKind()) return true;
     if (last.getFit().getLandmarksUsed() != next.getFit().getLandmarksUsed()) return true;
     if (landmarkRttsMoved(last, next)) return true;
     if (Math.abs(last.getFit().getRelativeError() - next.getFit().getRelativeError()) > 0.01) return true;

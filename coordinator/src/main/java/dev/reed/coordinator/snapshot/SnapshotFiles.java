@@ -25,7 +25,8 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Snapshot files for analysts: {@code snapshot-<epoch>.csv.gz} (one row per server: address,
- * protocol, game, coordinates, height, fit error, landmarks used, age) and
+ * protocol, game, coordinates, height, fit error, landmarks used, age, integrity verdict and violated
+ * landmark pairs) and
  * {@code snapshot-<epoch>.json} (dimensions, landmark coordinates, error distribution, counts),
  * where {@code <epoch>} is the UNIX time in seconds. Files are written under a temporary name and
  * moved into place, so a reader never sees half a file; only the newest {@code keep} are kept.
@@ -101,7 +102,7 @@ public final class SnapshotFiles {
   public static String csvHeader(int dimensions) {
     StringBuilder b = new StringBuilder("address,protocol,game");
     for (int i = 0; i < dimensions; i++) b.append(",x").append(i);
-    return b.append(",height_ms,relative_error,landmarks_used,age_s").toString();
+    return b.append(",height_ms,relative_error,landmarks_used,age_s,integrity,violating_pairs").toString();
   }
 
   /** Writes the header and one row per server. */
@@ -123,8 +124,20 @@ public final class SnapshotFiles {
     b.append(',').append(fmt(c.getCoordinate().getHeightMs()))
         .append(',').append(fmt(c.getFit().getRelativeError()))
         .append(',').append(c.getFit().getLandmarksUsed())
-        .append(',').append(Math.max(0, now.getEpochSecond() - c.getUpdateTime().getSeconds()));
+        .append(',').append(Math.max(0, now.getEpochSecond() - c.getUpdateTime().getSeconds()))
+        .append(',').append(integrityName(c.getIntegrity().getKind()))
+        .append(',').append(c.hasIntegrity() ? Integer.toString(c.getIntegrity().getViolatingPairs()) : "");
     return b.toString();
+  }
+
+  /** {@code ok}, {@code anycast_or_proxy}, {@code inconsistent}, or empty when not checked. */
+  static String integrityName(dev.reed.proto.v1.IntegrityKind k) {
+    return switch (k) {
+      case INTEGRITY_KIND_OK -> "ok";
+      case INTEGRITY_KIND_ANYCAST_OR_PROXY -> "anycast_or_proxy";
+      case INTEGRITY_KIND_INCONSISTENT -> "inconsistent";
+      default -> "";
+    };
   }
 
   static String protocolName(dev.reed.proto.v1.GameProtocol p) {
@@ -161,6 +174,10 @@ public final class SnapshotFiles {
           .name("servers").value(servers.size())
           .name("landmarks").value(s.landmarks().size())
           .name("catalog_targets").value(s.targets().size())
+          .name("flagged_anycast_or_proxy").value(servers.stream()
+              .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY).count())
+          .name("flagged_inconsistent").value(servers.stream()
+              .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_INCONSISTENT).count())
           .endObject();
       w.name("relative_error").beginObject();
       if (errors.length > 0) {

@@ -117,7 +117,9 @@ class LandmarkEpochTest {
       }
     }
     LandmarkEmbeddingRound embedding = new LandmarkEmbeddingRound(CONFIG, 2, producer, clock, 0.5, 0x5eedL);
-    TargetPositioning positioning = new TargetPositioning(CONFIG, producer, clock, Duration.ofMinutes(10), 0.5);
+    TargetPositioning positioning = new TargetPositioning(CONFIG, producer, clock, Duration.ofMinutes(10), 0.5,
+        new HostIntegrity(new dev.reed.coordinates.integrity.ServerConsistency(
+            dev.reed.coordinates.integrity.IntegrityConfig.defaults())));
 
     LandmarkEmbeddingRound.Result first = embedding.run(mesh, state());
     assertThat(first.published()).isTrue();

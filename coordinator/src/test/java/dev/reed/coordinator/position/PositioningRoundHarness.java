@@ -62,7 +62,9 @@ public final class PositioningRoundHarness {
     }
     MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     TargetPositioning positioning = new TargetPositioning(new CoordinateConfig(d, false), producer, Clock.systemUTC(),
-        Duration.ofMinutes(10), 0.5);
+        Duration.ofMinutes(10), 0.5,
+        new HostIntegrity(new dev.reed.coordinates.integrity.ServerConsistency(
+            dev.reed.coordinates.integrity.IntegrityConfig.defaults())));
     ServingState state = new ServingState(dev.reed.coordinates.ranking.RankingIndex.of(List.of()), Map.of(), Map.of(),
         Map.of(), anchors, Map.of(), Map.of(), 1, Instant.now(), d, false);
     long t0 = System.nanoTime();

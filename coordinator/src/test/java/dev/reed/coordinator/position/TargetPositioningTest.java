@@ -63,7 +63,9 @@ class TargetPositioningTest {
     MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     Clock clock = Clock.fixed(Instant.parse("2026-11-21T06:00:00Z"), ZoneOffset.UTC);
     TargetPositioning positioning = new TargetPositioning(new CoordinateConfig(2, false), producer, clock,
-        Duration.ofMinutes(10), 0.5);
+        Duration.ofMinutes(10), 0.5,
+        new HostIntegrity(new dev.reed.coordinates.integrity.ServerConsistency(
+            dev.reed.coordinates.integrity.IntegrityConfig.defaults())));
     TargetPositioning.Result r = positioning.run(w, state(1), Duration.ofHours(1));
     assertThat(r.published()).isEqualTo(1);
     ServerCoordinate c = last(producer);

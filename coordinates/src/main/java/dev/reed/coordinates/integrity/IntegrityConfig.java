@@ -1,0 +1,90 @@
+package dev.reed.coordinates.integrity;
+
+import java.util.Locale;
+
+/**
+ * Every tolerance of the host integrity check, with defaults tuned on the measured matrices
+ * (planetlab490, seattle99, azure54; every non-landmark node a server, docs/research/host-integrity.md).
+ *
+ * <p>A landmark pair (a, b) is violated by server s when {@code rtt(a,s) + rtt(b,s)} is below
+ * {@code (1 - relativeTolerance) * mesh(a,b) - absoluteToleranceMs}, where {@code mesh(a,b)} is the
+ * shortest path between the two landmarks through the mesh (the mesh's own triangle-inequality
+ * violations taken out first), or below the light-in-fibre floor between their known locations by
+ * more than {@code lightToleranceMs}.
+ *
+ * @param absoluteToleranceMs slack for clock granularity, queueing at the server and short detours
+ *     (default 10 ms)
+ * @param relativeTolerance slack as a share of the mesh RTT: real Internet paths violate the
+ *     triangle inequality, 5.7 % of planetlab490's triangles do, a hub beside a server can shortcut a
+ *     long route between two landmarks (default 0.5 for a server half-way; it shrinks to 0.35 for a
+ *     server beside one of the two landmarks, whose route to the other is that landmark's own, see
+ *     {@link ServerConsistency})
+ * @param nearShare the anycast/proxy pattern: in a violated pair, both landmarks see the server
+ *     within this share of their own RTT (default 0.35: near both ends of a long path; a query proxy
+ *     1 ms from Frankfurt in front of a game in Dallas is 36 ms from a New York landmark 130 ms from
+ *     Frankfurt, 0.27 of it)
+ * @param minViolatingPairs pairs (or light contradictions) needed before a server is flagged
+ *     (default 2: one noisy landmark path alone never flags)
+ * @param lightToleranceMs slack on the light-in-fibre floor (default 5 ms, as
+ *     {@link dev.reed.coordinates.geo.LightBound}: 500 km of location error)
+ */
+public record IntegrityConfig(double absoluteToleranceMs, double relativeTolerance, double nearShare,
+    int minViolatingPairs, double lightToleranceMs) {
+
+  public IntegrityConfig {
+    if (!(absoluteToleranceMs >= 0) || !(relativeTolerance >= 0 && relativeTolerance < 1)
+        || !(nearShare > 0 && nearShare <= 1) || minViolatingPairs < 1 || !(lightToleranceMs >= 0)
+        || Double.isInfinite(absoluteToleranceMs) || Double.isInfinite(lightToleranceMs)) {
+      throw new IllegalArgumentException("need finite absoluteToleranceMs >= 0, 0 <= relativeTolerance < 1, "
+          + "0 < nearShare <= 1, minViolatingPairs >= 1, finite lightToleranceMs >= 0; got " + this);
+    }
+  }
+
+  /** The documented defaults. */
+  public static IntegrityConfig defaults() {
+    return new IntegrityConfig(10, 0.5, 0.35, 2, 5);
+  }
+
+  /**
+   * These settings with one replaced by component name ({@code relativeTolerance=0.3}); for the
+   * evaluator's and the coordinator's {@code --integrity-param}.
+   */
+  public IntegrityConfig with(String name, String value) {
+    double v;
+    try {
+      v = Double.parseDouble(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + ": not a number: " + value);
+    }
+    return switch (name.trim()) {
+      case "absoluteToleranceMs" -> new IntegrityConfig(v, relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs);
+      case "relativeTolerance" -> new IntegrityConfig(absoluteToleranceMs, v, nearShare, minViolatingPairs, lightToleranceMs);
+      case "nearShare" -> new IntegrityConfig(absoluteToleranceMs, relativeTolerance, v, minViolatingPairs, lightToleranceMs);
+      case "minViolatingPairs" -> new IntegrityConfig(absoluteToleranceMs, relativeTolerance, nearShare, wholeNumber(name, v),
+          lightToleranceMs);
+      case "lightToleranceMs" -> new IntegrityConfig(absoluteToleranceMs, relativeTolerance, nearShare, minViolatingPairs, v);
+      default -> throw new IllegalArgumentException("unknown integrity setting " + name
+          + " (absoluteToleranceMs, relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs)");
+    };
+  }
+
+  /** {@code NAME=VALUE} applied to these settings. */
+  public IntegrityConfig with(String assignment) {
+    int eq = assignment.indexOf('=');
+    if (eq <= 0) throw new IllegalArgumentException("expected NAME=VALUE, got " + assignment);
+    return with(assignment.substring(0, eq), assignment.substring(eq + 1));
+  }
+
+  private static int wholeNumber(String name, double v) {
+    if (v != Math.rint(v) || v < 1 || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(name + " must be a whole number >= 1, got " + v);
+    }
+    return (int) v;
+  }
+
+  @Override
+  public String toString() {
+    return String.format(Locale.ROOT, "abs=%.1fms rel=%.2f near=%.2f minPairs=%d light=%.1fms", absoluteToleranceMs,
+        relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs);
+  }
+}
