@@ -1,0 +1,25 @@
+package dev.reed.coordinates.integrity;
+
+/**
+ * What one round measured about one landmark's honesty; NaN = not measurable this round (too few
+ * peers or servers).
+ *
+ * @param meshError median relative error of the landmark's mesh RTTs against its position fitted
+ *     from them among the other (trusted) landmarks
+ * @param serverError median over sampled servers of |RTT the landmark reports - distance from the
+ *     landmark to the server positioned without it| / RTT: the server positions never saw its RTTs
+ * @param spreadMs median over sampled servers of its window's upper quartile minus minimum (ms):
+ *     a landmark that inflates some of its samples has a wide window where honest ones have jitter
+ * @param servers servers its server figures were taken over
+ */
+public record LandmarkEvidence(double meshError, double serverError, double spreadMs, int servers) {
+
+  /** Nothing measurable. */
+  public static final LandmarkEvidence UNKNOWN = new LandmarkEvidence(Double.NaN, Double.NaN, Double.NaN, 0);
+
+  @Override
+  public String toString() {
+    return String.format(java.util.Locale.ROOT, "mesh error %.3f, server error %.3f, spread %.1f ms over %d servers",
+        meshError, serverError, spreadMs, servers);
+  }
+}
