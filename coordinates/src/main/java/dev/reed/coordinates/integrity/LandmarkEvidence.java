@@ -11,11 +11,14 @@ package dev.reed.coordinates.integrity;
  * @param spreadMs median over sampled servers of its window's upper quartile minus minimum (ms):
  *     a landmark that inflates some of its samples has a wide window where honest ones have jitter
  * @param servers servers its server figures were taken over
+ * @param position where its mesh RTTs place it among the trusted landmarks (null = unknown): what a
+ *     quarantined landmark is shown at
  */
-public record LandmarkEvidence(double meshError, double serverError, double spreadMs, int servers) {
+public record LandmarkEvidence(double meshError, double serverError, double spreadMs, int servers,
+    dev.reed.coordinates.Coordinate position) {
 
   /** Nothing measurable. */
-  public static final LandmarkEvidence UNKNOWN = new LandmarkEvidence(Double.NaN, Double.NaN, Double.NaN, 0);
+  public static final LandmarkEvidence UNKNOWN = new LandmarkEvidence(Double.NaN, Double.NaN, Double.NaN, 0, null);
 
   @Override
   public String toString() {

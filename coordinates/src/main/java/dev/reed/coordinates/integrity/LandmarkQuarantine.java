@@ -18,8 +18,10 @@ import java.util.function.ToDoubleFunction;
  * among the landmarks' (median + max(madFactor x 1.4826 x MAD, floor) of the others' values, per
  * signal) for {@code quarantineAfter} consecutive rounds is quarantined; a quarantined one clean for
  * {@code readmitAfter} consecutive rounds is readmitted. A round without evidence about a landmark
- * changes neither count. At most {@code maxQuarantinedFraction} of the landmarks, and never so many
- * that fewer than {@code minRemaining} stay, are quarantined at once; the most deviant go first.
+ * changes neither count. At most one landmark is quarantined per round, the most deviant, and the
+ * others' counts start again (their evidence was taken against an embedding the liar distorted); at
+ * most {@code maxQuarantinedFraction} of the landmarks, and never so many that fewer than
+ * {@code minRemaining} stay, are quarantined at once.
  *
  * <p>Deterministic for the same inputs (landmarks in id order), so a new leader that starts from the
  * published quarantine set decides as the old one would have. Not thread-safe: one round at a time.
@@ -105,10 +107,14 @@ public final class LandmarkQuarantine {
         .filter(id -> !quarantined.contains(id) && bad.getOrDefault(id, 0) >= config.quarantineAfter())
         .sorted(Comparator.comparingDouble((String id) -> -severity.getOrDefault(id, 0.0)).thenComparing(id -> id))
         .toList();
-    for (String id : due) {
-      if (quarantined.size() >= cap) break;
+    if (!due.isEmpty() && quarantined.size() < cap) {
+      // one at a time, the most deviant first: a liar distorts the embedding and the server positions the
+      // others are judged by, so an honest landmark next to it can look bad too; judged again without the
+      // liar, it is clean (LyingLandmarkTest: random RTTs made an honest Asian landmark an outlier as well)
+      String id = due.getFirst();
       quarantined.add(id);
       changes.add(new Change(id, true, "outlier for " + bad.get(id) + " rounds: " + outliers.get(id), byId.get(id)));
+      for (String other : byId.keySet()) if (!quarantined.contains(other)) bad.put(other, 0);
     }
     return new Decision(Set.copyOf(quarantined), List.copyOf(changes), outliers);
   }

@@ -82,7 +82,7 @@ public final class LandmarkResiduals {
       boolean enough = used >= config.minServers();
       out.put(ids.get(k), new LandmarkEvidence(self.relativeError(),
           enough ? Stats.median(residuals, used) : Double.NaN,
-          spreadCount >= config.minServers() ? Stats.median(spreads, spreadCount) : Double.NaN, used));
+          spreadCount >= config.minServers() ? Stats.median(spreads, spreadCount) : Double.NaN, used, self.coordinate()));
     }
     return out;
   }

@@ -159,9 +159,14 @@ class LandmarkQuarantineTest {
   @Test
   void neverQuarantinesMoreThanTheCap() {
     Map<Integer, Lie> many = Map.of(0, Lie.RANDOM, 1, Lie.RANDOM, 2, Lie.SHIFT30, 5, Lie.SHIFT30, 9, Lie.RANDOM);
-    List<Set<String>> rounds = run(new World(6), new LandmarkQuarantine(QuarantineConfig.defaults(), Set.of()), 6, many);
-    for (Set<String> q : rounds) assertTrue(q.size() <= 3, "at most 25 % of 12: " + q);
-    assertEquals(3, rounds.getLast().size());
+    List<Set<String>> rounds = run(new World(6), new LandmarkQuarantine(QuarantineConfig.defaults(), Set.of()), 12, many);
+    for (int r = 1; r < rounds.size(); r++) {
+      assertTrue(rounds.get(r).size() - rounds.get(r - 1).size() <= 1, "one at a time: " + rounds);
+      assertTrue(rounds.get(r).size() <= 3, "at most 25 % of 12: " + rounds.get(r));
+    }
+    assertEquals(3, rounds.getLast().size(), rounds.toString());
+    assertTrue(many.keySet().stream().map(i -> "l" + i).collect(java.util.stream.Collectors.toSet())
+        .containsAll(rounds.getLast()), "only liars: " + rounds.getLast());
   }
 
   @Test

@@ -216,7 +216,8 @@ public final class IndexFeed implements AutoCloseable {
     ServingState.EpochLandmarks lm = ServingState.EpochLandmarks.newest(landmarkCoordinates, dimensions);
     RankingIndex index = RankingIndex.of(new ArrayList<>(entries.values()));
     state.set(new ServingState(index, Map.copyOf(servers), Map.copyOf(ranked), lm.coordinates(), lm.anchors(),
-        Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(), dimensions, heightModel));
+        Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(), dimensions, heightModel,
+        lm.quarantined()));
     rebuilds.incrementAndGet();
     onRebuild.run();
   }

@@ -28,6 +28,8 @@ import java.util.Map;
  * @param builtAt when this state was built
  * @param dimensions the deployment's dimension count
  * @param heightModel coordinates carry a height
+ * @param quarantinedLandmarks landmarks of the current epoch the leader quarantined (issue 18), by
+ *     id: in none of the other maps' anchors or served beacons, listed by ListLandmarks with the flag
  */
 public record ServingState(
     RankingIndex index,
@@ -40,27 +42,39 @@ public record ServingState(
     long landmarkEpoch,
     Instant builtAt,
     int dimensions,
-    boolean heightModel) {
+    boolean heightModel,
+    Map<String, LandmarkCoordinate> quarantinedLandmarks) {
+
+  /** A state without quarantined landmarks. */
+  public ServingState(RankingIndex index, Map<String, ServerCoordinate> servers, Map<String, RankedTemplate> ranked,
+      Map<String, LandmarkCoordinate> landmarks, List<Anchor> landmarkAnchors, Map<String, Landmark> announcements,
+      Map<String, Target> targets, long landmarkEpoch, Instant builtAt, int dimensions, boolean heightModel) {
+    this(index, servers, ranked, landmarks, landmarkAnchors, announcements, targets, landmarkEpoch, builtAt, dimensions,
+        heightModel, Map.of());
+  }
 
   /** A landmark as a positioning anchor. */
   public record Anchor(String landmarkId, Coordinate coordinate) {}
 
   /**
    * The landmarks a state serves: of every landmark coordinate read, those of the newest embedding
-   * epoch (an older epoch's coordinates live in a different frame), with their anchors sorted by id.
+   * epoch (an older epoch's coordinates live in a different frame), with their anchors sorted by id;
+   * quarantined ones apart, never anchors.
    */
-  public record EpochLandmarks(long epoch, Map<String, LandmarkCoordinate> coordinates, List<Anchor> anchors) {
+  public record EpochLandmarks(long epoch, Map<String, LandmarkCoordinate> coordinates, List<Anchor> anchors,
+      Map<String, LandmarkCoordinate> quarantined) {
     public static EpochLandmarks newest(Map<String, LandmarkCoordinate> all, int dimensions) {
       long epoch = all.values().stream().mapToLong(LandmarkCoordinate::getEpoch).max().orElse(0);
       Map<String, LandmarkCoordinate> current = new HashMap<>();
+      Map<String, LandmarkCoordinate> quarantined = new HashMap<>();
       all.forEach((id, c) -> {
-        if (c.getEpoch() == epoch) current.put(id, c);
+        if (c.getEpoch() == epoch) (c.getQuarantined() ? quarantined : current).put(id, c);
       });
       List<Anchor> anchors = current.values().stream()
           .sorted(Comparator.comparing(LandmarkCoordinate::getLandmarkId))
           .map(c -> new Anchor(c.getLandmarkId(), CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "landmark")))
           .toList();
-      return new EpochLandmarks(epoch, Map.copyOf(current), anchors);
+      return new EpochLandmarks(epoch, Map.copyOf(current), anchors, Map.copyOf(quarantined));
     }
   }
 
