@@ -212,7 +212,7 @@ public record CoordinatorConfig(
    * @param expireAfter targets unheard this long are deleted (tombstone on reed.coordinates)
    * @param minMeshPeers a landmark needs mesh RTTs to at least this many peers to be embedded
    * @param quarantine the lying-landmark check (issue 18; defaults and their reasons in
-   *     {@link QuarantineConfig}); {@code quarantineAfter} at {@link Integer#MAX_VALUE} = off
+   *     {@link QuarantineConfig}); {@link QuarantineConfig#off()} = off
    */
   public record Rounds(int dimensions, boolean height, Duration interval, int window, Duration replay,
       Duration expireAfter, int minMeshPeers, QuarantineConfig quarantine) {

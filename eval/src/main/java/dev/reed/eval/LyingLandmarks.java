@@ -71,8 +71,10 @@ final class LyingLandmarks {
    * @param anchors landmark nodes the deployment embeds (all but the quarantined)
    * @param mesh their RTTs (window minima, both directions)
    * @param rtt {@code [node][anchor]} window minima (0 for the anchor itself)
+   * @param falseReasons why each honest landmark was quarantined (the check's own words)
    */
-  record Outcome(int liar, int detectedAfter, int falseQuarantines, int[] anchors, double[][] mesh, double[][] rtt) {}
+  record Outcome(int liar, int detectedAfter, int falseQuarantines, int[] anchors, double[][] mesh, double[][] rtt,
+      List<String> falseReasons) {}
 
   private static final int W = 8;
   private static final double MAX_RANDOM_MS = 400;
@@ -105,6 +107,7 @@ final class LyingLandmarks {
     LandmarkResiduals residuals = new LandmarkResiduals(new HostPositioner(cfg), settings.config());
     LandmarkQuarantine quarantine = new LandmarkQuarantine(settings.config(), Set.of());
     Set<String> ever = new TreeSet<>();
+    List<String> falseReasons = new ArrayList<>();
     int detected = -1;
     int rounds = settings.honestRounds() + settings.attackRounds();
     for (int r = 0; r < rounds; r++) {
@@ -137,7 +140,13 @@ final class LyingLandmarks {
         }
       }
       Map<String, LandmarkEvidence> evidence = residuals.measure(ids, mesh, trusted, min, spread);
-      Set<String> now = quarantine.update(evidence, cfg.dimensions() + 2).quarantined();
+      LandmarkQuarantine.Decision decision = quarantine.update(evidence, cfg.dimensions() + 2);
+      Set<String> now = decision.quarantined();
+      for (LandmarkQuarantine.Change c : decision.changes()) {
+        if (c.quarantined() && (liarK < 0 || !c.landmarkId().equals(ids.get(liarK)))) {
+          falseReasons.add("round " + (r + 1) + " node " + c.landmarkId() + ": " + c.reason());
+        }
+      }
       for (String id : now) if (liarK < 0 || !id.equals(ids.get(liarK))) ever.add(id);
       if (lying && detected < 0 && liarK >= 0 && now.contains(ids.get(liarK))) detected = r - settings.honestRounds() + 1;
     }
@@ -153,7 +162,8 @@ final class LyingLandmarks {
         rtt[v][a] = lm[k] == v ? 0 : isLm[v] ? meshMin(meshWin, k, indexOf(lm, v), filled) : min(win[v][k], filled);
       }
     }
-    return new Outcome(liarK < 0 ? -1 : lm[liarK], detected, ever.size(), anchors, sub(mesh(meshWin, filled), kept), rtt);
+    return new Outcome(liarK < 0 ? -1 : lm[liarK], detected, ever.size(), anchors, sub(mesh(meshWin, filled), kept), rtt,
+        List.copyOf(falseReasons));
   }
 
   String describe(Outcome o) {
@@ -161,7 +171,8 @@ final class LyingLandmarks {
         settings.attack().name().toLowerCase(Locale.ROOT), o.liar() < 0 ? "none" : "node " + o.liar(),
         settings.quarantine() ? "on" : "off",
         o.liar() < 0 ? "-" : o.detectedAfter() < 0 ? "not detected in " + settings.attackRounds() + " rounds"
-            : "quarantined after " + o.detectedAfter() + " rounds", o.falseQuarantines());
+            : "quarantined after " + o.detectedAfter() + " rounds", o.falseQuarantines())
+        + (o.falseReasons().isEmpty() ? "" : "\n  " + String.join("\n  ", o.falseReasons()));
   }
 
   private double sample(double truth, boolean lie, SplittableRandom rnd) {

@@ -8,13 +8,14 @@ package dev.reed.coordinates.integrity;
  *     from them among the other (trusted) landmarks
  * @param serverError median over sampled servers of |RTT the landmark reports - distance from the
  *     landmark to the server positioned without it| / RTT: the server positions never saw its RTTs
- * @param spreadMs median over sampled servers of its window's upper quartile minus minimum (ms):
- *     a landmark that inflates some of its samples has a wide window where honest ones have jitter
+ * @param spread median over sampled servers of its window's 90th percentile minus minimum, over the
+ *     minimum: a landmark that inflates some of its samples has a wide window where honest ones have
+ *     jitter (relative, so a far landmark's larger jitter in ms is no outlier)
  * @param servers servers its server figures were taken over
  * @param position where its mesh RTTs place it among the trusted landmarks (null = unknown): what a
  *     quarantined landmark is shown at
  */
-public record LandmarkEvidence(double meshError, double serverError, double spreadMs, int servers,
+public record LandmarkEvidence(double meshError, double serverError, double spread, int servers,
     dev.reed.coordinates.Coordinate position) {
 
   /** Nothing measurable. */
@@ -22,7 +23,7 @@ public record LandmarkEvidence(double meshError, double serverError, double spre
 
   @Override
   public String toString() {
-    return String.format(java.util.Locale.ROOT, "mesh error %.3f, server error %.3f, spread %.1f ms over %d servers",
-        meshError, serverError, spreadMs, servers);
+    return String.format(java.util.Locale.ROOT, "mesh error %.3f, server error %.3f, window spread %.3f over %d servers",
+        meshError, serverError, spread, servers);
   }
 }

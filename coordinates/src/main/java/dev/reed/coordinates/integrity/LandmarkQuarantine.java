@@ -122,7 +122,7 @@ public final class LandmarkQuarantine {
   private enum Signal {
     MESH("mesh error", LandmarkEvidence::meshError),
     SERVER("server error", LandmarkEvidence::serverError),
-    SPREAD("window spread ms", LandmarkEvidence::spreadMs);
+    SPREAD("window spread", LandmarkEvidence::spread);
 
     final String label;
     final ToDoubleFunction<LandmarkEvidence> value;
@@ -133,7 +133,7 @@ public final class LandmarkQuarantine {
     }
 
     double floor(QuarantineConfig c) {
-      return this == SPREAD ? c.spreadFloorMs() : c.residualFloor();
+      return this == SPREAD ? c.spreadFloor() : c.residualFloor();
     }
   }
 }

@@ -165,7 +165,7 @@ public final class TargetWindows {
   }
 
   /**
-   * Window spread in ms towards the given landmarks: upper quartile minus minimum of the window's
+   * Window spread in ms towards the given landmarks: 90th percentile minus minimum of the window's
    * RTTs ({@code LandmarkResiduals.spread}), NaN with fewer than two. The lying-landmark check
    * compares it between landmarks.
    */

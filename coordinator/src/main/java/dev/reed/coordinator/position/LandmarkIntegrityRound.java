@@ -80,6 +80,7 @@ public final class LandmarkIntegrityRound {
   }
 
   public Result run(MeshWindows mesh, TargetWindows windows, ServingState state) {
+    if (!config.enabled()) return last; // switched off: nobody quarantined, published ones readmitted by the embedding
     if (quarantine == null) {
       quarantine = new LandmarkQuarantine(config, state.quarantinedLandmarks().keySet());
       state.quarantinedLandmarks().forEach((id, c) -> reasons.put(id, c.getQuarantineReason()));
