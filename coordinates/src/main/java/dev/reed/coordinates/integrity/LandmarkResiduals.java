@@ -18,8 +18,8 @@ import java.util.Map;
  * positions predict. Quarantined landmarks are no anchors here (the caller leaves them out of
  * {@code trusted}) but are still measured, so they can be readmitted.
  *
- * <p>Cost: one host fit per (landmark, server) pair, L x min(S, maxServers) fits; ~3,000 fits
- * (~0.1 s) for 15 landmarks and the default 200 servers. Stateless and thread-safe.
+ * <p>Cost: one host fit per (landmark, server) pair, L x min(S, maxServers) fits; 3,000 fits for 15
+ * landmarks and the default 200 servers, 13 ms (LandmarkResidualsBenchmark). Stateless and thread-safe.
  */
 public final class LandmarkResiduals {
   private final HostPositioner positioner;

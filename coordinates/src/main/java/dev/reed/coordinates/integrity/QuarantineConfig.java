@@ -35,7 +35,7 @@ package dev.reed.coordinates.integrity;
  *     first), so a fault that makes many honest landmarks look bad (e.g. a partitioned region)
  *     cannot empty the embedding; 0.25 tolerates 3 liars of 15
  * @param maxServers servers sampled per round for the server residuals (each costs one host fit per
- *     landmark): 200 keeps a round's check near 0.1 s and the median's error small
+ *     landmark): 200 keeps a round's check near 13 ms (LandmarkResidualsBenchmark) and the median's error small
  * @param minServers fewer servers with RTTs from a landmark than this and its server signals are
  *     unknown (neither bad nor good)
  */
