@@ -22,6 +22,7 @@ import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.coordinator.leader.LeaderElection;
 import dev.reed.coordinator.position.LandmarkEmbeddingRound;
 import dev.reed.coordinator.position.HostIntegrity;
+import dev.reed.coordinator.position.LandmarkIntegrityRound;
 import dev.reed.coordinator.position.TargetPositioning;
 import dev.reed.coordinates.integrity.ServerConsistency;
 import dev.reed.proto.v1.IntegrityKind;
@@ -52,6 +53,8 @@ import dev.reed.proto.v1.Target;
 import dev.reed.runtime.OpsServer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -261,6 +264,7 @@ public final class Coordinator implements AutoCloseable {
     SampleIngest ingest = new SampleIngest(config.kafka().clients(), config.kafka().groupId(), windows, mesh,
         new SampleValidator(known::contains), deadLetters, config.clock(), config.rounds().replay());
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
+        new LandmarkIntegrityRound(math, config.rounds().quarantine(), config.rounds().minMeshPeers()),
         new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
         new TargetPositioning(math, producer, config.clock(), config.rounds().expireAfter().dividedBy(3), 0.5,
             new HostIntegrity(new ServerConsistency(config.integrity().config()))),
@@ -367,6 +371,20 @@ public final class Coordinator implements AutoCloseable {
           .tag("kind", k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT)).register(registry);
     }
     Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
+    Gauge.builder("reed_landmarks_quarantined", feed, f -> f.current().quarantinedLandmarks().size())
+        .description("landmarks the leader quarantined for RTTs inconsistent with the others' (issue 18)").register(registry);
+    FunctionCounter.builder("reed_landmark_checks", loop, RoundLoop::landmarkChecks)
+        .description("landmark rounds the lying-landmark check judged (leader)").register(registry);
+    // 1 = quarantined, 0 = serving, per landmark of the current epoch: every replica reads the same published set
+    MultiGauge perLandmark = MultiGauge.builder("reed_landmark_quarantined")
+        .description("1 while the landmark is quarantined, 0 while it is an anchor").register(registry);
+    loop.afterRound(() -> {
+      ServingState s = feed.current();
+      List<MultiGauge.Row<?>> rows = new ArrayList<>();
+      s.landmarks().keySet().forEach(id -> rows.add(MultiGauge.Row.of(Tags.of("landmark", id), 0)));
+      s.quarantinedLandmarks().keySet().forEach(id -> rows.add(MultiGauge.Row.of(Tags.of("landmark", id), 1)));
+      perLandmark.register(rows, true);
+    });
     if (geoTraining != null) {
       for (HostLocations.Reason r : HostLocations.Reason.values()) {
         FunctionCounter.builder("reed_geo_locations_ignored", locations, l -> l.ignored(r))
@@ -496,6 +514,16 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /** The state queries are served from right now. */
+  /** Landmark rounds the lying-landmark check has judged on this replica (while leading; 0 otherwise). */
+  long landmarkChecks() {
+    return loop.landmarkChecks();
+  }
+
+  /** The leader's current quarantine decision (empty on a replica that is not leading). */
+  Set<String> quarantineDecided() {
+    return loop.quarantineDecided();
+  }
+
   public ServingState servingState() {
     return feed.current();
   }

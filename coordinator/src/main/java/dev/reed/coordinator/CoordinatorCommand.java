@@ -156,6 +156,12 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "measured negligible on loopback, see the coordinator README)")
   double wsOverheadMs;
 
+  @Option(names = "--landmark-quarantine", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "quarantine landmarks whose RTTs disagree with the other landmarks' (issue 18; the leader decides); "
+          + "--no-landmark-quarantine turns it off and readmits every quarantined landmark at the next embedding "
+          + "(env REED_COORDINATOR_LANDMARK_QUARANTINE=false; default: on)")
+  boolean landmarkQuarantine = true;
+
   @Option(names = "--reports", negatable = true, defaultValue = "true", fallbackValue = "true",
       description = "accept client reports (ReportMeasurements), learn from them and serve report_factor; "
           + "--no-reports turns it off (env REED_COORDINATOR_REPORTS=false; default: on)")
@@ -220,6 +226,8 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .http(http == null || http.isBlank() ? null : httpAddress(http))
         .corsOrigins(corsOrigins == null ? List.of() : corsOrigins)
         .wsOverheadMs(wsOverheadMs)
+        .quarantine(landmarkQuarantine ? dev.reed.coordinates.integrity.QuarantineConfig.defaults()
+            : dev.reed.coordinates.integrity.QuarantineConfig.off())
         .reports(reports).reportKeyFile(reportKeyFile).reportParams(reportParams == null ? Map.of() : reportParams)
         .integrityParams(integrityParams == null ? Map.of() : integrityParams)
         .build();

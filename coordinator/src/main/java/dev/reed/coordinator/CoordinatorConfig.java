@@ -1,5 +1,7 @@
 package dev.reed.coordinator;
 
+import dev.reed.coordinates.integrity.QuarantineConfig;
+
 import dev.reed.geo.GeoFiles;
 import dev.reed.runtime.KafkaClients;
 import java.nio.file.Path;
@@ -244,16 +246,18 @@ public record CoordinatorConfig(
    * @param replay how far back samples are replayed on start to rebuild the windows
    * @param expireAfter targets unheard this long are deleted (tombstone on reed.coordinates)
    * @param minMeshPeers a landmark needs mesh RTTs to at least this many peers to be embedded
+   * @param quarantine the lying-landmark check (issue 18; defaults and their reasons in
+   *     {@link QuarantineConfig}); {@link QuarantineConfig#off()} = off
    */
   public record Rounds(int dimensions, boolean height, Duration interval, int window, Duration replay,
-      Duration expireAfter, int minMeshPeers) {
+      Duration expireAfter, int minMeshPeers, QuarantineConfig quarantine) {
     /**
      * Defaults: 4 dimensions without height (the paper's best), a round every 30 s, windows of 8
      * landmark rounds, 45 minutes replayed (more than 8 agent rounds of 5 minutes), targets
      * expire after 30 minutes unheard, a landmark needs 2 mesh peers.
      */
     public static final Rounds DEFAULT = new Rounds(4, false, Duration.ofSeconds(30), 8, Duration.ofMinutes(45),
-        Duration.ofMinutes(30), 2);
+        Duration.ofMinutes(30), 2, QuarantineConfig.defaults());
 
     public Rounds {
       if (!SUPPORTED_DIMENSIONS.contains(dimensions)) {
@@ -264,6 +268,7 @@ public record CoordinatorConfig(
       positive("replay", replay);
       positive("expire-after", expireAfter);
       if (minMeshPeers < 1) throw new IllegalArgumentException("min-mesh-peers must be >= 1");
+      Objects.requireNonNull(quarantine, "quarantine");
     }
   }
 
@@ -385,6 +390,7 @@ public record CoordinatorConfig(
     private Duration replay;
     private Duration expireAfter;
     private int minMeshPeers;
+    private QuarantineConfig quarantine;
     private Path targetsFile;
     private Path denyFile;
     private int quake3MasterPort;
@@ -435,6 +441,7 @@ public record CoordinatorConfig(
       replay = c.rounds.replay();
       expireAfter = c.rounds.expireAfter();
       minMeshPeers = c.rounds.minMeshPeers();
+      quarantine = c.rounds.quarantine();
       targetsFile = c.catalog.targetsFile();
       denyFile = c.catalog.denyFile();
       quake3MasterPort = c.catalog.quake3MasterPort();
@@ -478,6 +485,8 @@ public record CoordinatorConfig(
     public Builder replay(Duration v) { replay = v; return this; }
     public Builder expireAfter(Duration v) { expireAfter = v; return this; }
     public Builder minMeshPeers(int v) { minMeshPeers = v; return this; }
+    /** The lying-landmark check's settings (tests shorten nothing here: the check counts rounds, not time). */
+    public Builder quarantine(QuarantineConfig v) { quarantine = v; return this; }
     public Builder targetsFile(Path v) { targetsFile = v; return this; }
     public Builder denyFile(Path v) { denyFile = v; return this; }
     public Builder quake3MasterPort(int v) { quake3MasterPort = v; return this; }
@@ -519,7 +528,7 @@ public record CoordinatorConfig(
     public CoordinatorConfig build() {
       return new CoordinatorConfig(new Kafka(kafkaBootstrap, kafkaProperties, groupId), bindAddress, metricsPort,
           new Api(grpcPort, tlsCert, tlsKey, apiKeysFile, calibrationMaxError, calibrationRotation, trustedProxies),
-          new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers),
+          new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers, quarantine),
           new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),
           new Leadership(leaderElection, leaseNamespace, leaseName, identity), geo, clock,

@@ -10,6 +10,7 @@ import dev.reed.coordinator.ingest.SampleIngest;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.coordinator.leader.LeaderElection;
 import dev.reed.coordinator.position.LandmarkEmbeddingRound;
+import dev.reed.coordinator.position.LandmarkIntegrityRound;
 import dev.reed.coordinator.position.TargetPositioning;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.ServerCoordinate;
@@ -41,6 +42,7 @@ final class RoundLoop implements AutoCloseable {
   private final IndexFeed feed;
   private final LeaderElection leader;
   private final LandmarkEmbeddingRound embedding;
+  private final LandmarkIntegrityRound integrity;
   private final TargetPositioning positioning;
   private final TargetPublisher catalog;
   private final Producer<byte[], byte[]> producer;
@@ -54,16 +56,18 @@ final class RoundLoop implements AutoCloseable {
   private volatile boolean closed;
   private volatile boolean alive = true;
   private volatile TargetPositioning.Result lastPositioning;
+  private volatile Runnable afterRound = () -> { };
 
   RoundLoop(CoordinatorConfig config, SampleIngest ingest, TargetWindows windows, MeshWindows mesh, IndexFeed feed,
-      LeaderElection leader, LandmarkEmbeddingRound embedding, TargetPositioning positioning, TargetPublisher catalog,
-      Producer<byte[], byte[]> producer, GeoTraining geo) {
+      LeaderElection leader, LandmarkIntegrityRound integrity, LandmarkEmbeddingRound embedding,
+      TargetPositioning positioning, TargetPublisher catalog, Producer<byte[], byte[]> producer, GeoTraining geo) {
     this.config = config;
     this.ingest = ingest;
     this.windows = windows;
     this.mesh = mesh;
     this.feed = feed;
     this.leader = leader;
+    this.integrity = integrity;
     this.embedding = embedding;
     this.positioning = positioning;
     this.catalog = catalog;
@@ -71,6 +75,11 @@ final class RoundLoop implements AutoCloseable {
     this.geo = geo;
     this.clock = config.clock();
     this.thread = Thread.ofPlatform().name("round-loop").daemon().unstarted(this::run);
+  }
+
+  /** Called on the round thread after every round (per-landmark metrics). */
+  void afterRound(Runnable r) {
+    this.afterRound = r;
   }
 
   void start() {
@@ -83,6 +92,15 @@ final class RoundLoop implements AutoCloseable {
 
   long positioned() {
     return positioned.get();
+  }
+
+  /** Landmark rounds the lying-landmark check has judged (while leading). */
+  long landmarkChecks() {
+    return integrity.checks();
+  }
+
+  java.util.Set<String> quarantineDecided() {
+    return integrity.decided();
   }
 
   long published() {
@@ -129,14 +147,20 @@ final class RoundLoop implements AutoCloseable {
     String cat = "-";
     int swept = 0;
     catalog.refreshDenyList();
+    String quarantine = "-";
     if (leading) {
-      LandmarkEmbeddingRound.Result e = embedding.run(mesh, state);
+      LandmarkIntegrityRound.Result q = integrity.run(mesh, windows, state);
+      quarantine = q.quarantined().isEmpty() ? "none" : String.join(",", q.quarantined().keySet());
+      if (!q.outliers().isEmpty()) quarantine += " outliers=" + String.join(",", q.outliers().keySet());
+      LandmarkEmbeddingRound.Result e = embedding.run(mesh, state, q.quarantined());
       embed = e.skipReason() != null ? "skipped (" + e.skipReason() + ")"
           : (e.published() ? "epoch " + e.epoch() : "unchanged epoch " + e.epoch()) + " landmarks=" + e.landmarks()
               + " leftOut=" + e.leftOut() + String.format(" medErr=%.3f", e.medianRelativeError());
       TargetPublisher.Result c = catalog.run(() -> feed.current().targets());
       cat = "published=" + c.published() + " deleted=" + c.deleted() + " crawled=" + c.crawled();
       swept = sweep(state);
+    } else {
+      integrity.standBy();
     }
     TargetPositioning.Result p = positioning.run(windows, state, config.rounds().expireAfter(), mesh.matrix(1));
     lastPositioning = p;
@@ -146,12 +170,13 @@ final class RoundLoop implements AutoCloseable {
     if (geo != null) {
       geo.submit(mesh.matrix(1), feed.current()); // trains in the background on what this round served from
     }
+    afterRound.run();
     long n = rounds.incrementAndGet();
     roundNanos.set(System.nanoTime() - t0);
     SampleIngest.Counters ic = ingest.counters();
-    log.info("round {}: leader={} embedding: {} | targets={} fitted={} published={} tooFewLandmarks={} failed={} "
+    log.info("round {}: leader={} quarantined: {} embedding: {} | targets={} fitted={} published={} tooFewLandmarks={} failed={} "
             + "tombstoned={} medErr={} flagged={} | catalog: {} swept={} | samples={} mesh={} deadLetters={} partitions={} | {} ms",
-        n, leading, embed, windows.size(), p.fitted(), p.published(), p.tooFewLandmarks(), p.failed(), p.tombstoned(),
+        n, leading, quarantine, embed, windows.size(), p.fitted(), p.published(), p.tooFewLandmarks(), p.failed(), p.tombstoned(),
         Double.isNaN(p.medianRelativeError()) ? "-" : String.format("%.3f", p.medianRelativeError()), p.flagged(), cat, swept,
         ic.samples(), ic.meshSamples(), ic.deadLettered(), ingest.ownedPartitions().size(),
         (System.nanoTime() - t0) / 1_000_000);

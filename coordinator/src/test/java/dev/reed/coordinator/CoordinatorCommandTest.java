@@ -1,5 +1,7 @@
 package dev.reed.coordinator;
 
+import dev.reed.coordinates.integrity.QuarantineConfig;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -185,6 +187,15 @@ class CoordinatorCommandTest {
     assertThat(parse(Map.of("REED_COORDINATOR_REPORTS", "false"), "--kafka", "k:1").config().reports().enabled()).isFalse();
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--report-param", "speed=3").config()))
         .hasMessageContaining("--report-param: unknown report setting speed");
+  }
+
+  @Test
+  void landmarkQuarantineIsOnByDefaultAndSwitchedOffByOptionOrEnvironment() {
+    assertThat(parse("--kafka", "k:1").config().rounds().quarantine()).isEqualTo(QuarantineConfig.defaults());
+    assertThat(parse("--kafka", "k:1").config().rounds().quarantine().enabled()).isTrue();
+    assertThat(parse("--kafka", "k:1", "--no-landmark-quarantine").config().rounds().quarantine().enabled()).isFalse();
+    assertThat(parse(Map.of("REED_COORDINATOR_LANDMARK_QUARANTINE", "false"), "--kafka", "k:1").config().rounds()
+        .quarantine().enabled()).isFalse();
   }
 
   @Test

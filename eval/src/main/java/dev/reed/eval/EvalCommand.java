@@ -168,6 +168,16 @@ public final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--integrity-clients", defaultValue = "200", hidden = true)
   int integrityClients;
+  @Option(names = "--lying-landmark", paramLabel = "none|shift30|random",
+      description = "Issue 18: simulate the landmarks' rounds (windows of 8, queueing jitter) with one landmark lying from"
+          + " round 9 on for 12 rounds (shift30: +30 ms on half its samples; random: random 1-400 ms RTTs; none: nobody,"
+          + " to count false quarantines); the coordinator's check judges every round and the clients are scored on what"
+          + " the deployment then serves (default: no simulation).")
+  String lyingLandmark;
+
+  @Option(names = "--quarantine", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "With --lying-landmark: apply the quarantine (off: the check is reported, the liar stays; default: on).")
+  boolean quarantine;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created).")
   Path out;
@@ -310,6 +320,9 @@ public final class EvalCommand implements Callable<Integer> {
         .threads(t)
         .baselines(baselines, GeoErrorModel.parse(geoError))
         .reports(reportSimulation())
+        .lying(lyingLandmark == null ? LyingLandmarks.Settings.OFF
+            : new LyingLandmarks.Settings(LyingLandmarks.Attack.parse(lyingLandmark), quarantine, 8, 12,
+                dev.reed.coordinates.integrity.QuarantineConfig.defaults()))
         .build();
   }
 

@@ -31,6 +31,7 @@ import dev.reed.coordinates.geo.EstimatorModel;
  * @param estimator the fused estimator's parameters (experimental "reed + geo" rows), read with
  *     {@code --estimator FILE}
  * @param reports whether half the clients report their measurements first (issue 16), and how
+ * @param lying a lying landmark and the coordinator's quarantine (issue 18); {@link LyingLandmarks.Settings#OFF} = none
  */
 public record EvalSettings(
     CoordinateConfig coordinates,
@@ -52,13 +53,14 @@ public record EvalSettings(
     boolean baselines,
     GeoErrorModel geoError,
     EstimatorModel estimator,
-    ReportSimulation reports) {
+    ReportSimulation reports,
+    LyingLandmarks.Settings lying) {
 
   /** Who plays the clients. */
   public enum ClientMode { ALL, LANDMARKS }
 
   public EvalSettings {
-    if (coordinates == null || model == null || geoError == null || estimator == null || reports == null) {
+    if (coordinates == null || model == null || geoError == null || estimator == null || reports == null || lying == null) {
       throw new IllegalArgumentException("coordinates, model, geoError, estimator and reports are required");
     }
     if (pageSize < 1 || pageSize > 5000) {
@@ -117,6 +119,7 @@ public record EvalSettings(
     b.geoError = geoError;
     b.estimator = estimator;
     b.reports = reports;
+    b.lying = lying;
     return b;
   }
 
@@ -142,6 +145,7 @@ public record EvalSettings(
     private GeoErrorModel geoError = GeoErrorModel.NONE;
     private EstimatorModel estimator = EstimatorModel.defaults();
     private ReportSimulation reports = ReportSimulation.none();
+    private LyingLandmarks.Settings lying = LyingLandmarks.Settings.OFF;
 
     private Builder() {}
 
@@ -218,6 +222,12 @@ public record EvalSettings(
       return this;
     }
 
+    /** A lying landmark (issue 18). */
+    public Builder lying(LyingLandmarks.Settings l) {
+      lying = l;
+      return this;
+    }
+
     /** Client reports (issue 16). */
     public Builder reports(ReportSimulation r) {
       reports = r;
@@ -228,7 +238,7 @@ public record EvalSettings(
     public EvalSettings build() {
       return new EvalSettings(coordinates, model, pageSize, landmarks, landmarkList, strategy, clients, nClose, window,
           windowMarginMs, rate, kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError,
-          estimator, reports);
+          estimator, reports, lying);
     }
   }
 

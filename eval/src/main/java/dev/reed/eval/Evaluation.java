@@ -57,6 +57,13 @@ final class Evaluation {
           seed, i + 1, s.seeds(), o.clients().size(), (System.nanoTime() - t0) / 1e9, sum.get("relErrMedian"),
           s.nClose(), sum.get("precisionAt10"), sum.get("intelligent.probes"), sum.get("intelligent.precision"),
           sum.get("allNearestSeen"));
+      if (o.lying() != null) {
+        LyingLandmarks.Outcome l = o.lying();
+        sum.put("lying.detected", l.liar() < 0 ? Double.NaN : l.detectedAfter() > 0 ? 1.0 : 0.0);
+        sum.put("lying.detectionRounds", l.detectedAfter() > 0 ? l.detectedAfter() : Double.NaN);
+        sum.put("lying.falseQuarantines", (double) l.falseQuarantines());
+        progress("seed %d %s", seed, new LyingLandmarks(s.lying(), s.coordinates()).describe(l));
+      }
       if (s.reports().half()) {
         SeedRun.Reports r = o.reports();
         progress("seed %d reports: %d sent (%d by liars), %d RTTs learned, %d dropped %s", seed, r.sent(), r.liars(),

@@ -50,7 +50,7 @@ final class SeedRun {
   record Output(long seed, int[] landmarks, LandmarkEmbedding embedding, Coordinate[] coords, double[] fitError,
       int[] servers, double[][] landmarkRtt, List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
       int failedClients, MatrixCoordinator coordinator, Map<Integer, Calibration> calibrations, Located located,
-      Reports reports) {}
+      Reports reports, LyingLandmarks.Outcome lying) {}
 
   /**
    * What the reporting half sent (issue 16): reports, of which from liars, RTTs kept, RTTs dropped
@@ -107,12 +107,18 @@ final class SeedRun {
 
   Output run(long seed, boolean keepSequences, ExecutorService pool) throws Exception {
     int n = m.size();
-    int[] lm = s.landmarkList() != null ? s.landmarkList().clone() : s.strategy().choose(m, s.landmarks(), seed, s.kmedoidsCapMs());
-    if (lm.length < cfg.dimensions() + 2) {
-      throw new IllegalArgumentException("need at least D+2 = " + (cfg.dimensions() + 2) + " landmarks, got " + lm.length);
+    int[] chosen = s.landmarkList() != null ? s.landmarkList().clone() : s.strategy().choose(m, s.landmarks(), seed, s.kmedoidsCapMs());
+    if (chosen.length < cfg.dimensions() + 2) {
+      throw new IllegalArgumentException("need at least D+2 = " + (cfg.dimensions() + 2) + " landmarks, got " + chosen.length);
     }
-    LandmarkEmbedding emb = new LandmarkEmbedder(cfg, new SplittableRandom(seed)).embed(m.sub(lm), null);
+    // issue 18: the deployment's windows with a lying landmark; the quarantined ones are neither anchors nor servers
+    LyingLandmarks.Outcome lying = s.lying().on() ? new LyingLandmarks(s.lying(), cfg).simulate(m, chosen, seed) : null;
     boolean[] isLandmark = new boolean[n];
+    for (int v : chosen) {
+      isLandmark[v] = true;
+    }
+    int[] lm = lying != null ? lying.anchors() : chosen;
+    LandmarkEmbedding emb = new LandmarkEmbedder(cfg, new SplittableRandom(seed)).embed(lying != null ? lying.mesh() : m.sub(lm), null);
     Coordinate[] coords = new Coordinate[n];
     double[] fitError = new double[n];
     Arrays.fill(fitError, Double.NaN);
@@ -127,7 +133,7 @@ final class SeedRun {
     for (int v = 0; v < n; v++) {
       double[] r = new double[lm.length];
       for (int k = 0; k < lm.length; k++) {
-        r[k] = lm[k] == v ? 0 : m.rtt(lm[k], v); // measured by the landmark
+        r[k] = lm[k] == v ? 0 : lying != null ? lying.rtt()[v][k] : m.rtt(lm[k], v); // measured by the landmark
       }
       landmarkRtt[v] = r;
       if (isLandmark[v]) {
@@ -216,7 +222,7 @@ final class SeedRun {
     }
     double[] pooled = errs.stream().flatMapToDouble(Arrays::stream).toArray();
     return new Output(seed, lm, emb, coords, fitError, servers, landmarkRtt, results, pooled, sequences, unpositioned, failed, coordinator,
-        Map.copyOf(calibrations), located, reports);
+        Map.copyOf(calibrations), located, reports, lying);
   }
 
   /**

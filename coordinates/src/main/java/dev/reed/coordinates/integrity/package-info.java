@@ -1,5 +1,5 @@
 /**
- * Hosts that lie (issue 18), free of I/O: whether a server's landmark RTTs are physically
+ * Hosts that lie (issue 18), free of I/O. Servers: whether a server's landmark RTTs are physically
  * possible for one host at one place. Anycast edges and query proxies answer game queries close to
  * every landmark (or to one), so the sum of two landmarks' RTTs to the "server" falls far below the
  * RTT between the two landmarks, which no single place can do; a server's RTTs below the
@@ -14,5 +14,10 @@
  * lying nodes in decentralised coordinates; the triangle inequality bounds of IDMaps (Francis et
  * al. 2001); Internet paths do violate the triangle inequality (Lumezanu et al., IMC 2009), which
  * is why the tolerances are relative and tuned on measured matrices (docs/research/host-integrity.md).
+ *
+ * <p>Landmarks: one whose measurements disagree with the other landmarks'
+ * ({@link dev.reed.coordinates.integrity.LandmarkResiduals}) is quarantined with hysteresis
+ * ({@link dev.reed.coordinates.integrity.LandmarkQuarantine}) under one
+ * {@link dev.reed.coordinates.integrity.QuarantineConfig}. Shared by the coordinator and the eval.
  */
 package dev.reed.coordinates.integrity;

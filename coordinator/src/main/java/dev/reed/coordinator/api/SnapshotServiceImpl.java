@@ -44,8 +44,10 @@ public final class SnapshotServiceImpl extends SnapshotServiceGrpc.SnapshotServi
   @Override
   public void listLandmarks(ListLandmarksRequest req, StreamObserver<ListLandmarksResponse> out) {
     ServingState s = state.get();
-    List<LandmarkCoordinate> landmarks = new ArrayList<>(s.landmarks().size());
-    for (LandmarkCoordinate c : s.landmarks().values()) {
+    List<LandmarkCoordinate> listed = new ArrayList<>(s.landmarks().values());
+    if (req.getIncludeQuarantined()) listed.addAll(s.quarantinedLandmarks().values());
+    List<LandmarkCoordinate> landmarks = new ArrayList<>(listed.size());
+    for (LandmarkCoordinate c : listed) {
       // what web pages need beside the coordinate: the WebSocket beacon and where the landmark is
       dev.reed.proto.v1.Landmark announced = s.announcements().get(c.getLandmarkId());
       if (announced == null) {

@@ -218,7 +218,8 @@ public final class IndexFeed implements AutoCloseable {
     RankingIndex index = RankingIndex.of(new ArrayList<>(entries.values()));
     state.set(new ServingState(index, Map.copyOf(servers), Map.copyOf(ranked), lm.coordinates(), lm.anchors(),
         Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(), dimensions, heightModel,
-        landmarkNumbers.table())); // after every template of this state was numbered: the table covers their refs
+        landmarkNumbers.table(), // after every template of this state was numbered: the table covers their refs
+        lm.quarantined()));
     rebuilds.incrementAndGet();
     onRebuild.run();
   }

@@ -30,6 +30,8 @@ import java.util.Map;
  * @param heightModel coordinates carry a height
  * @param landmarkIds the compact landmark RTTs' table: {@code landmarkIds.get(n)} is the landmark
  *     of number n in {@code ranked}'s refs; holds every number a template refers to
+ * @param quarantinedLandmarks landmarks of the current epoch the leader quarantined (issue 18), by
+ *     id: in none of the other maps' anchors or served beacons, listed by ListLandmarks with the flag
  */
 public record ServingState(
     RankingIndex index,
@@ -43,7 +45,8 @@ public record ServingState(
     Instant builtAt,
     int dimensions,
     boolean heightModel,
-    List<String> landmarkIds) {
+    List<String> landmarkIds,
+    Map<String, LandmarkCoordinate> quarantinedLandmarks) {
 
   public ServingState {
     landmarkIds = List.copyOf(landmarkIds);
@@ -55,12 +58,15 @@ public record ServingState(
     }
   }
 
-  /** A state whose landmark table is read off its templates (tests; the feed passes its numbering's table). */
+  /**
+   * A state without quarantined landmarks, its landmark table read off its templates (tests; the
+   * feed passes its numbering's table).
+   */
   public ServingState(RankingIndex index, Map<String, ServerCoordinate> servers, Map<String, RankedTemplate> ranked,
       Map<String, LandmarkCoordinate> landmarks, List<Anchor> landmarkAnchors, Map<String, Landmark> announcements,
       Map<String, Target> targets, long landmarkEpoch, Instant builtAt, int dimensions, boolean heightModel) {
     this(index, servers, ranked, landmarks, landmarkAnchors, announcements, targets, landmarkEpoch, builtAt, dimensions,
-        heightModel, tableOf(ranked.values()));
+        heightModel, tableOf(ranked.values()), Map.of());
   }
 
   private static List<String> tableOf(Iterable<RankedTemplate> templates) {
@@ -79,20 +85,23 @@ public record ServingState(
 
   /**
    * The landmarks a state serves: of every landmark coordinate read, those of the newest embedding
-   * epoch (an older epoch's coordinates live in a different frame), with their anchors sorted by id.
+   * epoch (an older epoch's coordinates live in a different frame), with their anchors sorted by id;
+   * quarantined ones apart, never anchors.
    */
-  public record EpochLandmarks(long epoch, Map<String, LandmarkCoordinate> coordinates, List<Anchor> anchors) {
+  public record EpochLandmarks(long epoch, Map<String, LandmarkCoordinate> coordinates, List<Anchor> anchors,
+      Map<String, LandmarkCoordinate> quarantined) {
     public static EpochLandmarks newest(Map<String, LandmarkCoordinate> all, int dimensions) {
       long epoch = all.values().stream().mapToLong(LandmarkCoordinate::getEpoch).max().orElse(0);
       Map<String, LandmarkCoordinate> current = new HashMap<>();
+      Map<String, LandmarkCoordinate> quarantined = new HashMap<>();
       all.forEach((id, c) -> {
-        if (c.getEpoch() == epoch) current.put(id, c);
+        if (c.getEpoch() == epoch) (c.getQuarantined() ? quarantined : current).put(id, c);
       });
       List<Anchor> anchors = current.values().stream()
           .sorted(Comparator.comparing(LandmarkCoordinate::getLandmarkId))
           .map(c -> new Anchor(c.getLandmarkId(), CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "landmark")))
           .toList();
-      return new EpochLandmarks(epoch, Map.copyOf(current), anchors);
+      return new EpochLandmarks(epoch, Map.copyOf(current), anchors, Map.copyOf(quarantined));
     }
   }
 

@@ -165,6 +165,26 @@ public final class TargetWindows {
   }
 
   /**
+   * Window spread in ms towards the given landmarks: 90th percentile minus minimum of the window's
+   * RTTs ({@code LandmarkResiduals.spread}), NaN with fewer than two. The lying-landmark check
+   * compares it between landmarks.
+   */
+  public double[] spreadsMs(Target t, List<String> landmarkIds) {
+    double[] out = new double[landmarkIds.size()];
+    double[] ms = new double[windows.window()];
+    for (int i = 0; i < out.length; i++) {
+      Integer l = landmarkSlots.get(landmarkIds.get(i));
+      int n = 0;
+      if (l != null) {
+        windows.copyWindow(t.slot, l, scratch);
+        for (int v : scratch) if (v > 0) ms[n++] = v / 1000.0;
+      }
+      out[i] = dev.reed.coordinates.integrity.LandmarkResiduals.spread(ms, n);
+    }
+    return out;
+  }
+
+  /**
    * Stability from the windows (MUSST report): median and jitter of the best landmark's window
    * (the one with the lowest minimum), loss over every landmark's window.
    */

@@ -63,6 +63,7 @@ public final class LandmarkEmbeddingRound {
   private final double moveThresholdMs;
   private long epoch;
   private Map<String, LandmarkCoordinate> lastPublished = Map.of();
+  private Set<String> lastQuarantined = Set.of();
 
   public LandmarkEmbeddingRound(CoordinateConfig config, int minMeshPeers, Producer<byte[], byte[]> producer, Clock clock,
       double moveThresholdMs, long seed) {
@@ -75,11 +76,20 @@ public final class LandmarkEmbeddingRound {
   }
 
   public Result run(MeshWindows mesh, ServingState state) {
+    return run(mesh, state, Map.of());
+  }
+
+  /**
+   * One round without the quarantined landmarks ({@link LandmarkIntegrityRound}): they are published
+   * in the same epoch flagged {@code quarantined}, at their held position, so replicas leave them out
+   * of positioning and serving; a change of the quarantined set starts a new epoch.
+   */
+  public Result run(MeshWindows mesh, ServingState state, Map<String, LandmarkIntegrityRound.Held> quarantined) {
     MeshWindows.Mesh m = mesh.matrix(minPeers);
     List<String> ids = new ArrayList<>();
     List<Integer> rows = new ArrayList<>();
     for (int i = 0; i < m.landmarkIds().size(); i++) {
-      if (state.announcements().containsKey(m.landmarkIds().get(i))) {
+      if (state.announcements().containsKey(m.landmarkIds().get(i)) && !quarantined.containsKey(m.landmarkIds().get(i))) {
         ids.add(m.landmarkIds().get(i));
         rows.add(i);
       }
@@ -87,6 +97,9 @@ public final class LandmarkEmbeddingRound {
     int leftOut = state.announcements().size() - ids.size();
     long current = Math.max(epoch, state.landmarkEpoch());
     Map<String, LandmarkCoordinate> known = state.landmarkEpoch() >= epoch ? state.landmarks() : lastPublished;
+    Set<String> knownQuarantined = state.landmarkEpoch() >= epoch ? state.quarantinedLandmarks().keySet() : lastQuarantined;
+    Map<String, LandmarkIntegrityRound.Held> shown = new HashMap<>(quarantined);
+    shown.values().removeIf(h -> h.position() == null); // nowhere to show it: it gets a tombstone like a landmark that left
     if (ids.size() < config.dimensions() + 2) {
       return new Result(ids.size(), leftOut, false, current, Double.NaN,
           "need " + (config.dimensions() + 2) + " landmarks with mesh RTTs to >= " + minPeers + " peers, have " + ids.size());
@@ -119,7 +132,7 @@ public final class LandmarkEmbeddingRound {
       return new Result(ids.size(), leftOut, false, current, Double.NaN, ex.getMessage());
     }
     double median = e.medianRelativeError();
-    boolean sameSet = new HashSet<>(ids).equals(known.keySet());
+    boolean sameSet = new HashSet<>(ids).equals(known.keySet()) && shown.keySet().equals(knownQuarantined);
     boolean moved = false;
     for (int i = 0; i < ids.size() && !moved; i++) {
       Coordinate p = previous.get(i);
@@ -154,13 +167,31 @@ public final class LandmarkEmbeddingRound {
       producer.send(new ProducerRecord<>(Topic.LANDMARK_COORDINATES.name(), ids.get(i).getBytes(StandardCharsets.UTF_8),
           lc.toByteArray()));
     }
+    shown.forEach((id, h) -> {
+      Landmark a = state.announcements().get(id);
+      LandmarkCoordinate lc = LandmarkCoordinate.newBuilder()
+          .setLandmarkId(id)
+          .setBeacon(a == null ? dev.reed.proto.v1.Endpoint.getDefaultInstance() : a.getBeacon())
+          .setRegion(a == null ? "" : a.getRegion())
+          .setCoordinate(CoordinateCodec.toProto(h.position()))
+          .setUpdateTime(ts)
+          .setEpoch(epoch)
+          .setQuarantined(true)
+          .setQuarantineReason(h.reason())
+          .build();
+      producer.send(new ProducerRecord<>(Topic.LANDMARK_COORDINATES.name(), id.getBytes(StandardCharsets.UTF_8),
+          lc.toByteArray()));
+    });
     Set<String> stale = new HashSet<>(known.keySet());
+    stale.addAll(knownQuarantined);
     ids.forEach(stale::remove);
+    stale.removeAll(shown.keySet());
     for (String id : stale) {
       producer.send(new ProducerRecord<>(Topic.LANDMARK_COORDINATES.name(), id.getBytes(StandardCharsets.UTF_8), null));
     }
     producer.flush();
     lastPublished = Map.copyOf(sent);
+    lastQuarantined = Set.copyOf(shown.keySet());
     return new Result(ids.size(), leftOut, true, epoch, median, null);
   }
 

@@ -173,6 +173,7 @@ public final class SnapshotFiles {
       w.name("counts").beginObject()
           .name("servers").value(servers.size())
           .name("landmarks").value(s.landmarks().size())
+          .name("quarantined_landmarks").value(s.quarantinedLandmarks().size())
           .name("catalog_targets").value(s.targets().size())
           .name("flagged_anycast_or_proxy").value(servers.stream()
               .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY).count())
@@ -199,6 +200,12 @@ public final class SnapshotFiles {
         w.name("height_ms").jsonValue(fmt(l.getCoordinate().getHeightMs()));
         w.name("relative_error").jsonValue(fmt(l.getFit().getRelativeError()));
         w.endObject();
+      }
+      w.endArray();
+      w.name("quarantined_landmarks").beginArray();
+      for (LandmarkCoordinate l : s.quarantinedLandmarks().values().stream()
+          .sorted(Comparator.comparing(LandmarkCoordinate::getLandmarkId)).toList()) {
+        w.beginObject().name("id").value(l.getLandmarkId()).name("reason").value(l.getQuarantineReason()).endObject();
       }
       w.endArray();
       w.endObject();

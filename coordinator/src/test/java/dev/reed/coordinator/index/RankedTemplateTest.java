@@ -114,6 +114,6 @@ class RankedTemplateTest {
 
   static ServingState state(Map<String, RankedTemplate> ranked, List<String> table) {
     return new ServingState(RankingIndex.of(List.of()), Map.of(), ranked, Map.of(), List.of(), Map.of(), Map.of(), 0,
-        Instant.EPOCH, 2, false, table);
+        Instant.EPOCH, 2, false, table, Map.of());
   }
 }
