@@ -27,7 +27,10 @@ record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int
     String bootstrap, Path out) {
 
   ScaleSettings {
-    if (targets < 1) throw new IllegalArgumentException("--targets must be >= 1: " + targets);
+    if (targets < 1 || targets > (1 << 20)) throw new IllegalArgumentException("--targets must be 1-1048576: " + targets);
+    if (landmarks < 6 || landmarks > 64) {
+      throw new IllegalArgumentException("--landmarks must be 6-64 (a 4-D embedding needs D+2): " + landmarks);
+    }
     if (rounds < 1) throw new IllegalArgumentException("--rounds must be >= 1: " + rounds);
     if (replicas < 1 || replicas > 3) throw new IllegalArgumentException("--replicas must be 1-3: " + replicas);
     if (round.toMillis() < 1000) throw new IllegalArgumentException("--round-seconds must be >= 1");
