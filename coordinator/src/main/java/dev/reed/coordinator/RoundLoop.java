@@ -54,6 +54,10 @@ final class RoundLoop implements AutoCloseable {
   private volatile boolean closed;
   private volatile boolean alive = true;
   private volatile TargetPositioning.Result lastPositioning;
+  /** One embedding at a time, off the ingest thread. */
+  private final java.util.concurrent.ExecutorService embedder = java.util.concurrent.Executors.newSingleThreadExecutor(
+      r -> Thread.ofPlatform().name("landmark-embedding").daemon().unstarted(r));
+  private java.util.concurrent.CompletableFuture<LandmarkEmbeddingRound.Result> embedJob;
 
   RoundLoop(CoordinatorConfig config, SampleIngest ingest, TargetWindows windows, MeshWindows mesh, IndexFeed feed,
       LeaderElection leader, LandmarkEmbeddingRound embedding, TargetPositioning positioning, TargetPublisher catalog,
@@ -130,10 +134,7 @@ final class RoundLoop implements AutoCloseable {
     int swept = 0;
     catalog.refreshDenyList();
     if (leading) {
-      LandmarkEmbeddingRound.Result e = embedding.run(mesh, state);
-      embed = e.skipReason() != null ? "skipped (" + e.skipReason() + ")"
-          : (e.published() ? "epoch " + e.epoch() : "unchanged epoch " + e.epoch()) + " landmarks=" + e.landmarks()
-              + " leftOut=" + e.leftOut() + String.format(" medErr=%.3f", e.medianRelativeError());
+      embed = embed(state);
       TargetPublisher.Result c = catalog.run(() -> feed.current().targets());
       cat = "published=" + c.published() + " deleted=" + c.deleted() + " crawled=" + c.crawled();
       swept = sweep(state);
@@ -155,6 +156,31 @@ final class RoundLoop implements AutoCloseable {
         Double.isNaN(p.medianRelativeError()) ? "-" : String.format("%.3f", p.medianRelativeError()), cat, swept,
         ic.samples(), ic.meshSamples(), ic.deadLettered(), ingest.ownedPartitions().size(),
         (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /**
+   * Starts this round's landmark embedding on the embedding thread unless the last one still runs,
+   * and describes the last finished one. Solving takes seconds for 30 landmarks (8-50 s on a loaded
+   * 2-core VM) and used to block this thread, so the leader stopped ingesting its partitions
+   * (docs/research/scale.md); the mesh snapshot is taken here, where the windows are owned.
+   */
+  private String embed(ServingState state) {
+    String last = "-";
+    if (embedJob != null) {
+      if (!embedJob.isDone()) return "running";
+      try {
+        LandmarkEmbeddingRound.Result e = embedJob.join();
+        last = e.skipReason() != null ? "skipped (" + e.skipReason() + ")"
+            : (e.published() ? "epoch " + e.epoch() : "unchanged epoch " + e.epoch()) + " landmarks=" + e.landmarks()
+                + " leftOut=" + e.leftOut() + String.format(" medErr=%.3f", e.medianRelativeError());
+      } catch (RuntimeException ex) {
+        last = "failed (" + ex + ")";
+        log.error("landmark embedding failed: {}", ex.toString(), ex);
+      }
+    }
+    MeshWindows.Mesh m = embedding.snapshot(mesh);
+    embedJob = java.util.concurrent.CompletableFuture.supplyAsync(() -> embedding.run(m, state), embedder);
+    return last;
   }
 
   /**
@@ -184,5 +210,6 @@ final class RoundLoop implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    embedder.shutdownNow();
   }
 }

@@ -67,7 +67,7 @@ final class ScaleReport {
     b.append("| figure | value |\n|---|---|\n");
     row(b, "offered (T x L per round)", "%,.0f samples/s (%,d a round)", s.offeredRate(), r.samplesPerRound());
     row(b, "ingested, sustained over the steady phase", "%,.0f samples/s", r.ingestRate());
-    row(b, "consumer lag, max (committed offsets: up to 5 s high)", "%,d records", r.maxLag());
+    row(b, "consumer lag, max over the steady phase (committed offsets: up to 5 s high)", "%,d records", r.maxLag());
     row(b, "every sample counted once (published = counted, no dead letters)", "%s (%,d published, %,d counted, %d dead letters)",
         r.countedOnce(), r.published(), r.counted(), r.deadLetters());
     row(b, "every target served by every replica", "%s", r.allServed());

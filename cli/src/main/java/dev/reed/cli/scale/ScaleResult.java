@@ -14,10 +14,11 @@ import java.util.List;
  * @param queries GetOrderedServers latencies over the steady phase after the first served round
  * @param failover the kill and restart, null when not run
  * @param load /proc/loadavg at the end
+ * @param steadyEnd seconds since the start at which the steady phase ended (before any kill)
  */
 record ScaleResult(ScaleSettings settings, long samplesPerRound, List<RoundFigures> rounds, long published, long counted,
     long deadLetters, boolean allServed, List<ReplicaFigures> replicas, long windowBytes, QueryLoad.Window queries,
-    Failover failover, List<Tick> ticks, String load) {
+    Failover failover, List<Tick> ticks, String load, double steadyEnd) {
 
   /** @param served seconds from the round's last sample until every target was positioned and served */
   record RoundFigures(int round, long samples, double publishSeconds, double served, QueryLoad.Window queries) {}
@@ -80,7 +81,8 @@ record ScaleResult(ScaleSettings settings, long samplesPerRound, List<RoundFigur
     return Double.NaN;
   }
 
+  /** The largest consumer lag seen in the steady phase (a kill's unowned partitions excluded). */
   long maxLag() {
-    return ticks.stream().mapToLong(Tick::lag).max().orElse(-1);
+    return ticks.stream().filter(t -> t.t() <= steadyEnd).mapToLong(Tick::lag).max().orElse(-1);
   }
 }

@@ -38,6 +38,7 @@ final class ScaleRun {
   private final List<ScaleResult.Tick> ticks = new CopyOnWriteArrayList<>();
   private final long t0 = System.nanoTime();
   private final List<Monitor> monitors = new ArrayList<>();
+  private final List<Thread> hooks = new ArrayList<>();
 
   ScaleRun(ScaleSettings settings, PrintStream out) {
     this.s = settings;
@@ -72,6 +73,12 @@ final class ScaleRun {
       KafkaProducer<byte[], byte[]> producer = SyntheticFeed.producer(bootstrap);
       feed.announce(producer, s.round().toMillis());
       Path lease = s.out().resolve("leader.lock");
+      // Ctrl-C or SIGTERM of the harness must not leave replica processes behind
+      Thread cleanup = new Thread(() -> replicas.forEach(r -> {
+        if (r.alive()) ProcessHandle.of(r.pid()).ifPresent(ProcessHandle::destroyForcibly);
+      }));
+      Runtime.getRuntime().addShutdownHook(cleanup);
+      hooks.add(cleanup);
       for (int i = 1; i <= s.replicas(); i++) {
         ReplicaProcess r = new ReplicaProcess(i, bootstrap, s.out(), s.replicaHeap(), s.coordinatorRound(), lease);
         r.start();
@@ -161,6 +168,7 @@ final class ScaleRun {
         QueryLoad.Window allQueries = QueryLoad.Window.merge(queryWindows);
         queryWindows.clear();
 
+        double steadyEnd = now();
         ScaleResult.Failover failover = null;
         if (s.killAndRestart()) {
           publisher.resume();
@@ -168,13 +176,14 @@ final class ScaleRun {
         }
         publisher.stop();
         return new ScaleResult(s, feed.samplesPerRound(), rounds, publishedNow, counted, dead, allServed, memory,
-            windowBytes, allQueries, failover, List.copyOf(ticks), uptime());
+            windowBytes, allQueries, failover, List.copyOf(ticks), uptime(), steadyEnd);
       } finally {
         if (publisher != null) publisher.stop();
       }
     } finally {
       for (Monitor m : monitors) m.close();
       for (ReplicaProcess r : replicas) r.close();
+      for (Thread h : hooks) Runtime.getRuntime().removeShutdownHook(h);
       if (broker != null) broker.close();
     }
   }

@@ -56,6 +56,13 @@ public final class IndexFeed implements AutoCloseable {
   private final Duration rebuildEvery;
   private final AtomicReference<ServingState> state;
   private final Map<String, ServerCoordinate> servers = new HashMap<>();
+  /**
+   * One String per landmark id for every server's landmark_rtts: parsed, each of the T x L entries
+   * held its own copy (~56 bytes per (landmark, target) pair on every replica, the largest item of
+   * a replica's heap in the scale runs, docs/research/scale.md). Bounded: ids beyond it are kept as parsed.
+   */
+  private final Map<String, String> landmarkIds = new HashMap<>();
+  private static final int MAX_SHARED_LANDMARK_IDS = 4096;
   private final Map<String, ServerEntry> entries = new HashMap<>();
   private final Map<String, RankedTemplate> ranked = new HashMap<>();
   private final Map<String, LandmarkCoordinate> landmarkCoordinates = new HashMap<>();
@@ -164,6 +171,21 @@ public final class IndexFeed implements AutoCloseable {
     }
   }
 
+  private ServerCoordinate shareLandmarkIds(ServerCoordinate c) {
+    if (c.getLandmarkRttsCount() == 0) return c;
+    ServerCoordinate.Builder b = c.toBuilder();
+    for (int i = 0; i < c.getLandmarkRttsCount(); i++) {
+      String id = c.getLandmarkRtts(i).getLandmarkId();
+      String shared = landmarkIds.get(id);
+      if (shared == null && landmarkIds.size() < MAX_SHARED_LANDMARK_IDS) {
+        landmarkIds.put(id, id);
+        shared = id;
+      }
+      if (shared != null) b.setLandmarkRtts(i, b.getLandmarkRtts(i).toBuilder().setLandmarkId(shared));
+    }
+    return b.build();
+  }
+
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
     String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
     byte[] v = r.value();
@@ -176,7 +198,7 @@ public final class IndexFeed implements AutoCloseable {
             ranked.remove(key);
             return true;
           }
-          ServerCoordinate c = ServerCoordinate.parseFrom(v);
+          ServerCoordinate c = shareLandmarkIds(ServerCoordinate.parseFrom(v));
           Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
           ServerInfo info = c.getServerInfo();
           servers.put(key, c);

@@ -52,6 +52,8 @@ final class FileLockLeadership implements LeaderElection {
         lock = l;
         log.info("leader: {} holds the lock on {}", identity, file);
       }
+    } catch (java.nio.channels.OverlappingFileLockException e) {
+      // another replica in this same JVM (tests) holds it: a follower, as across processes
     } catch (IOException e) {
       log.warn("cannot lock {}: {}", file, e.toString());
     }
