@@ -72,6 +72,10 @@ final class ScaleReport {
         r.countedOnce(), r.published(), r.counted(), r.deadLetters());
     row(b, "every target served by every replica", "%s", r.allServed());
     row(b, "window bytes per (landmark, target) pair", "%.1f", r.windowBytesPerPair());
+    if (r.sampleLogBytes() >= 0) {
+      row(b, "reed.samples on the broker's disk (lz4 batches, the feed's mix)", "%.1f bytes per sample",
+          (double) r.sampleLogBytes() / r.published());
+    }
     for (ScaleResult.ReplicaFigures m : r.replicas()) {
       row(b, "replica " + m.index() + (m.leader() ? " (leader)" : ""),
           "%,d targets in windows; heap after GC %,d MB (start %,d MB): %.1f bytes per pair of the deployment; RSS %,d MB",

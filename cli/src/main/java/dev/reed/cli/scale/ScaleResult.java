@@ -15,10 +15,11 @@ import java.util.List;
  * @param failover the kill and restart, null when not run
  * @param load /proc/loadavg at the end
  * @param steadyEnd seconds since the start at which the steady phase ended (before any kill)
+ * @param sampleLogBytes reed.samples' log segments on the embedded broker's disk then; -1 with --bootstrap
  */
 record ScaleResult(ScaleSettings settings, long samplesPerRound, List<RoundFigures> rounds, long published, long counted,
     long deadLetters, boolean allServed, List<ReplicaFigures> replicas, long windowBytes, QueryLoad.Window queries,
-    Failover failover, List<Tick> ticks, String load, double steadyEnd) {
+    Failover failover, List<Tick> ticks, String load, double steadyEnd, long sampleLogBytes) {
 
   /** @param served seconds from the round's last sample until every target was positioned and served */
   record RoundFigures(int round, long samples, double publishSeconds, double served, QueryLoad.Window queries) {}

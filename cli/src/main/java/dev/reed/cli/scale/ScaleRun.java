@@ -117,24 +117,24 @@ final class ScaleRun {
           Publisher.RoundEnd end = publisher.awaitRound(round, s.round().multipliedBy(4).plusMinutes(2));
           progress("round %d published: %,d samples in %.1f s (%,.0f samples/s offered)", round, end.samples(),
               end.seconds(), end.samples() / end.seconds());
-          if (queriesStarted) queryWindows.add(queries.take());
+          QueryLoad.Window w = queriesStarted ? queries.take() : null;
+          if (w != null) queryWindows.add(w);
+          if (!queriesStarted && s.queryRate() > 0) {
+            // from the second round on, queries run while ingest does (and the first round is positioned)
+            queries.start();
+            queriesStarted = true;
+            progress("query load started: %.0f GetOrderedServers/s, pages of %d, round robin over the replicas "
+                + "(first %d s not measured: warm-up)", s.queryRate(), s.pageSize(), s.queryWarmup().toSeconds());
+          }
           double served = monitor.awaitServed(end, feed.targets(), s.round().multipliedBy(3));
-          if (queriesStarted) {
-            QueryLoad.Window w = queryWindows.getLast();
+          if (w != null) {
             progress("round %d: all %,d targets served %.1f s after the round's last sample; queries %,.0f req/s p50 %.2f ms "
                 + "p99 %.2f ms errors %d", round, feed.targets(), served, w.rate(), w.quantileMs(0.5), w.quantileMs(0.99),
                 w.errors());
           } else {
             progress("round %d: all %,d targets served %.1f s after the round's last sample", round, feed.targets(), served);
           }
-          rounds.add(new ScaleResult.RoundFigures(round, end.samples(), end.seconds(), served,
-              queriesStarted ? queryWindows.getLast() : null));
-          if (!queriesStarted && served >= 0 && s.queryRate() > 0) {
-            queries.start();
-            queriesStarted = true;
-            progress("query load started: %.0f GetOrderedServers/s, pages of %d, round robin over the replicas "
-                + "(first %d s not measured: warm-up)", s.queryRate(), s.pageSize(), s.queryWarmup().toSeconds());
-          }
+          rounds.add(new ScaleResult.RoundFigures(round, end.samples(), end.seconds(), served, w));
         }
         // invariants at the end of the steady phase: wait until the feed's count is ingested
         long publishedNow = publisher.awaitQuiet();
@@ -169,6 +169,11 @@ final class ScaleRun {
         queryWindows.clear();
 
         double steadyEnd = now();
+        long sampleLogBytes = broker == null ? -1 : sampleLogBytes(broker.dataDir());
+        if (sampleLogBytes >= 0) {
+          progress("reed.samples on the broker's disk: %,d bytes, %.1f bytes per sample (lz4 batches)", sampleLogBytes,
+              (double) sampleLogBytes / publishedNow);
+        }
         ScaleResult.Failover failover = null;
         if (s.killAndRestart()) {
           publisher.resume();
@@ -176,7 +181,7 @@ final class ScaleRun {
         }
         publisher.stop();
         return new ScaleResult(s, feed.samplesPerRound(), rounds, publishedNow, counted, dead, allServed, memory,
-            windowBytes, allQueries, failover, List.copyOf(ticks), uptime(), steadyEnd);
+            windowBytes, allQueries, failover, List.copyOf(ticks), uptime(), steadyEnd, sampleLogBytes);
       } finally {
         if (publisher != null) publisher.stop();
       }
@@ -230,6 +235,19 @@ final class ScaleRun {
       Thread.sleep(TICK_MILLIS);
     }
     progress("%s", what);
+  }
+
+  /** Bytes of reed.samples' log segments in the embedded broker's data directory. */
+  private static long sampleLogBytes(Path dataDir) throws IOException {
+    long n = 0;
+    try (var dirs = Files.list(dataDir)) {
+      for (Path d : dirs.filter(p -> p.getFileName().toString().startsWith(dev.reed.proto.Topic.SAMPLES.name() + "-")).toList()) {
+        try (var files = Files.list(d)) {
+          for (Path f : files.filter(p -> p.toString().endsWith(".log")).toList()) n += Files.size(f);
+        }
+      }
+    }
+    return n;
   }
 
   private static String uptime() {

@@ -142,6 +142,7 @@ public final class IndexFeed implements AutoCloseable {
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
       boolean dirty = true;
       long lastBuild = 0;
+      long buildMillis = 0;
       while (!closed) {
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
         for (ConsumerRecord<byte[], byte[]> r : batch) {
@@ -150,8 +151,13 @@ public final class IndexFeed implements AutoCloseable {
         }
         boolean atEnd = caughtUp() || end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
         long now = clock.millis();
-        if (dirty && atEnd && (now - lastBuild >= rebuildEvery.toMillis() || !caughtUp())) {
+        // a rebuild sorts every server into a new ranking index: ~1 s at 250,000 servers on the loaded VM,
+        // so at most every 3 rebuild durations, or the feed spends its time rebuilding instead of reading
+        // (it fell 70,000 servers behind at 250,000 x 30: docs/research/scale.md)
+        if (dirty && atEnd && (now - lastBuild >= Math.max(rebuildEvery.toMillis(), 3 * buildMillis) || !caughtUp())) {
+          long t0 = System.nanoTime();
           rebuild();
+          buildMillis = (System.nanoTime() - t0) / 1_000_000;
           lastBuild = now;
           dirty = false;
         }
