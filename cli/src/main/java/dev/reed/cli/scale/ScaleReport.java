@@ -129,7 +129,7 @@ final class ScaleReport {
           if (rt.index() != i) continue;
           double v = rt.alive() ? value.applyAsDouble(rt) : Double.NaN;
           xs.add(t.t());
-          ys.add(Double.isNaN(v) ? 0 : v);
+          ys.add(v); // NaN (process down, metrics not up yet): a gap in the line
         }
       }
       if (!xs.isEmpty()) c.addSeries("replica " + i, xs, ys).setMarker(SeriesMarkers.NONE);
