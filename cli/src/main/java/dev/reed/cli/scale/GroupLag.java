@@ -22,8 +22,12 @@ import org.apache.kafka.common.TopicPartition;
  * 5 s, so it reads up to 5 s of samples high) and how many partitions the live members hold.
  */
 final class GroupLag implements AutoCloseable {
-  /** @param lag records behind, summed; -1 unknown. @param assigned partitions held by members */
-  record State(long lag, int assigned, int members, int partitions) {}
+  /**
+   * @param lag records behind, summed; -1 unknown
+   * @param assigned partitions held by members
+   * @param assignment who holds what (member client ids and partitions, sorted), to see it settle
+   */
+  record State(long lag, int assigned, int members, int partitions, String assignment) {}
 
   private final Admin admin;
   private final String group;
@@ -51,16 +55,20 @@ final class GroupLag implements AutoCloseable {
       }
       ConsumerGroupDescription d = admin.describeConsumerGroups(Set.of(group)).all().get(5, TimeUnit.SECONDS).get(group);
       int assigned = 0;
+      java.util.List<String> who = new java.util.ArrayList<>();
       for (MemberDescription m : d.members()) {
-        assigned += (int) m.assignment().topicPartitions().stream().filter(tp -> tp.topic().equals(Topic.SAMPLES.name()))
-            .count();
+        java.util.List<Integer> ps = m.assignment().topicPartitions().stream()
+            .filter(tp -> tp.topic().equals(Topic.SAMPLES.name())).map(TopicPartition::partition).sorted().toList();
+        assigned += ps.size();
+        who.add(m.consumerId() + "=" + ps);
       }
-      return new State(lag, assigned, d.members().size(), ends.size());
+      java.util.Collections.sort(who);
+      return new State(lag, assigned, d.members().size(), ends.size(), String.join(" ", who));
     } catch (ExecutionException | TimeoutException e) {
-      return new State(-1, -1, -1, Topic.SAMPLES.partitions());
+      return new State(-1, -1, -1, Topic.SAMPLES.partitions(), "");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new State(-1, -1, -1, Topic.SAMPLES.partitions());
+      return new State(-1, -1, -1, Topic.SAMPLES.partitions(), "");
     }
   }
 

@@ -100,11 +100,21 @@ final class ScaleRun {
           QueryLoad queries = new QueryLoad(replicas.stream().map(ReplicaProcess::grpcTarget).toList(), s.queryRate(),
               s.pageSize(), 4, s.queryWarmup())) {
         // samples published while the group still rebalances would be replayed by a partition's next
-        // owner and counted twice; the invariant needs a stable group first
+        // owner and counted twice; the invariant needs a settled group first: every member joined, every
+        // partition held, and the same assignment for 5 s (a cooperative rebalance moves partitions in
+        // two steps, the first of which already looks complete)
+        String[] settled = {""};
+        long[] since = {0};
         awaitCondition("consumer group stable: " + s.replicas() + " member(s) hold all "
             + dev.reed.proto.Topic.SAMPLES.partitions() + " sample partitions", Duration.ofSeconds(120), () -> {
           GroupLag.State g = lag.read();
-          return g.members() == s.replicas() && g.assigned() == dev.reed.proto.Topic.SAMPLES.partitions();
+          if (g.members() != s.replicas() || g.assigned() != dev.reed.proto.Topic.SAMPLES.partitions()) return false;
+          if (!g.assignment().equals(settled[0])) {
+            settled[0] = g.assignment();
+            since[0] = System.nanoTime();
+            return false;
+          }
+          return System.nanoTime() - since[0] >= 5_000_000_000L;
         });
         Monitor monitor = new Monitor(replicas, lag);
         monitors.add(monitor);
