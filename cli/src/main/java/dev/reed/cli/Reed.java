@@ -3,6 +3,7 @@ package dev.reed.cli;
 import dev.reed.agent.AgentCommand;
 import dev.reed.cli.browse.BrowseCommand;
 import dev.reed.cli.demo.DemoCommand;
+import dev.reed.cli.scale.ScaleCommand;
 import dev.reed.cli.snapshot.SnapshotCommand;
 import dev.reed.coordinator.CoordinatorCommand;
 import dev.reed.eval.EvalCommand;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Command;
       CoordinatorCommand.class,
       BrowseCommand.class,
       EvalCommand.class,
-      SnapshotCommand.class
+      SnapshotCommand.class,
+      ScaleCommand.class
     },
     footer = {"", "  test   Runs the full test suite (./mvnw verify; handled by the launcher).",
         "", "Run './reed COMMAND --help' for a command's options."})

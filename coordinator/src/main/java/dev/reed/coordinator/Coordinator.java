@@ -235,6 +235,7 @@ public final class Coordinator implements AutoCloseable {
 
     if (leader == null) leader = switch (config.leadership().election()) {
       case "standalone" -> LeaderElection.standalone();
+      case "file" -> LeaderElection.fileLock(config.leadership().leaseFile(), config.leadership().identity(), Duration.ofSeconds(1));
       case "kubernetes" -> LeaderElection.inCluster(config.leadership().leaseNamespace(), config.leadership().leaseName(), config.leadership().identity());
       default -> LeaderElection.inPod()
           ? LeaderElection.inCluster(config.leadership().leaseNamespace(), config.leadership().leaseName(), config.leadership().identity())
@@ -342,6 +343,8 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private void registerMetrics(DeadLetters deadLetters, SampleIngest ingest) {
+    // heap and non-heap pools (jvm_memory_used_bytes{area="heap"}): what sizing a replica needs
+    new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
     FunctionCounter.builder("reed_ingest_samples", ingest, i -> i.counters().samples())
         .description("valid RTT samples ingested").register(registry);
     FunctionCounter.builder("reed_ingest_mesh_samples", ingest, i -> i.counters().meshSamples())

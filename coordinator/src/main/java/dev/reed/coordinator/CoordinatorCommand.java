@@ -117,8 +117,14 @@ public final class CoordinatorCommand implements Callable<Integer> {
   String expireAfter = Durations.format(Rounds.DEFAULT.expireAfter());
 
   @Option(names = "--leader-election",
-      description = "standalone, kubernetes, or auto = kubernetes inside a pod (default: ${DEFAULT-VALUE})")
+      description = "standalone, kubernetes, auto = kubernetes inside a pod, or file = whoever holds a lock on "
+          + "--lease-file (several replicas on one machine) (default: ${DEFAULT-VALUE})")
   String leaderElection = Leadership.DEFAULT.election();
+
+  @Option(names = "--lease-file", paramLabel = "FILE",
+      description = "lock file of --leader-election file; the process holding it leads, the OS frees it when that "
+          + "process exits (default: none)")
+  Path leaseFile;
 
   @Option(names = "--lease", paramLabel = "NAMESPACE/NAME",
       description = "Kubernetes Lease used for leader election (default: ${DEFAULT-VALUE})")
@@ -220,7 +226,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .tls(tlsCert, tlsKey).apiKeysFile(apiKeys)
         .roundInterval(duration("--round-interval", roundInterval)).window(window)
         .replay(duration("--replay", replay)).expireAfter(duration("--expire-after", expireAfter))
-        .leaderElection(leaderElection).lease(ns[0], ns[1]).groupId(groupId)
+        .leaderElection(leaderElection).lease(ns[0], ns[1]).leaseFile(leaseFile).groupId(groupId)
         .geo(geoip == null ? List.of() : geoip, asn == null ? List.of() : asn)
         .trustedProxies(trustedProxies == null ? List.of() : trustedProxies)
         .http(http == null || http.isBlank() ? null : httpAddress(http))

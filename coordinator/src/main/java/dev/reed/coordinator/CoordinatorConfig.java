@@ -322,18 +322,23 @@ public record CoordinatorConfig(
   /**
    * Leader election: the leader embeds the landmarks, every replica positions targets.
    *
-   * @param election "standalone", "kubernetes", or "auto" (kubernetes when in a pod)
+   * @param election "standalone", "kubernetes", "auto" (kubernetes when in a pod) or "file" (an
+   *     exclusive lock on {@code leaseFile}: several replicas on one machine without Kubernetes)
    * @param leaseNamespace namespace of the Lease (kubernetes)
    * @param leaseName name of the Lease (kubernetes)
    * @param identity this replica's name; null = the pod name, else host name and process id
+   * @param leaseFile the lock file (file); null otherwise
    */
-  public record Leadership(String election, String leaseNamespace, String leaseName, String identity) {
+  public record Leadership(String election, String leaseNamespace, String leaseName, String identity, Path leaseFile) {
     /** Defaults: auto, Lease {@code reed/reed-coordinator-leader} (the manifests' names), identity from the process. */
-    public static final Leadership DEFAULT = new Leadership("auto", "reed", "reed-coordinator-leader", null);
+    public static final Leadership DEFAULT = new Leadership("auto", "reed", "reed-coordinator-leader", null, null);
 
     public Leadership {
-      if (!List.of("standalone", "kubernetes", "auto").contains(election)) {
-        throw new IllegalArgumentException("leader-election must be standalone, kubernetes or auto: " + election);
+      if (!List.of("standalone", "kubernetes", "auto", "file").contains(election)) {
+        throw new IllegalArgumentException("leader-election must be standalone, kubernetes, auto or file: " + election);
+      }
+      if (election.equals("file") && leaseFile == null) {
+        throw new IllegalArgumentException("leader-election file needs a lease file (--lease-file)");
       }
       Objects.requireNonNull(leaseNamespace, "leaseNamespace");
       Objects.requireNonNull(leaseName, "leaseName");
@@ -405,6 +410,7 @@ public record CoordinatorConfig(
     private String leaseNamespace;
     private String leaseName;
     private String identity;
+    private Path leaseFile;
     private GeoFiles geo;
     private Clock clock;
     private java.net.InetSocketAddress http;
@@ -456,6 +462,7 @@ public record CoordinatorConfig(
       leaseNamespace = c.leadership.leaseNamespace();
       leaseName = c.leadership.leaseName();
       identity = c.leadership.identity();
+      leaseFile = c.leadership.leaseFile();
       geo = c.geo;
       clock = c.clock;
       http = c.http.address();
@@ -500,6 +507,8 @@ public record CoordinatorConfig(
     public Builder leaderElection(String v) { leaderElection = v; return this; }
     public Builder lease(String namespace, String name) { leaseNamespace = namespace; leaseName = name; return this; }
     public Builder identity(String v) { identity = v; return this; }
+    /** The lock file of {@code leaderElection("file")}. */
+    public Builder leaseFile(Path v) { leaseFile = v; return this; }
     public Builder clock(Clock v) { clock = v; return this; }
     /** The HTTP face's address ({@code --http}); null = off. */
     public Builder http(java.net.InetSocketAddress v) { http = v; return this; }
@@ -531,7 +540,7 @@ public record CoordinatorConfig(
           new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers, quarantine),
           new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),
-          new Leadership(leaderElection, leaseNamespace, leaseName, identity), geo, clock,
+          new Leadership(leaderElection, leaseNamespace, leaseName, identity, leaseFile), geo, clock,
           new Http(http, corsOrigins, wsOverheadMs),
           new Reports(reports, reportKeyFile, reportParams),
           new Integrity(integrityParams));

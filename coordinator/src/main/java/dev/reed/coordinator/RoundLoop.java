@@ -57,6 +57,10 @@ final class RoundLoop implements AutoCloseable {
   private volatile boolean alive = true;
   private volatile TargetPositioning.Result lastPositioning;
   private volatile Runnable afterRound = () -> { };
+  /** One embedding at a time, off the ingest thread. */
+  private final java.util.concurrent.ExecutorService embedder = java.util.concurrent.Executors.newSingleThreadExecutor(
+      r -> Thread.ofPlatform().name("landmark-embedding").daemon().unstarted(r));
+  private java.util.concurrent.CompletableFuture<LandmarkEmbeddingRound.Result> embedJob;
 
   RoundLoop(CoordinatorConfig config, SampleIngest ingest, TargetWindows windows, MeshWindows mesh, IndexFeed feed,
       LeaderElection leader, LandmarkIntegrityRound integrity, LandmarkEmbeddingRound embedding,
@@ -152,10 +156,7 @@ final class RoundLoop implements AutoCloseable {
       LandmarkIntegrityRound.Result q = integrity.run(mesh, windows, state);
       quarantine = q.quarantined().isEmpty() ? "none" : String.join(",", q.quarantined().keySet());
       if (!q.outliers().isEmpty()) quarantine += " outliers=" + String.join(",", q.outliers().keySet());
-      LandmarkEmbeddingRound.Result e = embedding.run(mesh, state, q.quarantined());
-      embed = e.skipReason() != null ? "skipped (" + e.skipReason() + ")"
-          : (e.published() ? "epoch " + e.epoch() : "unchanged epoch " + e.epoch()) + " landmarks=" + e.landmarks()
-              + " leftOut=" + e.leftOut() + String.format(" medErr=%.3f", e.medianRelativeError());
+      embed = embed(state, q.quarantined());
       TargetPublisher.Result c = catalog.run(() -> feed.current().targets());
       cat = "published=" + c.published() + " deleted=" + c.deleted() + " crawled=" + c.crawled();
       swept = sweep(state);
@@ -180,6 +181,31 @@ final class RoundLoop implements AutoCloseable {
         Double.isNaN(p.medianRelativeError()) ? "-" : String.format("%.3f", p.medianRelativeError()), p.flagged(), cat, swept,
         ic.samples(), ic.meshSamples(), ic.deadLettered(), ingest.ownedPartitions().size(),
         (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /**
+   * Starts this round's landmark embedding on the embedding thread unless the last one still runs,
+   * and describes the last finished one. Solving takes seconds for 30 landmarks (8-50 s on a loaded
+   * 2-core VM) and used to block this thread, so the leader stopped ingesting its partitions
+   * (docs/research/scale.md); the mesh snapshot is taken here, where the windows are owned.
+   */
+  private String embed(ServingState state, Map<String, LandmarkIntegrityRound.Held> quarantined) {
+    String last = "-";
+    if (embedJob != null) {
+      if (!embedJob.isDone()) return "running";
+      try {
+        LandmarkEmbeddingRound.Result e = embedJob.join();
+        last = e.skipReason() != null ? "skipped (" + e.skipReason() + ")"
+            : (e.published() ? "epoch " + e.epoch() : "unchanged epoch " + e.epoch()) + " landmarks=" + e.landmarks()
+                + " leftOut=" + e.leftOut() + String.format(" medErr=%.3f", e.medianRelativeError());
+      } catch (RuntimeException ex) {
+        last = "failed (" + ex + ")";
+        log.error("landmark embedding failed: {}", ex.toString(), ex);
+      }
+    }
+    MeshWindows.Mesh m = embedding.snapshot(mesh);
+    embedJob = java.util.concurrent.CompletableFuture.supplyAsync(() -> embedding.run(m, state, quarantined), embedder);
+    return last;
   }
 
   /**
@@ -209,5 +235,6 @@ final class RoundLoop implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    embedder.shutdownNow();
   }
 }

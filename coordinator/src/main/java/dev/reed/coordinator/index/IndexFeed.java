@@ -56,6 +56,13 @@ public final class IndexFeed implements AutoCloseable {
   private final Duration rebuildEvery;
   private final AtomicReference<ServingState> state;
   private final Map<String, ServerCoordinate> servers = new HashMap<>();
+  /**
+   * One String per landmark id for every server's landmark_rtts: parsed, each of the T x L entries
+   * held its own copy (~56 bytes per (landmark, target) pair on every replica, the largest item of
+   * a replica's heap in the scale runs, docs/research/scale.md). Bounded: ids beyond it are kept as parsed.
+   */
+  private final Map<String, String> landmarkIds = new HashMap<>();
+  private static final int MAX_SHARED_LANDMARK_IDS = 4096;
   private final Map<String, ServerEntry> entries = new HashMap<>();
   private final Map<String, RankedTemplate> ranked = new HashMap<>();
   private final LandmarkNumbers landmarkNumbers = new LandmarkNumbers();
@@ -136,6 +143,7 @@ public final class IndexFeed implements AutoCloseable {
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
       boolean dirty = true;
       long lastBuild = 0;
+      long buildMillis = 0;
       while (!closed) {
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
         for (ConsumerRecord<byte[], byte[]> r : batch) {
@@ -144,8 +152,13 @@ public final class IndexFeed implements AutoCloseable {
         }
         boolean atEnd = caughtUp() || end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
         long now = clock.millis();
-        if (dirty && atEnd && (now - lastBuild >= rebuildEvery.toMillis() || !caughtUp())) {
+        // a rebuild sorts every server into a new ranking index: ~1 s at 250,000 servers on the loaded VM,
+        // so at most every 3 rebuild durations, or the feed spends its time rebuilding instead of reading
+        // (it fell 70,000 servers behind at 250,000 x 30: docs/research/scale.md)
+        if (dirty && atEnd && (now - lastBuild >= Math.max(rebuildEvery.toMillis(), 3 * buildMillis) || !caughtUp())) {
+          long t0 = System.nanoTime();
           rebuild();
+          buildMillis = (System.nanoTime() - t0) / 1_000_000;
           lastBuild = now;
           dirty = false;
         }
@@ -165,6 +178,21 @@ public final class IndexFeed implements AutoCloseable {
     }
   }
 
+  private ServerCoordinate shareLandmarkIds(ServerCoordinate c) {
+    if (c.getLandmarkRttsCount() == 0) return c;
+    ServerCoordinate.Builder b = c.toBuilder();
+    for (int i = 0; i < c.getLandmarkRttsCount(); i++) {
+      String id = c.getLandmarkRtts(i).getLandmarkId();
+      String shared = landmarkIds.get(id);
+      if (shared == null && landmarkIds.size() < MAX_SHARED_LANDMARK_IDS) {
+        landmarkIds.put(id, id);
+        shared = id;
+      }
+      if (shared != null) b.setLandmarkRtts(i, b.getLandmarkRtts(i).toBuilder().setLandmarkId(shared));
+    }
+    return b.build();
+  }
+
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
     String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
     byte[] v = r.value();
@@ -177,7 +205,7 @@ public final class IndexFeed implements AutoCloseable {
             ranked.remove(key);
             return true;
           }
-          ServerCoordinate c = ServerCoordinate.parseFrom(v);
+          ServerCoordinate c = shareLandmarkIds(ServerCoordinate.parseFrom(v));
           Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
           ServerInfo info = c.getServerInfo();
           servers.put(key, c);

@@ -26,6 +26,14 @@ public interface LeaderElection extends AutoCloseable {
   }
 
   /**
+   * An exclusive lock on {@code file}: several replicas on one machine without Kubernetes (the
+   * scale harness); a follower retries every {@code retry} and leads once the holder has exited.
+   */
+  static LeaderElection fileLock(java.nio.file.Path file, String identity, Duration retry) throws IOException {
+    return new FileLockLeadership(file, identity, retry);
+  }
+
+  /**
    * A Kubernetes Lease ({@code coordination.k8s.io/v1}) through client-java-extended's
    * {@code LeaderElector}.
    */

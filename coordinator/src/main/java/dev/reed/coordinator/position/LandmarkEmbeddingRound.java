@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -64,6 +65,39 @@ public final class LandmarkEmbeddingRound {
   private long epoch;
   private Map<String, LandmarkCoordinate> lastPublished = Map.of();
   private Set<String> lastQuarantined = Set.of();
+  /**
+   * What the last round that kept the embedding solved from. The same landmarks and previous
+   * coordinates with a mesh that moved by no more than the move threshold anywhere keep the
+   * embedding again without solving: the same input gives the same solution (fixed seed), and a
+   * mesh change below the threshold a landmark must move to start an epoch is jitter in the window
+   * minima. Solving is the expensive part (8-30 s for 30 landmarks on the loaded 2-core VM, on the
+   * leader's ingest thread, which starved its ingest at 50,000 x 30: docs/research/scale.md). Null
+   * after any other outcome.
+   */
+  private Unchanged lastUnchanged;
+
+  private record Unchanged(List<String> ids, double[][] d, List<Coordinate> previous, Set<String> known, double median) {
+    boolean sameInput(List<String> ids, double[][] d, List<Coordinate> previous, Set<String> known, double toleranceMs) {
+      if (!this.ids.equals(ids) || !this.known.equals(known)) return false;
+      for (int i = 0; i < d.length; i++) {
+        for (int j = 0; j < d.length; j++) {
+          double a = this.d[i][j];
+          double b = d[i][j];
+          if (Double.isNaN(a) != Double.isNaN(b) || Math.abs(a - b) > toleranceMs) return false;
+        }
+      }
+      for (int i = 0; i < previous.size(); i++) {
+        Coordinate a = this.previous.get(i);
+        Coordinate b = previous.get(i);
+        if (a == null || b == null) {
+          if (a != b) return false;
+        } else if (!Arrays.equals(a.components(), b.components()) || a.height() != b.height()) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
 
   public LandmarkEmbeddingRound(CoordinateConfig config, int minMeshPeers, Producer<byte[], byte[]> producer, Clock clock,
       double moveThresholdMs, long seed) {
@@ -76,16 +110,22 @@ public final class LandmarkEmbeddingRound {
   }
 
   public Result run(MeshWindows mesh, ServingState state) {
-    return run(mesh, state, Map.of());
+    return run(snapshot(mesh), state, Map.of());
+  }
+
+  /** The mesh as this round embeds it; taken on the thread that owns the windows. */
+  public MeshWindows.Mesh snapshot(MeshWindows mesh) {
+    return mesh.matrix(minPeers);
   }
 
   /**
    * One round without the quarantined landmarks ({@link LandmarkIntegrityRound}): they are published
    * in the same epoch flagged {@code quarantined}, at their held position, so replicas leave them out
-   * of positioning and serving; a change of the quarantined set starts a new epoch.
+   * of positioning and serving; a change of the quarantined set starts a new epoch. Embeds a mesh
+   * snapshot: may run on another thread than the windows' owner (the round loop solves on a
+   * background thread so ingest goes on), one call at a time.
    */
-  public Result run(MeshWindows mesh, ServingState state, Map<String, LandmarkIntegrityRound.Held> quarantined) {
-    MeshWindows.Mesh m = mesh.matrix(minPeers);
+  public Result run(MeshWindows.Mesh m, ServingState state, Map<String, LandmarkIntegrityRound.Held> quarantined) {
     List<String> ids = new ArrayList<>();
     List<Integer> rows = new ArrayList<>();
     for (int i = 0; i < m.landmarkIds().size(); i++) {
@@ -123,6 +163,11 @@ public final class LandmarkEmbeddingRound {
       }
       previous.add(c);
     }
+    if (lastUnchanged != null && shown.keySet().equals(knownQuarantined)
+        && lastUnchanged.sameInput(ids, d, previous, known.keySet(), moveThresholdMs)) {
+      return new Result(ids.size(), leftOut, false, current, lastUnchanged.median(), null);
+    }
+    lastUnchanged = null;
     LandmarkEmbedding e;
     try {
       // a fresh generator from the same seed every round: the same mesh gives the same solution (the random
@@ -139,14 +184,20 @@ public final class LandmarkEmbeddingRound {
       Coordinate n = e.coordinates().get(i);
       moved = p == null || p.euclideanTo(n) > moveThresholdMs || Math.abs(p.height() - n.height()) > moveThresholdMs;
     }
-    if (sameSet && !moved) return new Result(ids.size(), leftOut, false, current, median, null);
+    if (sameSet && !moved) {
+      lastUnchanged = new Unchanged(List.copyOf(ids), d, previous, Set.copyOf(known.keySet()), median);
+      return new Result(ids.size(), leftOut, false, current, median, null);
+    }
     if (sameSet) {
       // the solver restarts from scratch and can land in another minimum of about the same cost that no
       // rigid motion maps onto the previous one: keep the previous embedding while it fits the mesh as well
       double[] kept = relativeErrors(previous, d);
       boolean fitsWorse = false;
       for (int i = 0; i < kept.length && !fitsWorse; i++) fitsWorse = kept[i] > e.relativeErrors()[i] + FIT_TOLERANCE;
-      if (!fitsWorse) return new Result(ids.size(), leftOut, false, current, Stats.median(kept), null);
+      if (!fitsWorse) {
+        lastUnchanged = new Unchanged(List.copyOf(ids), d, previous, Set.copyOf(known.keySet()), Stats.median(kept));
+        return new Result(ids.size(), leftOut, false, current, Stats.median(kept), null);
+      }
     }
     epoch = current + 1;
     Instant now = clock.instant();

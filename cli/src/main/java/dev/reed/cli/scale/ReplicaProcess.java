@@ -1,0 +1,158 @@
+package dev.reed.cli.scale;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One coordinator replica as its own JVM, started exactly as {@code ./reed coordinator} runs (this
+ * JVM's java binary and class path, {@code dev.reed.cli.Reed coordinator}), with an explicit heap,
+ * free gRPC and metrics ports, the file-lock leader election and its log in the output directory.
+ * Read through its Prometheus endpoint and {@code /proc/PID/status}.
+ */
+final class ReplicaProcess implements AutoCloseable {
+  private final int index;
+  private final List<String> command;
+  private final Path log;
+  private final int grpcPort;
+  private final int metricsPort;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private Process process;
+  private long startedNanos;
+
+  ReplicaProcess(int index, String bootstrap, Path outDir, String heap, Duration roundInterval, Path leaseFile)
+      throws IOException {
+    this.index = index;
+    this.grpcPort = freePort();
+    this.metricsPort = freePort();
+    this.log = outDir.resolve("replica-" + index + ".log");
+    String java = ProcessHandle.current().info().command().orElse("java");
+    command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-XX:+UseParallelGC",
+        "--enable-native-access=ALL-UNNAMED"));
+    if (Runtime.version().feature() >= 24) command.add("--sun-misc-unsafe-memory-access=allow");
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.reed.cli.Reed", "coordinator",
+        "--kafka", bootstrap, "--bind", "127.0.0.1", "--grpc-port", Integer.toString(grpcPort),
+        "--metrics-port", Integer.toString(metricsPort), "--q3-master-port", "-1", "--valve-master-port", "-1",
+        "--round-interval", roundInterval.toMillis() + "ms", "--leader-election", "file",
+        "--lease-file", leaseFile.toString(), "--no-reports"));
+  }
+
+  int index() {
+    return index;
+  }
+
+  String grpcTarget() {
+    return "127.0.0.1:" + grpcPort;
+  }
+
+  /** Starts (or starts again after a kill) the process, appending to its log. */
+  void start() throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment().put("HOSTNAME", "replica" + index);
+    startedNanos = System.nanoTime();
+    process = pb.start();
+  }
+
+  long startedNanos() {
+    return startedNanos;
+  }
+
+  boolean alive() {
+    return process != null && process.isAlive();
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /** SIGKILL (Process.destroyForcibly on Linux), waits for the process to be gone. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor();
+  }
+
+  /** Prometheus text of the replica, summed per metric name over tags; empty when unreachable. */
+  Map<String, Double> metrics() {
+    Map<String, Double> out = new HashMap<>();
+    if (!alive()) return out;
+    try {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) return out;
+      for (String line : r.body().split("\n")) {
+        if (line.isEmpty() || line.charAt(0) == '#') continue;
+        int sp = line.lastIndexOf(' ');
+        if (sp < 0) continue;
+        int brace = line.indexOf('{');
+        String name = brace >= 0 && brace < sp ? line.substring(0, brace) : line.substring(0, sp);
+        double v;
+        try {
+          v = Double.parseDouble(line.substring(sp + 1));
+        } catch (NumberFormatException e) {
+          continue;
+        }
+        // heap only, for the JVM memory gauges
+        if (name.startsWith("jvm_memory_") && !line.contains("area=\"heap\"")) continue;
+        out.merge(name, v, Double::sum);
+      }
+    } catch (IOException e) {
+      return out;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return out;
+  }
+
+  /** Resident set size in bytes from /proc/PID/status (VmRSS), -1 if unknown. */
+  long rssBytes() {
+    if (!alive()) return -1;
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+        if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    } catch (IOException | NumberFormatException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  /** Heap in use right after a full GC ({@code jcmd PID GC.run}, then the heap gauge), -1 if unknown. */
+  long heapAfterGcBytes() throws InterruptedException {
+    if (!alive()) return -1;
+    Path jcmd = Path.of(ProcessHandle.current().info().command().orElse("java")).resolveSibling("jcmd");
+    try {
+      Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      p.waitFor();
+    } catch (IOException e) {
+      return -1;
+    }
+    Double used = metrics().get("jvm_memory_used_bytes");
+    return used == null ? -1 : used.longValue();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process != null && process.isAlive()) {
+      process.destroy();
+      if (!process.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) kill();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

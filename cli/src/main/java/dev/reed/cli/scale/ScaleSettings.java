@@ -1,0 +1,47 @@
+package dev.reed.cli.scale;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * One step of the scale harness.
+ *
+ * @param targets game servers T
+ * @param landmarks landmark agents L
+ * @param round the landmark round (the agents' default is 5 min; a shorter round keeps the work per
+ *     round and raises the rate)
+ * @param rounds steady rounds measured
+ * @param replicas coordinator processes 1-3
+ * @param replicaHeap -Xms/-Xmx of each replica (e.g. 2g)
+ * @param coordinatorRound the replicas' --round-interval (embed + position cadence)
+ * @param queryRate GetOrderedServers per second while ingest runs (0 = none)
+ * @param queryWarmup how long the query load runs unmeasured first
+ * @param pageSize servers per page
+ * @param timeoutRate share of probes that time out
+ * @param killAndRestart SIGKILL a replica after the steady rounds and start it again
+ * @param bootstrap an existing broker, or null for an embedded one
+ * @param out where the report, plots, logs and (embedded) broker data go
+ */
+record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int replicas, String replicaHeap,
+    Duration coordinatorRound, double queryRate, Duration queryWarmup, int pageSize, double timeoutRate, boolean killAndRestart,
+    String bootstrap, Path out) {
+
+  ScaleSettings {
+    if (targets < 1 || targets > (1 << 20)) throw new IllegalArgumentException("--targets must be 1-1048576: " + targets);
+    if (landmarks < 6 || landmarks > 64) {
+      throw new IllegalArgumentException("--landmarks must be 6-64 (a 4-D embedding needs D+2): " + landmarks);
+    }
+    if (rounds < 1) throw new IllegalArgumentException("--rounds must be >= 1: " + rounds);
+    if (replicas < 1 || replicas > 3) throw new IllegalArgumentException("--replicas must be 1-3: " + replicas);
+    if (round.toMillis() < 1000) throw new IllegalArgumentException("--round-seconds must be >= 1");
+    if (queryRate < 0) throw new IllegalArgumentException("--query-rate must be >= 0: " + queryRate);
+    if (pageSize < 1 || pageSize > 1000) throw new IllegalArgumentException("--page-size must be 1-1000: " + pageSize);
+    if (!(timeoutRate >= 0 && timeoutRate < 1)) throw new IllegalArgumentException("--timeouts must be in [0, 1): " + timeoutRate);
+    if (!replicaHeap.matches("[0-9]+[mMgG]")) throw new IllegalArgumentException("--replica-heap like 512m or 2g: " + replicaHeap);
+  }
+
+  /** Samples per second the feed offers: T x L per round. */
+  double offeredRate() {
+    return (double) targets * landmarks / (round.toMillis() / 1000.0);
+  }
+}
