@@ -89,7 +89,7 @@ class CompactLandmarkRttsTest {
           CoordinateCodec.attributes(sc.getServerInfo(), sc.getProtocol())));
     }
     return new ServingState(RankingIndex.of(entries), Map.copyOf(servers), Map.copyOf(ranked), Map.of(), List.of(), Map.of(),
-        Map.of(), 1, Instant.now(), 2, false, numbers.table());
+        Map.of(), 1, Instant.now(), 2, false, numbers.table(), Map.of());
   }
 
   /** Runs {@code change} on every GetOrderedServersRequest as it arrives, after noting whether it asked for the compact form. */
