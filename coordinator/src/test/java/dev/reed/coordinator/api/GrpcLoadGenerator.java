@@ -23,10 +23,7 @@ import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -247,21 +244,7 @@ public final class GrpcLoadGenerator {
    */
   static Caller unparsed(ManagedChannel channel) {
     MethodDescriptor<GetOrderedServersRequest, byte[]> raw = ReedServiceGrpc.getGetOrderedServersMethod().toBuilder(
-        ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), new MethodDescriptor.Marshaller<byte[]>() {
-          @Override
-          public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-          }
-
-          @Override
-          public byte[] parse(InputStream stream) {
-            try {
-              return stream.readAllBytes();
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-          }
-        }).build();
+        ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), EncodedOrderedPage.MARSHALLER).build();
     return (req, done) -> ClientCalls.asyncUnaryCall(
         channel.newCall(raw, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS)), req, cast(done));
   }
