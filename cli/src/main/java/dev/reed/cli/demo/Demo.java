@@ -161,6 +161,7 @@ final class Demo implements AutoCloseable {
     meshRounds();
     publishCatalog();
     boolean converged = measure(rounds);
+    awaitGeoModel();
     if (options.web()) {
       progress.line("page: %s", pageUrl());
       Place where = world.location(browser.host());
@@ -169,6 +170,24 @@ final class Demo implements AutoCloseable {
           where == null ? "" : String.format(Locale.ROOT, "; state its location with ?lat=%.2f&lon=%.2f", where.lat(), where.lon()));
     }
     return converged;
+  }
+
+  /**
+   * With locations on, waits until the coordinator's location model covers the positioned servers:
+   * it trains in the background a few rounds after they arrive, and rankings (the page's, the
+   * discoveries') change when it does, so nothing is measured or shown against a half-trained model.
+   */
+  private void awaitGeoModel() throws InterruptedException {
+    if (coordinator.locator() == null) return;
+    long t = progress.now();
+    int positioned = coordinator.servingState().servers().size();
+    if (!await(Duration.ofSeconds(60), () -> coordinator.geoModel().estimator() != null
+        && coordinator.geoModel().servers().size() >= positioned)) {
+      log.warn("coordinator: location model covers {} of {} positioned servers after 60 s",
+          coordinator.geoModel().servers().size(), positioned);
+      return;
+    }
+    progress.line("location model trained on the %d positioned servers (%.1f s)", positioned, progress.secondsSince(t));
   }
 
   // ---------------------------------------------------------------- phase 1: start everything

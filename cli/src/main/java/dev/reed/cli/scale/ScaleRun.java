@@ -59,6 +59,7 @@ final class ScaleRun {
     EmbeddedKafka broker = null;
     List<ReplicaProcess> replicas = new ArrayList<>();
     Publisher publisher = null;
+    KafkaProducer<byte[], byte[]> producer = null;
     try {
       String bootstrap = s.bootstrap();
       if (bootstrap == null) {
@@ -70,7 +71,7 @@ final class ScaleRun {
       SyntheticFeed feed = new SyntheticFeed(new SyntheticFeed.Plan(s.targets(), s.landmarks(), s.timeoutRate(), 2.0, 19));
       progress("world of %,d targets x %d landmarks built in %.1f s", s.targets(), s.landmarks(),
           (System.nanoTime() - tw) / 1e9);
-      KafkaProducer<byte[], byte[]> producer = SyntheticFeed.producer(bootstrap);
+      producer = SyntheticFeed.producer(bootstrap);
       feed.announce(producer, s.round().toMillis());
       Path lease = s.out().resolve("leader.lock");
       // Ctrl-C or SIGTERM of the harness must not leave replica processes behind
@@ -199,6 +200,7 @@ final class ScaleRun {
       for (Monitor m : monitors) m.close();
       for (ReplicaProcess r : replicas) r.close();
       for (Thread h : hooks) Runtime.getRuntime().removeShutdownHook(h);
+      if (producer != null) producer.close(Duration.ofSeconds(5)); // before the broker: its threads would retry it forever
       if (broker != null) broker.close();
     }
   }
