@@ -178,7 +178,7 @@ final class Demo implements AutoCloseable {
    * discoveries') change when it does, so nothing is measured or shown against a half-trained model.
    */
   private void awaitGeoModel() throws InterruptedException {
-    if (coordinator.locator() == null) return;
+    if (locationsFile == null) return; // no location database: the coordinator trains no model
     long t = progress.now();
     int positioned = coordinator.servingState().servers().size();
     if (!await(Duration.ofSeconds(60), () -> coordinator.geoModel().estimator() != null
