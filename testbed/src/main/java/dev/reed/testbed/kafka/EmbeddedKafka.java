@@ -160,11 +160,33 @@ public final class EmbeddedKafka implements AutoCloseable {
           }
         }
       }
+      awaitLeaders(admin, requests.stream().map(NewTopic::name).toList());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException("timed out creating topics on " + bootstrapServers(), e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot describe the new topics on " + bootstrapServers() + ": " + e.getCause(), e);
+    }
+  }
+
+  /**
+   * Waits until the broker leads every partition of the topics: a topic is created before its
+   * partitions' leadership reaches the broker, and an idempotent producer that writes in between
+   * gets NOT_LEADER, retries, and can then be refused with OutOfOrderSequenceException for its
+   * whole delivery timeout (seen as a 2-minute stall in a test).
+   */
+  private static void awaitLeaders(Admin admin, List<String> names)
+      throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      boolean led = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
+          .flatMap(d -> d.partitions().stream())
+          .allMatch(p -> p.leader() != null && p.leader().id() == NODE_ID);
+      if (led) return;
+      if (System.nanoTime() > deadline) throw new java.util.concurrent.TimeoutException("partition leaders of " + names);
+      Thread.sleep(20);
     }
   }
 
