@@ -216,7 +216,7 @@ final class RoundLoop implements AutoCloseable {
   private int sweep(ServingState state) {
     long horizon = clock.millis() - 2 * config.rounds().expireAfter().toMillis();
     int n = 0;
-    for (Map.Entry<String, ServerCoordinate> e : state.servers().entrySet()) {
+    for (Map.Entry<String, ServerCoordinate> e : state.coordinatesOnly().entrySet()) {
       Timestamp t = e.getValue().getUpdateTime();
       if (t.getSeconds() * 1000 + t.getNanos() / 1_000_000 < horizon) {
         producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), e.getKey().getBytes(StandardCharsets.UTF_8), null));

@@ -216,6 +216,11 @@ public final class RankingIndex {
     return d;
   }
 
+  /** The entry at {@code position} in the index's order (the order of {@link Ranked#position}). */
+  public ServerEntry entry(int position) {
+    return entries[position];
+  }
+
   /**
    * One page of servers in ascending predicted RTT from {@code client}, strictly after {@code after}.
    *
@@ -330,7 +335,7 @@ public final class RankingIndex {
     int take = Math.min(held, pageSize);
     List<Ranked> out = new ArrayList<>(take);
     for (int k = 0; k < take; k++) {
-      out.add(new Ranked(entries[top.entry(k)], top.value(k)));
+      out.add(new Ranked(entries[top.entry(k)], top.value(k), top.entry(k)));
     }
     Cursor next = held > pageSize ? new Cursor(top.value(take - 1), entries[top.entry(take - 1)].key()) : null;
     int total = countMatching(filter, fg, fm, q, hc, limit);
@@ -481,7 +486,7 @@ public final class RankingIndex {
     int take = Math.min(held, pageSize);
     List<Ranked> out = new ArrayList<>(take);
     for (int k = 0; k < take; k++) {
-      out.add(new Ranked(entries[top.entry(k)], top.value(k)));
+      out.add(new Ranked(entries[top.entry(k)], top.value(k), top.entry(k)));
     }
     Cursor next = held > pageSize ? new Cursor(top.value(take - 1), entries[top.entry(take - 1)].key()) : null;
     return new RankedPage(out, next, total);

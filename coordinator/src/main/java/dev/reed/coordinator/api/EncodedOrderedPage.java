@@ -28,26 +28,23 @@ final class EncodedOrderedPage {
 
   private EncodedOrderedPage() {}
 
-  /** Encodes one page with landmark_rtts; {@code templates.get(i)} with {@code predictedUs[i]}. */
-  static byte[] encode(List<RankedTemplate> templates, int[] predictedUs, String nextToken, int totalMatching) {
-    return encode(templates, predictedUs, null, nextToken, totalMatching, null);
-  }
-
   /**
    * Encodes one page; {@code templates.get(i)} with {@code predictedUs[i]} and {@code extras[i]}:
    * further RankedServer fields already encoded (placement, geo_predicted_rtt_us, uncertainty_us),
    * appended as they are; {@code extras} or an entry may be null.
    *
-   * @param landmarkIds null: landmark RTTs as landmark_rtts; else the compact form with this table
-   *     (the templates' state's {@code landmarkIds}, which covers every ref they hold)
+   * @param landmarkIds the templates' state's {@code landmarkIds}, which covers every ref they hold
+   * @param compact landmark RTTs in the compact form, with {@code landmarkIds} at the end; else as
+   *     landmark_rtts, written with the ids
    */
-  static byte[] encode(List<RankedTemplate> templates, int[] predictedUs, byte[][] extras, String nextToken,
-      int totalMatching, List<String> landmarkIds) {
-    boolean compact = landmarkIds != null;
+  static byte[] encode(RankedTemplate[] templates, int[] predictedUs, byte[][] extras, String nextToken,
+      int totalMatching, List<String> landmarkIds, boolean compact) {
+    byte[][] idFields = compact ? null : RankedTemplate.idFields(landmarkIds);
+    int[] lengths = new int[templates.length];
     int size = 0;
-    for (int i = 0; i < templates.size(); i++) {
-      int entry = entryLength(templates.get(i), compact, predictedUs[i]) + extraLength(extras, i);
-      size += 1 + CodedOutputStream.computeUInt32SizeNoTag(entry) + entry;
+    for (int i = 0; i < templates.length; i++) {
+      lengths[i] = entryLength(templates[i], compact, idFields, predictedUs[i]) + extraLength(extras, i);
+      size += 1 + CodedOutputStream.computeUInt32SizeNoTag(lengths[i]) + lengths[i];
     }
     byte[] token = nextToken.getBytes(StandardCharsets.UTF_8);
     if (token.length > 0) size += 1 + CodedOutputStream.computeUInt32SizeNoTag(token.length) + token.length;
@@ -58,12 +55,13 @@ final class EncodedOrderedPage {
     byte[] out = new byte[size];
     CodedOutputStream o = CodedOutputStream.newInstance(out);
     try {
-      for (int i = 0; i < templates.size(); i++) {
-        RankedTemplate t = templates.get(i);
+      for (int i = 0; i < templates.length; i++) {
+        RankedTemplate t = templates[i];
         o.writeUInt32NoTag(SERVERS_TAG);
-        o.writeUInt32NoTag(entryLength(t, compact, predictedUs[i]) + extraLength(extras, i));
+        o.writeUInt32NoTag(lengths[i]);
         o.writeRawBytes(t.common());
-        o.writeRawBytes(compact ? t.compactRtts() : t.landmarkRtts());
+        if (compact) o.writeRawBytes(t.compactRtts());
+        else t.writeLandmarkRtts(o, idFields);
         if (extraLength(extras, i) > 0) o.writeRawBytes(extras[i]);
         if (predictedUs[i] != 0) {
           o.writeUInt32NoTag(PREDICTED_TAG);
@@ -96,8 +94,8 @@ final class EncodedOrderedPage {
     return extras == null || extras[i] == null ? 0 : extras[i].length;
   }
 
-  private static int entryLength(RankedTemplate t, boolean compact, int predictedUs) {
-    return t.length(compact) + (predictedUs == 0 ? 0 : 1 + CodedOutputStream.computeUInt32SizeNoTag(predictedUs));
+  private static int entryLength(RankedTemplate t, boolean compact, byte[][] idFields, int predictedUs) {
+    return t.length(compact, idFields) + (predictedUs == 0 ? 0 : 1 + CodedOutputStream.computeUInt32SizeNoTag(predictedUs));
   }
 
   /** Bytes out as they are; the server never parses a response. */

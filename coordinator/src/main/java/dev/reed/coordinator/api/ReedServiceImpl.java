@@ -225,7 +225,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   private Map<String, Calibrator> computeCalibrators(ServingState s, GameProtocol protocol) {
     int d = config.dimensions();
     Map<String, Calibrator> out = new HashMap<>();
-    for (ServerCoordinate c : s.servers().values()) {
+    for (ServerCoordinate c : s.coordinatesOnly().values()) {
       if (protocol != GameProtocol.GAME_PROTOCOL_UNSPECIFIED && c.getProtocol() != protocol) continue;
       if (c.getFit().getRelativeError() > calibrationMaxError || c.getFit().getLandmarksUsed() < d + 1) continue;
       Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), d, "server");
@@ -279,7 +279,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
       if (beacons.containsKey(key)) {
         at = beacons.get(key).coordinate();
       } else if (s.servers().containsKey(key)) {
-        at = CoordinateCodec.fromProto(s.servers().get(key).getCoordinate(), d, "server");
+        at = CoordinateCodec.fromProto(s.coordinatesOnly().get(key).getCoordinate(), d, "server");
       } else {
         throw invalid("measurements[" + i + "].endpoint " + key + " is not a server with a coordinate");
       }
@@ -360,20 +360,19 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     DemotedPages.Page<Ranked> page = demote
         ? DemotedPages.page((f, a, n) -> slice(ranking.page(s, client, f, a, n)), filter, req.getPageToken(), pageSize)
         : whole(ranking.page(s, client, filter, after, pageSize));
-    List<RankedTemplate> templates = new ArrayList<>(page.items().size());
-    int[] predicted = new int[page.items().size()];
+    RankedTemplate[] templates = new RankedTemplate[page.items().size()];
+    int[] predicted = new int[templates.length];
     byte[][] extras = ranking.decorates() || factors != null ? new byte[predicted.length][] : null;
     for (int i = 0; i < predicted.length; i++) {
       Ranked r = page.items().get(i);
-      RankedTemplate t = s.ranked().get(r.server().key());
-      if (t == null) t = RankedTemplate.bare(Endpoints.parse(r.server().key()));
-      templates.add(t);
+      RankedTemplate t = s.template(r);
+      templates[i] = t != null ? t : RankedTemplate.bare(Endpoints.parse(r.server().key()));
       predicted[i] = CoordinateCodec.toMicros(r.predictedMs());
       if (ranking.decorates()) extras[i] = ranking.extra(r.server().key(), r.predictedMs());
       if (factors != null) extras[i] = factors.append(extras[i], r.server());
     }
-    return EncodedOrderedPage.encode(templates, predicted, extras, page.nextToken(), page.total(),
-        req.getCompactLandmarkRtts() ? s.landmarkIds() : null);
+    return EncodedOrderedPage.encode(templates, predicted, extras, page.nextToken(), page.total(), s.landmarkIds(),
+        req.getCompactLandmarkRtts());
   }
 
   private static DemotedPages.Slice<Ranked> slice(RankedPage p) {

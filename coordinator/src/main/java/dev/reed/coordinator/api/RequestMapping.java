@@ -87,7 +87,7 @@ final class RequestMapping {
   static RankedServer ranked(ServingState state, String key, double predictedMs, boolean compact) {
     dev.reed.coordinator.index.RankedTemplate template = state.ranked().get(key);
     RankedServer.Builder b = template == null ? RankedServer.newBuilder().setEndpoint(dev.reed.proto.Endpoints.parse(key))
-        : template.message(compact).toBuilder();
+        : template.message(compact, state.landmarkIds()).toBuilder();
     return b.setPredictedRttUs(CoordinateCodec.toMicros(predictedMs)).build();
   }
 }

@@ -258,7 +258,7 @@ public final class GeoTraining implements AutoCloseable {
       for (int j = 0; j < sample.length; j++) {
         samplePlaces[j] = srvPlace[sample[j]];
         sampleMs[j] = srvMs[sample[j]];
-        warm[j] = CoordinateCodec.fromProto(state.servers().get(keys.get(sample[j])).getCoordinate(), dimensions, "server");
+        warm[j] = CoordinateCodec.fromProto(state.coordinatesOnly().get(keys.get(sample[j])).getCoordinate(), dimensions, "server");
       }
       List<Coordinate> lmCoords = anchors.stream().map(ServingState.Anchor::coordinate).toList();
       try {

@@ -55,14 +55,8 @@ public final class IndexFeed implements AutoCloseable {
   private final Clock clock;
   private final Duration rebuildEvery;
   private final AtomicReference<ServingState> state;
+  /** Without landmark_rtts: the templates hold them ({@link ServerCoordinates}). */
   private final Map<String, ServerCoordinate> servers = new HashMap<>();
-  /**
-   * One String per landmark id for every server's landmark_rtts: parsed, each of the T x L entries
-   * held its own copy (~56 bytes per (landmark, target) pair on every replica, the largest item of
-   * a replica's heap in the scale runs, docs/research/scale.md). Bounded: ids beyond it are kept as parsed.
-   */
-  private final Map<String, String> landmarkIds = new HashMap<>();
-  private static final int MAX_SHARED_LANDMARK_IDS = 4096;
   private final Map<String, ServerEntry> entries = new HashMap<>();
   private final Map<String, RankedTemplate> ranked = new HashMap<>();
   private final LandmarkNumbers landmarkNumbers = new LandmarkNumbers();
@@ -178,21 +172,6 @@ public final class IndexFeed implements AutoCloseable {
     }
   }
 
-  private ServerCoordinate shareLandmarkIds(ServerCoordinate c) {
-    if (c.getLandmarkRttsCount() == 0) return c;
-    ServerCoordinate.Builder b = c.toBuilder();
-    for (int i = 0; i < c.getLandmarkRttsCount(); i++) {
-      String id = c.getLandmarkRtts(i).getLandmarkId();
-      String shared = landmarkIds.get(id);
-      if (shared == null && landmarkIds.size() < MAX_SHARED_LANDMARK_IDS) {
-        landmarkIds.put(id, id);
-        shared = id;
-      }
-      if (shared != null) b.setLandmarkRtts(i, b.getLandmarkRtts(i).toBuilder().setLandmarkId(shared));
-    }
-    return b.build();
-  }
-
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
     String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
     byte[] v = r.value();
@@ -205,11 +184,11 @@ public final class IndexFeed implements AutoCloseable {
             ranked.remove(key);
             return true;
           }
-          ServerCoordinate c = shareLandmarkIds(ServerCoordinate.parseFrom(v));
+          ServerCoordinate c = ServerCoordinate.parseFrom(v);
           Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
           ServerInfo info = c.getServerInfo();
-          servers.put(key, c);
           ranked.put(key, RankedTemplate.of(c, landmarkNumbers));
+          servers.put(key, c.getLandmarkRttsCount() == 0 ? c : c.toBuilder().clearLandmarkRtts().build());
           entries.put(key, new ServerEntry(key, coordinate, CoordinateCodec.attributes(info, c.getProtocol(), RankedTemplate.suspect(c))));
         }
         case "reed.landmark-coordinates" -> {
@@ -244,10 +223,11 @@ public final class IndexFeed implements AutoCloseable {
   private void rebuild() {
     ServingState.EpochLandmarks lm = ServingState.EpochLandmarks.newest(landmarkCoordinates, dimensions);
     RankingIndex index = RankingIndex.of(new ArrayList<>(entries.values()));
-    state.set(new ServingState(index, Map.copyOf(servers), Map.copyOf(ranked), lm.coordinates(), lm.anchors(),
-        Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(), dimensions, heightModel,
-        landmarkNumbers.table(), // after every template of this state was numbered: the table covers their refs
-        lm.quarantined()));
+    Map<String, RankedTemplate> templates = Map.copyOf(ranked);
+    List<String> table = landmarkNumbers.table(); // after every template of this state was numbered: it covers their refs
+    state.set(new ServingState(index, new ServerCoordinates(Map.copyOf(servers), templates, table), templates,
+        lm.coordinates(), lm.anchors(), Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(),
+        dimensions, heightModel, table, lm.quarantined()));
     rebuilds.incrementAndGet();
     onRebuild.run();
   }

@@ -1,35 +1,41 @@
 package dev.reed.coordinator.index;
 
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ServerCoordinate;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * A server as rankings return it (endpoint, protocol, server info, stability, fit, the landmarks'
- * RTTs to it, its coordinate), everything but the predicted RTT, built once per coordinate update
- * instead of once per query: as a message for the streaming and group calls, and pre-encoded for
- * GetOrderedServers, whose responses are assembled from these bytes (protobuf accepts fields in
- * any order and concatenated encodings of one message as the message they merge to).
+ * RTTs to it, its coordinate), everything but the predicted RTT, encoded once per coordinate update
+ * instead of once per query: GetOrderedServers responses are assembled from these bytes (protobuf
+ * accepts fields in any order and concatenated encodings of one message as the message they merge
+ * to), the streaming and group calls parse them back.
  *
- * <p>The encoding is split in two so that the landmark RTTs can be sent either way without a
- * second copy of the rest: {@code common} (everything but the landmark RTTs), then {@code
- * landmarkRtts} (RankedServer.landmark_rtts, the repeated messages, ~19 bytes per landmark) or
- * {@code compactRtts} (RankedServer.landmark_refs and landmark_rtt_us, packed, ~4 bytes per
- * landmark, with refs from this replica's {@link LandmarkNumbers}).
+ * <p>Only bytes, ~12 per landmark: every replica holds one per server of the deployment, and at
+ * 250,000 servers x 30 landmarks a parsed message with its {@code LandmarkRtt} objects and a second
+ * encoding with the ids spelled out cost ~2 KB a server (docs/research/scale.md). {@code common} is
+ * everything but the landmark RTTs, {@code compactRtts} the landmark RTTs as
+ * RankedServer.landmark_refs and landmark_rtt_us (packed, refs from this replica's {@link
+ * LandmarkNumbers}); the long form, landmark_rtts with the ids, is written from them and the
+ * state's landmark table when a client asks for it ({@link #writeLandmarkRtts}).
  *
- * @param message the RankedServer without predicted_rtt_us, with landmark_rtts
- * @param refs the landmark number of {@code message.getLandmarkRtts(i)}
  * @param common the encoded RankedServer without predicted_rtt_us and without landmark RTTs
- * @param landmarkRtts the encoded landmark_rtts fields
  * @param compactRtts the encoded landmark_refs and landmark_rtt_us fields
+ * @param maxRef the largest landmark number {@code compactRtts} refers to, -1 for none
  */
-public record RankedTemplate(RankedServer message, int[] refs, byte[] common, byte[] landmarkRtts, byte[] compactRtts) {
-  public RankedTemplate {
-    if (refs.length != message.getLandmarkRttsCount()) {
-      throw new IllegalArgumentException(refs.length + " landmark refs for " + message.getLandmarkRttsCount() + " landmark RTTs");
-    }
-  }
+public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef) {
+  private static final int REFS_TAG = (41 << 3) | 2;
+  private static final int RTTS_TAG = (42 << 3) | 2;
+  private static final int LANDMARK_RTTS_TAG = (7 << 3) | 2; // RankedServer.landmark_rtts
+  private static final int LANDMARK_ID_TAG = (1 << 3) | 2; // LandmarkRtt.landmark_id
+  private static final int RTT_US_TAG = 2 << 3; // LandmarkRtt.rtt_us
 
   /** Whether the host integrity check flags the server (anything but OK or unchecked). */
   public static boolean suspect(ServerCoordinate c) {
@@ -44,41 +50,141 @@ public record RankedTemplate(RankedServer message, int[] refs, byte[] common, by
         .setServerInfo(c.getServerInfo()).setStability(c.getStability()).setFit(c.getFit())
         .setCoordinate(c.getCoordinate());
     if (c.hasIntegrity()) cb.setIntegrity(c.getIntegrity()).setPredictedRttUnreliable(suspect(c));
-    RankedServer common = cb.build();
     List<LandmarkRtt> rtts = c.getLandmarkRttsList();
-    int[] refs = new int[rtts.size()];
     RankedServer.Builder compact = RankedServer.newBuilder();
-    for (int i = 0; i < refs.length; i++) {
-      refs[i] = numbers.number(rtts.get(i).getLandmarkId());
-      compact.addLandmarkRefs(refs[i]).addLandmarkRttUs(rtts.get(i).getRttUs());
+    int max = -1;
+    for (LandmarkRtt r : rtts) {
+      int ref = numbers.number(r.getLandmarkId());
+      max = Math.max(max, ref);
+      compact.addLandmarkRefs(ref).addLandmarkRttUs(r.getRttUs());
     }
-    return new RankedTemplate(common.toBuilder().addAllLandmarkRtts(rtts).build(), refs, common.toByteArray(),
-        RankedServer.newBuilder().addAllLandmarkRtts(rtts).build().toByteArray(), compact.build().toByteArray());
+    return new RankedTemplate(cb.build().toByteArray(), compact.build().toByteArray(), max);
   }
 
   /** A server known only by its endpoint (no coordinate record): no landmark RTTs, no numbers. */
   public static RankedTemplate bare(dev.reed.proto.v1.Endpoint endpoint) {
-    RankedServer m = RankedServer.newBuilder().setEndpoint(endpoint).build();
-    return new RankedTemplate(m, new int[0], m.toByteArray(), new byte[0], new byte[0]);
+    return new RankedTemplate(RankedServer.newBuilder().setEndpoint(endpoint).build().toByteArray(), new byte[0], -1);
   }
 
-  /** The encoded length: {@code common} and the landmark RTTs in one of the forms. */
-  public int length(boolean compact) {
-    return common.length + (compact ? compactRtts : landmarkRtts).length;
+  /** The landmark numbers, in the server's landmark order. */
+  public int[] refs() {
+    return packed(REFS_TAG);
   }
 
-  /** The message form: with landmark_rtts, or compact (refs into this replica's table). */
-  public RankedServer message(boolean compact) {
-    if (!compact || refs.length == 0) return message;
-    RankedServer.Builder b = message.toBuilder().clearLandmarkRtts();
-    for (int i = 0; i < refs.length; i++) b.addLandmarkRefs(refs[i]).addLandmarkRttUs(message.getLandmarkRtts(i).getRttUs());
-    return b.build();
+  /** The landmarks' RTTs (us), in the order of {@link #refs}. */
+  public int[] rttUs() {
+    return packed(RTTS_TAG);
   }
 
-  /** The largest landmark number this template refers to, -1 for none. */
-  public int maxRef() {
-    int max = -1;
-    for (int r : refs) max = Math.max(max, r);
-    return max;
+  private int[] packed(int tag) {
+    try {
+      CodedInputStream in = CodedInputStream.newInstance(compactRtts);
+      int[] out = new int[0];
+      int n = 0;
+      for (int t = in.readTag(); t != 0; t = in.readTag()) {
+        if (t != tag) {
+          in.skipField(t);
+          continue;
+        }
+        int limit = in.pushLimit(in.readRawVarint32());
+        while (!in.isAtEnd()) {
+          if (n == out.length) out = Arrays.copyOf(out, Math.max(8, 2 * n));
+          out[n++] = in.readRawVarint32();
+        }
+        in.popLimit(limit);
+      }
+      return Arrays.copyOf(out, n);
+    } catch (IOException e) {
+      throw new IllegalStateException("a template's own compact landmark RTTs do not parse", e);
+    }
+  }
+
+  /**
+   * The long form's fields, one per landmark: {@code idFields[ref]} is the encoded
+   * LandmarkRtt.landmark_id of landmark number ref (tag, length, UTF-8), so a page pays the ids'
+   * encoding once, not per server.
+   */
+  public static byte[][] idFields(List<String> landmarkIds) {
+    byte[][] out = new byte[landmarkIds.size()][];
+    for (int i = 0; i < out.length; i++) {
+      String id = landmarkIds.get(i);
+      out[i] = new byte[CodedOutputStream.computeStringSize(1, id)];
+      CodedOutputStream o = CodedOutputStream.newInstance(out[i]);
+      try {
+        o.writeString(1, id);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return out;
+  }
+
+  /** The encoded length: {@code common} and the landmark RTTs, compact or as landmark_rtts. */
+  public int length(boolean compact, byte[][] idFields) {
+    return common.length + (compact ? compactRtts.length : landmarkRttsLength(idFields));
+  }
+
+  /** The encoded length of the long form, RankedServer.landmark_rtts with the ids. */
+  public int landmarkRttsLength(byte[][] idFields) {
+    if (compactRtts.length == 0) return 0;
+    int[] refs = refs();
+    int[] rtts = rttUs();
+    int size = 0;
+    for (int i = 0; i < refs.length; i++) {
+      int entry = entryLength(idFields[refs[i]], rtts[i]);
+      size += 1 + CodedOutputStream.computeUInt32SizeNoTag(entry) + entry;
+    }
+    return size;
+  }
+
+  /** Writes the long form, RankedServer.landmark_rtts with the ids ({@link #idFields} of the state's table). */
+  public void writeLandmarkRtts(CodedOutputStream o, byte[][] idFields) throws IOException {
+    if (compactRtts.length == 0) return;
+    int[] refs = refs();
+    int[] rtts = rttUs();
+    for (int i = 0; i < refs.length; i++) {
+      byte[] id = idFields[refs[i]];
+      o.writeUInt32NoTag(LANDMARK_RTTS_TAG);
+      o.writeUInt32NoTag(entryLength(id, rtts[i]));
+      o.writeRawBytes(id);
+      if (rtts[i] != 0) {
+        o.writeUInt32NoTag(RTT_US_TAG);
+        o.writeUInt32NoTag(rtts[i]);
+      }
+    }
+  }
+
+  private static int entryLength(byte[] idField, int rttUs) {
+    return idField.length + (rttUs == 0 ? 0 : 1 + CodedOutputStream.computeUInt32SizeNoTag(rttUs));
+  }
+
+  /**
+   * The message form: compact (refs into this replica's table) or with landmark_rtts.
+   *
+   * @param landmarkIds the state's landmark table (ServingState.landmarkIds)
+   */
+  public RankedServer message(boolean compact, List<String> landmarkIds) {
+    try {
+      RankedServer.Builder b = RankedServer.newBuilder().mergeFrom(common).mergeFrom(compactRtts);
+      if (compact || b.getLandmarkRefsCount() == 0) return b.build();
+      for (int i = 0; i < b.getLandmarkRefsCount(); i++) {
+        b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(landmarkIds.get(b.getLandmarkRefs(i)))
+            .setRttUs(b.getLandmarkRttUs(i)));
+      }
+      return b.clearLandmarkRefs().clearLandmarkRttUs().build();
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a template's own bytes do not parse", e);
+    }
+  }
+
+  /** The server's landmark RTTs with their ids, as {@code ServerCoordinate.landmark_rtts} holds them. */
+  public List<LandmarkRtt> landmarkRtts(List<String> landmarkIds) {
+    int[] refs = refs();
+    int[] rtts = rttUs();
+    LandmarkRtt[] out = new LandmarkRtt[refs.length];
+    for (int i = 0; i < refs.length; i++) {
+      out[i] = LandmarkRtt.newBuilder().setLandmarkId(landmarkIds.get(refs[i])).setRttUs(rtts[i]).build();
+    }
+    return List.of(out);
   }
 }

@@ -1,6 +1,7 @@
 package dev.reed.coordinator.index;
 
 import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.ranking.Ranked;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.proto.v1.Landmark;
 import dev.reed.proto.v1.LandmarkCoordinate;
@@ -32,6 +33,10 @@ import java.util.Map;
  *     of number n in {@code ranked}'s refs; holds every number a template refers to
  * @param quarantinedLandmarks landmarks of the current epoch the leader quarantined (issue 18), by
  *     id: in none of the other maps' anchors or served beacons, listed by ListLandmarks with the flag
+ * @param byPosition {@code ranked}'s templates in {@code index}'s order ({@link Ranked#position}),
+ *     null where a server has none: a page reads its templates by position instead of looking
+ *     each up by key (that lookup's chain of cache misses was a third of a page's CPU); derived
+ *     from {@code index} and {@code ranked} when null is passed
  */
 public record ServingState(
     RankingIndex index,
@@ -46,37 +51,72 @@ public record ServingState(
     int dimensions,
     boolean heightModel,
     List<String> landmarkIds,
-    Map<String, LandmarkCoordinate> quarantinedLandmarks) {
+    Map<String, LandmarkCoordinate> quarantinedLandmarks,
+    RankedTemplate[] byPosition) {
 
   public ServingState {
     landmarkIds = List.copyOf(landmarkIds);
-    for (RankedTemplate t : ranked.values()) {
-      if (t.maxRef() >= landmarkIds.size()) {
-        throw new IllegalArgumentException("template of " + t.message().getEndpoint().getIp() + " refers to landmark number "
-            + t.maxRef() + ", the table has " + landmarkIds.size());
+    for (Map.Entry<String, RankedTemplate> e : ranked.entrySet()) {
+      if (e.getValue().maxRef() >= landmarkIds.size()) {
+        throw new IllegalArgumentException("template of " + e.getKey() + " refers to landmark number "
+            + e.getValue().maxRef() + ", the table has " + landmarkIds.size());
       }
+    }
+    if (byPosition == null) {
+      byPosition = new RankedTemplate[index.size()];
+      for (int p = 0; p < byPosition.length; p++) byPosition[p] = ranked.get(index.entry(p).key());
+    } else if (byPosition.length != index.size()) {
+      throw new IllegalArgumentException(byPosition.length + " templates by position for an index of " + index.size());
     }
   }
 
+  /** A state with its templates put in the index's order here. */
+  public ServingState(RankingIndex index, Map<String, ServerCoordinate> servers, Map<String, RankedTemplate> ranked,
+      Map<String, LandmarkCoordinate> landmarks, List<Anchor> landmarkAnchors, Map<String, Landmark> announcements,
+      Map<String, Target> targets, long landmarkEpoch, Instant builtAt, int dimensions, boolean heightModel,
+      List<String> landmarkIds, Map<String, LandmarkCoordinate> quarantinedLandmarks) {
+    this(index, servers, ranked, landmarks, landmarkAnchors, announcements, targets, landmarkEpoch, builtAt, dimensions,
+        heightModel, landmarkIds, quarantinedLandmarks, null);
+  }
+
+  /** The template of a server this state's index ranked; null when it has none. */
+  public RankedTemplate template(Ranked r) {
+    return r.position() >= 0 ? byPosition[r.position()] : ranked.get(r.server().key());
+  }
+
   /**
-   * A state without quarantined landmarks, its landmark table read off its templates (tests; the
-   * feed passes its numbering's table).
+   * The servers' coordinates without their landmark_rtts, for callers that need neither (the feed
+   * keeps them so, and {@link #servers} adds the RTTs back from the templates on each read).
+   */
+  public Map<String, ServerCoordinate> coordinatesOnly() {
+    return servers instanceof ServerCoordinates v ? v.withoutLandmarkRtts() : servers;
+  }
+
+  /**
+   * A state without quarantined landmarks, its landmark table read off its templates and the
+   * servers' landmark RTTs they were built from (tests; the feed passes its numbering's table).
    */
   public ServingState(RankingIndex index, Map<String, ServerCoordinate> servers, Map<String, RankedTemplate> ranked,
       Map<String, LandmarkCoordinate> landmarks, List<Anchor> landmarkAnchors, Map<String, Landmark> announcements,
       Map<String, Target> targets, long landmarkEpoch, Instant builtAt, int dimensions, boolean heightModel) {
     this(index, servers, ranked, landmarks, landmarkAnchors, announcements, targets, landmarkEpoch, builtAt, dimensions,
-        heightModel, tableOf(ranked.values()), Map.of());
+        heightModel, tableOf(servers, ranked), Map.of());
   }
 
-  private static List<String> tableOf(Iterable<RankedTemplate> templates) {
+  private static List<String> tableOf(Map<String, ServerCoordinate> servers, Map<String, RankedTemplate> ranked) {
     List<String> ids = new java.util.ArrayList<>();
-    for (RankedTemplate t : templates) {
-      for (int i = 0; i < t.refs().length; i++) {
-        while (ids.size() <= t.refs()[i]) ids.add("");
-        ids.set(t.refs()[i], t.message().getLandmarkRtts(i).getLandmarkId());
+    ranked.forEach((key, t) -> {
+      int[] refs = t.refs();
+      ServerCoordinate c = servers.get(key);
+      if (c == null || c.getLandmarkRttsCount() != refs.length) {
+        if (refs.length > 0) throw new IllegalArgumentException("template of " + key + " without the coordinate it was built from");
+        return;
       }
-    }
+      for (int i = 0; i < refs.length; i++) {
+        while (ids.size() <= refs[i]) ids.add("");
+        ids.set(refs[i], c.getLandmarkRtts(i).getLandmarkId());
+      }
+    });
     return ids;
   }
 

@@ -52,7 +52,11 @@ public final class TargetPositioning {
   private final Clock clock;
   private final Duration refreshEvery;
   private final double moveThresholdMs;
-  private final Map<String, ServerCoordinate> published = new HashMap<>();
+  /**
+   * What this replica last published per owned target, encoded: parsed, with its L LandmarkRtt
+   * objects, it cost ~2 KB a target at 30 landmarks; read back once per fitted target a round.
+   */
+  private final Map<String, byte[]> published = new HashMap<>();
   private final Map<String, Long> publishedAt = new HashMap<>();
   private final HostIntegrity integrity;
   private long epochSeen = -1;
@@ -124,8 +128,9 @@ public final class TargetPositioning {
         tooFew++;
         continue;
       }
-      ServerCoordinate prior = published.get(t.key());
-      if (prior == null) prior = state.servers().get(t.key());
+      ServerCoordinate last = lastPublished(t.key());
+      ServerCoordinate prior = last;
+      if (prior == null) prior = state.coordinatesOnly().get(t.key());
       Coordinate warm = null;
       if (prior != null) {
         try {
@@ -164,7 +169,6 @@ public final class TargetPositioning {
           .setServerInfo(t.info() == null ? dev.reed.proto.v1.ServerInfo.getDefaultInstance() : t.info())
           .setStability(stability)
           .build();
-      ServerCoordinate last = published.get(t.key());
       Long at = publishedAt.get(t.key());
       boolean due = last == null || at == null || now - at >= refreshEvery.toMillis() || changed(last, next, warm, fit);
       if (!due) continue;
@@ -175,14 +179,25 @@ public final class TargetPositioning {
         log.info("server {}: integrity {} -> {}{}", t.key(), name(was), name(next.getIntegrity().getKind()),
             next.getIntegrity().getEvidence().isEmpty() ? "" : ": " + next.getIntegrity().getEvidence());
       }
-      producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), t.key().getBytes(StandardCharsets.UTF_8), next.toByteArray()));
-      published.put(t.key(), next);
+      byte[] encoded = next.toByteArray();
+      producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), t.key().getBytes(StandardCharsets.UTF_8), encoded));
+      published.put(t.key(), encoded);
       publishedAt.put(t.key(), now);
       sent++;
     }
     epochSeen = state.landmarkEpoch();
     double median = Stats.median(errors, fitted);
     return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch(), flagged);
+  }
+
+  private ServerCoordinate lastPublished(String key) {
+    byte[] b = published.get(key);
+    if (b == null) return null;
+    try {
+      return ServerCoordinate.parseFrom(b);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException("this replica's own published coordinate does not parse", e);
+    }
   }
 
   private static String name(IntegrityKind k) {

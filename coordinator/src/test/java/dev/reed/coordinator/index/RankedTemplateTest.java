@@ -45,49 +45,77 @@ class RankedTemplateTest {
     return out;
   }
 
+  static byte[] longForm(RankedTemplate t, List<String> table) throws Exception {
+    byte[][] ids = RankedTemplate.idFields(table);
+    byte[] out = new byte[t.landmarkRttsLength(ids)];
+    com.google.protobuf.CodedOutputStream o = com.google.protobuf.CodedOutputStream.newInstance(out);
+    t.writeLandmarkRtts(o, ids);
+    o.checkNoSpaceLeft();
+    return out;
+  }
+
   @Test
   void bothEncodingsParseToTheSameServerAndTheSameLandmarkRtts() throws Exception {
     LandmarkNumbers numbers = new LandmarkNumbers();
+    numbers.number("retired"); // a table may hold numbers no template uses
     ServerCoordinate c = server("10.0.0.1", "aws-eu-west-1", "gcp-us-east4", "landmark-07");
     RankedTemplate t = RankedTemplate.of(c, numbers);
-    RankedServer full = parse(t.common(), t.landmarkRtts());
+    List<String> table = numbers.table();
+    RankedServer full = parse(t.common(), longForm(t, table));
     RankedServer compact = parse(t.common(), t.compactRtts());
-    assertThat(full).isEqualTo(t.message());
+    assertThat(full).isEqualTo(t.message(false, table));
     assertThat(full.getLandmarkRttsList()).isEqualTo(c.getLandmarkRttsList());
+    assertThat(t.landmarkRtts(table)).isEqualTo(c.getLandmarkRttsList());
     assertThat(compact.getLandmarkRttsList()).isEmpty();
-    assertThat(resolved(compact, numbers.table())).isEqualTo(c.getLandmarkRttsList());
-    assertThat(compact).isEqualTo(t.message(true));
+    assertThat(resolved(compact, table)).isEqualTo(c.getLandmarkRttsList());
+    assertThat(compact).isEqualTo(t.message(true, table));
     assertThat(compact.toBuilder().clearLandmarkRefs().clearLandmarkRttUs().build())
         .isEqualTo(full.toBuilder().clearLandmarkRtts().build());
-    assertThat(t.length(false)).isEqualTo(full.getSerializedSize());
-    assertThat(t.length(true)).isEqualTo(compact.getSerializedSize());
-    assertThat(t.compactRtts().length).as("4-5 bytes per landmark against ~19").isLessThan(t.landmarkRtts().length / 2);
+    byte[][] ids = RankedTemplate.idFields(table);
+    assertThat(t.length(false, ids)).isEqualTo(full.getSerializedSize());
+    assertThat(t.length(true, ids)).isEqualTo(compact.getSerializedSize());
+    assertThat(t.compactRtts().length).as("4-5 bytes per landmark against ~19").isLessThan(longForm(t, table).length / 2);
+    assertThat(t.maxRef()).isEqualTo(3);
+  }
+
+  @Test
+  void aZeroRttIsLeftOutOfTheLongFormAsProtobufWouldLeaveItOut() throws Exception {
+    LandmarkNumbers numbers = new LandmarkNumbers();
+    ServerCoordinate c = server("10.0.0.9", "lm-a", "lm-b").toBuilder()
+        .setLandmarkRtts(1, LandmarkRtt.newBuilder().setLandmarkId("lm-b").setRttUs(0)).build();
+    RankedTemplate t = RankedTemplate.of(c, numbers);
+    RankedServer full = parse(t.common(), longForm(t, numbers.table()));
+    assertThat(full.getLandmarkRttsList()).isEqualTo(c.getLandmarkRttsList());
+    assertThat(longForm(t, numbers.table())).isEqualTo(
+        RankedServer.newBuilder().addAllLandmarkRtts(c.getLandmarkRttsList()).build().toByteArray());
   }
 
   @Test
   void aServerWithoutLandmarkRttsHasNeitherFormAndNoNumbers() throws Exception {
     LandmarkNumbers numbers = new LandmarkNumbers();
     RankedTemplate t = RankedTemplate.of(server("10.0.0.2"), numbers);
-    assertThat(t.landmarkRtts()).isEmpty();
+    assertThat(longForm(t, numbers.table())).isEmpty();
     assertThat(t.compactRtts()).isEmpty();
     assertThat(t.maxRef()).isEqualTo(-1);
-    assertThat(t.message(true)).isEqualTo(t.message(false));
+    assertThat(t.message(true, numbers.table())).isEqualTo(t.message(false, numbers.table()));
     assertThat(numbers.table()).isEmpty();
-    assertThat(RankedTemplate.bare(Endpoint.newBuilder().setIp("10.0.0.3").setPort(1).build()).length(true)).isPositive();
+    assertThat(RankedTemplate.bare(Endpoint.newBuilder().setIp("10.0.0.3").setPort(1).build()).length(true, null)).isPositive();
   }
 
   @Test
   void aLandmarkSeenLaterGetsTheNextNumberAndEarlierTemplatesKeepTheirs() throws Exception {
     LandmarkNumbers numbers = new LandmarkNumbers();
-    RankedTemplate a = RankedTemplate.of(server("10.0.0.1", "lm-b", "lm-a"), numbers);
+    ServerCoordinate ca = server("10.0.0.1", "lm-b", "lm-a");
+    RankedTemplate a = RankedTemplate.of(ca, numbers);
     List<String> before = numbers.table();
-    RankedTemplate b = RankedTemplate.of(server("10.0.0.2", "lm-a", "lm-new", "lm-b"), numbers);
+    ServerCoordinate cb = server("10.0.0.2", "lm-a", "lm-new", "lm-b");
+    RankedTemplate b = RankedTemplate.of(cb, numbers);
     List<String> after = numbers.table();
     assertThat(before).containsExactly("lm-b", "lm-a");
     assertThat(after).containsExactly("lm-b", "lm-a", "lm-new");
     assertThat(b.refs()).containsExactly(1, 2, 0);
-    assertThat(resolved(parse(a.common(), a.compactRtts()), after)).isEqualTo(a.message().getLandmarkRttsList());
-    assertThat(resolved(parse(b.common(), b.compactRtts()), after)).isEqualTo(b.message().getLandmarkRttsList());
+    assertThat(resolved(parse(a.common(), a.compactRtts()), after)).isEqualTo(ca.getLandmarkRttsList());
+    assertThat(resolved(parse(b.common(), b.compactRtts()), after)).isEqualTo(cb.getLandmarkRttsList());
   }
 
   @Test
@@ -98,18 +126,42 @@ class RankedTemplateTest {
     RankedTemplate b = RankedTemplate.of(server("10.0.0.2", "lm-a", "lm-new"), numbers);
     Map<String, RankedTemplate> ranked = Map.of("10.0.0.1:27015", a, "10.0.0.2:27015", b);
     assertThatThrownBy(() -> state(ranked, stale)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("landmark number 1").hasMessageContaining("the table has 1");
+        .hasMessageContaining("10.0.0.2:27015").hasMessageContaining("landmark number 1").hasMessageContaining("the table has 1");
     assertThat(state(ranked, numbers.table()).landmarkIds()).containsExactly("lm-a", "lm-new");
   }
 
   @Test
-  void aStateWithoutAGivenTableReadsItOffItsTemplates() {
+  void aStateWithoutAGivenTableReadsItOffItsTemplatesAndTheirCoordinates() {
     LandmarkNumbers numbers = new LandmarkNumbers();
     numbers.number("lm-gone");
-    RankedTemplate a = RankedTemplate.of(server("10.0.0.1", "lm-a", "lm-b"), numbers);
-    ServingState s = new ServingState(RankingIndex.of(List.of()), Map.of(), Map.of("10.0.0.1:27015", a), Map.of(), List.of(),
-        Map.of(), Map.of(), 0, Instant.EPOCH, 2, false);
+    ServerCoordinate c = server("10.0.0.1", "lm-a", "lm-b");
+    RankedTemplate a = RankedTemplate.of(c, numbers);
+    ServingState s = new ServingState(RankingIndex.of(List.of()), Map.of("10.0.0.1:27015", c), Map.of("10.0.0.1:27015", a),
+        Map.of(), List.of(), Map.of(), Map.of(), 0, Instant.EPOCH, 2, false);
     assertThat(s.landmarkIds()).containsExactly("", "lm-a", "lm-b");
+  }
+
+  @Test
+  void theFeedsCoordinatesWithoutLandmarkRttsReadBackWhole() {
+    LandmarkNumbers numbers = new LandmarkNumbers();
+    Map<String, ServerCoordinate> whole = new java.util.HashMap<>();
+    Map<String, ServerCoordinate> stripped = new java.util.HashMap<>();
+    Map<String, RankedTemplate> ranked = new java.util.HashMap<>();
+    for (ServerCoordinate c : List.of(server("10.0.0.1", "lm-a", "lm-b"), server("10.0.0.2"), server("10.0.0.3", "lm-b", "lm-c"))) {
+      String key = c.getEndpoint().getIp() + ":27015";
+      whole.put(key, c);
+      stripped.put(key, c.toBuilder().clearLandmarkRtts().build());
+      ranked.put(key, RankedTemplate.of(c, numbers));
+    }
+    ServerCoordinates view = new ServerCoordinates(Map.copyOf(stripped), Map.copyOf(ranked), numbers.table());
+    assertThat(view).isEqualTo(whole);
+    assertThat(view.get("10.0.0.3:27015")).isEqualTo(whole.get("10.0.0.3:27015"));
+    assertThat(view.get("10.0.0.4:27015")).isNull();
+    assertThat(view.keySet()).isEqualTo(whole.keySet());
+    ServingState s = new ServingState(RankingIndex.of(List.of()), view, Map.copyOf(ranked), Map.of(), List.of(), Map.of(),
+        Map.of(), 0, Instant.EPOCH, 2, false, numbers.table(), Map.of());
+    assertThat(s.coordinatesOnly()).isEqualTo(stripped);
+    assertThat(s.servers()).isEqualTo(whole);
   }
 
   static ServingState state(Map<String, RankedTemplate> ranked, List<String> table) {
