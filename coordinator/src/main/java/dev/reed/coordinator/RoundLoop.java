@@ -175,9 +175,9 @@ final class RoundLoop implements AutoCloseable {
     long n = rounds.incrementAndGet();
     roundNanos.set(System.nanoTime() - t0);
     SampleIngest.Counters ic = ingest.counters();
-    log.info("round {}: leader={} quarantined: {} embedding: {} | targets={} fitted={} published={} tooFewLandmarks={} failed={} "
+    log.info("round {}: leader={} quarantined: {} embedding: {} | targets={} fitted={} unmoved={} published={} tooFewLandmarks={} failed={} "
             + "tombstoned={} medErr={} flagged={} | catalog: {} swept={} | samples={} mesh={} deadLetters={} partitions={} | {} ms",
-        n, leading, quarantine, embed, windows.size(), p.fitted(), p.published(), p.tooFewLandmarks(), p.failed(), p.tombstoned(),
+        n, leading, quarantine, embed, windows.size(), p.fitted(), p.unmoved(), p.published(), p.tooFewLandmarks(), p.failed(), p.tombstoned(),
         Double.isNaN(p.medianRelativeError()) ? "-" : String.format("%.3f", p.medianRelativeError()), p.flagged(), cat, swept,
         ic.samples(), ic.meshSamples(), ic.deadLettered(), ingest.ownedPartitions().size(),
         (System.nanoTime() - t0) / 1_000_000);

@@ -30,7 +30,8 @@ final class ReplicaProcess implements AutoCloseable {
   private Process process;
   private long startedNanos;
 
-  ReplicaProcess(int index, String bootstrap, Path outDir, String heap, Duration roundInterval, Path leaseFile)
+  ReplicaProcess(int index, String bootstrap, Path outDir, String heap, Duration roundInterval, Duration replay,
+      Path leaseFile)
       throws IOException {
     this.index = index;
     this.grpcPort = freePort();
@@ -43,7 +44,7 @@ final class ReplicaProcess implements AutoCloseable {
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.reed.cli.Reed", "coordinator",
         "--kafka", bootstrap, "--bind", "127.0.0.1", "--grpc-port", Integer.toString(grpcPort),
         "--metrics-port", Integer.toString(metricsPort), "--q3-master-port", "-1", "--valve-master-port", "-1",
-        "--round-interval", roundInterval.toMillis() + "ms", "--leader-election", "file",
+        "--round-interval", roundInterval.toMillis() + "ms", "--replay", replay.toSeconds() + "s", "--leader-election", "file",
         "--lease-file", leaseFile.toString(), "--no-reports"));
   }
 

@@ -81,7 +81,7 @@ final class ScaleRun {
       Runtime.getRuntime().addShutdownHook(cleanup);
       hooks.add(cleanup);
       for (int i = 1; i <= s.replicas(); i++) {
-        ReplicaProcess r = new ReplicaProcess(i, bootstrap, s.out(), s.replicaHeap(), s.coordinatorRound(), lease);
+        ReplicaProcess r = new ReplicaProcess(i, bootstrap, s.out(), s.replicaHeap(), s.coordinatorRound(), s.replay(), lease);
         r.start();
         replicas.add(r);
       }

@@ -40,6 +40,15 @@ record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int
     if (!replicaHeap.matches("[0-9]+[mMgG]")) throw new IllegalArgumentException("--replica-heap like 512m or 2g: " + replicaHeap);
   }
 
+  /**
+   * The replicas' --replay: the window's W rounds of this feed and one more, as the default 45 min
+   * is for the agents' 5-minute rounds. Replaying 45 min of 60 s rounds re-read every sample since
+   * the start after a fail-over (docs/research/scale.md, finding 6).
+   */
+  Duration replay() {
+    return round.multipliedBy(dev.reed.coordinator.CoordinatorConfig.Rounds.DEFAULT.window() + 1L);
+  }
+
   /** Samples per second the feed offers: T x L per round. */
   double offeredRate() {
     return (double) targets * landmarks / (round.toMillis() / 1000.0);

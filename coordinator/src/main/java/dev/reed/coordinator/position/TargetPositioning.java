@@ -42,7 +42,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class TargetPositioning {
   /** What one positioning round did. */
   public record Result(int candidates, int fitted, int published, int tooFewLandmarks, int failed, int tombstoned,
-      double medianRelativeError, long landmarkEpoch, int flagged) {}
+      double medianRelativeError, long landmarkEpoch, int flagged, int unmoved) {}
 
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TargetPositioning.class);
 
@@ -100,7 +100,7 @@ public final class TargetPositioning {
     publishedAt.keySet().removeIf(k -> windows.get(k) == null);
     List<ServingState.Anchor> anchors = state.landmarkAnchors();
     if (anchors.size() < minAnchors) {
-      return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch(), 0);
+      return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch(), 0, 0);
     }
     boolean newEpoch = state.landmarkEpoch() != epochSeen;
     java.util.LinkedHashSet<TargetWindows.Target> pending = new java.util.LinkedHashSet<>(windows.drainDirty());
@@ -116,6 +116,7 @@ public final class TargetPositioning {
     int tooFew = 0;
     int failed = 0;
     int flagged = 0;
+    int unmoved = 0;
     MeshBounds bounds = integrity.bounds(ids, mesh, state.announcements());
     double[] errors = new double[pending.size()];
     Instant instant = clock.instant();
@@ -129,6 +130,22 @@ public final class TargetPositioning {
         continue;
       }
       ServerCoordinate last = lastPublished(t.key());
+      Long at = publishedAt.get(t.key());
+      List<LandmarkRtt> minima = landmarkRtts(ids, rtt);
+      if (!newEpoch && last != null && at != null && now - at < refreshEvery.toMillis()
+          && !landmarkRttsMoved(last.getLandmarkRttsList(), minima)) {
+        // the minima it was fitted from have not moved: warm-started there, a fit would land where it
+        // is. Every new sample changes a window, but few move its minimum; at 250,000 x 30 re-fitting on
+        // every change cost more CPU than ingest (docs/research/scale.md)
+        unmoved++;
+        if (dev.reed.coordinator.index.RankedTemplate.suspect(last)) flagged++;
+        ServerCoordinate next = last.toBuilder().setServerInfo(info(t)).setStability(windows.stability(t)).build();
+        if (!last.getServerInfo().equals(next.getServerInfo()) || stabilityMoved(last.getStability(), next.getStability())) {
+          publish(t.key(), next.toBuilder().setUpdateTime(ts).setRound(t.newestRound()).build(), now);
+          sent++;
+        }
+        continue;
+      }
       ServerCoordinate prior = last;
       if (prior == null) prior = state.coordinatesOnly().get(t.key());
       Coordinate warm = null;
@@ -148,12 +165,7 @@ public final class TargetPositioning {
       }
       errors[fitted++] = fit.relativeError();
       Stability stability = windows.stability(t);
-      ServerCoordinate.Builder nb = ServerCoordinate.newBuilder();
-      for (int l = 0; l < rtt.length; l++) {
-        if (!Double.isNaN(rtt[l])) {
-          nb.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(ids.get(l)).setRttUs((int) Math.round(rtt[l] * 1000)));
-        }
-      }
+      ServerCoordinate.Builder nb = ServerCoordinate.newBuilder().addAllLandmarkRtts(minima);
       ServerIntegrity verdict = integrity.verdict(bounds, rtt);
       if (verdict != null) {
         nb.setIntegrity(verdict);
@@ -166,10 +178,9 @@ public final class TargetPositioning {
           .setFit(FitQuality.newBuilder().setRelativeError(fit.relativeError()).setLandmarksUsed(fit.anchorsUsed()))
           .setUpdateTime(ts)
           .setRound(t.newestRound())
-          .setServerInfo(t.info() == null ? dev.reed.proto.v1.ServerInfo.getDefaultInstance() : t.info())
+          .setServerInfo(info(t))
           .setStability(stability)
           .build();
-      Long at = publishedAt.get(t.key());
       boolean due = last == null || at == null || now - at >= refreshEvery.toMillis() || changed(last, next, warm, fit);
       if (!due) continue;
       ServerCoordinate before = last != null ? last : prior;
@@ -179,15 +190,49 @@ public final class TargetPositioning {
         log.info("server {}: integrity {} -> {}{}", t.key(), name(was), name(next.getIntegrity().getKind()),
             next.getIntegrity().getEvidence().isEmpty() ? "" : ": " + next.getIntegrity().getEvidence());
       }
-      byte[] encoded = next.toByteArray();
-      producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), t.key().getBytes(StandardCharsets.UTF_8), encoded));
-      published.put(t.key(), encoded);
-      publishedAt.put(t.key(), now);
+      publish(t.key(), next, now);
       sent++;
     }
     epochSeen = state.landmarkEpoch();
     double median = Stats.median(errors, fitted);
-    return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch(), flagged);
+    return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch(), flagged,
+        unmoved);
+  }
+
+  private void publish(String key, ServerCoordinate next, long now) {
+    byte[] encoded = next.toByteArray();
+    producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), key.getBytes(StandardCharsets.UTF_8), encoded));
+    published.put(key, encoded);
+    publishedAt.put(key, now);
+  }
+
+  private static dev.reed.proto.v1.ServerInfo info(TargetWindows.Target t) {
+    return t.info() == null ? dev.reed.proto.v1.ServerInfo.getDefaultInstance() : t.info();
+  }
+
+  /** The window minima as published: the landmarks with a minimum, in the anchors' order. */
+  private static List<LandmarkRtt> landmarkRtts(List<String> ids, double[] rtt) {
+    List<LandmarkRtt> out = new java.util.ArrayList<>(rtt.length);
+    for (int l = 0; l < rtt.length; l++) {
+      if (!Double.isNaN(rtt[l])) {
+        out.add(LandmarkRtt.newBuilder().setLandmarkId(ids.get(l)).setRttUs((int) Math.round(rtt[l] * 1000)).build());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether the served stability moved enough to republish: its median by more than the move
+   * threshold, its jitter by more than that and 20 %, its loss by more than 0.05, or its round
+   * count. Exact equality republished nearly every target every round, since each sample nudges
+   * the jitter.
+   */
+  private boolean stabilityMoved(Stability last, Stability next) {
+    double thresholdUs = moveThresholdMs * 1000;
+    return last.getRounds() != next.getRounds()
+        || Math.abs(last.getMedianRttUs() - next.getMedianRttUs()) > thresholdUs
+        || Math.abs(last.getJitterUs() - next.getJitterUs()) > Math.max(thresholdUs, 0.2 * last.getJitterUs())
+        || Math.abs(last.getLossFraction() - next.getLossFraction()) > 0.05;
   }
 
   private ServerCoordinate lastPublished(String key) {
@@ -206,12 +251,12 @@ public final class TargetPositioning {
   }
 
   /** Another set of landmarks, or a landmark's RTT that moved by more than the move threshold. */
-  private boolean landmarkRttsMoved(ServerCoordinate last, ServerCoordinate next) {
-    if (last.getLandmarkRttsCount() != next.getLandmarkRttsCount()) return true;
+  private boolean landmarkRttsMoved(List<LandmarkRtt> last, List<LandmarkRtt> next) {
+    if (last.size() != next.size()) return true;
     double thresholdUs = moveThresholdMs * 1000;
-    for (int i = 0; i < next.getLandmarkRttsCount(); i++) {
-      LandmarkRtt a = last.getLandmarkRtts(i);
-      LandmarkRtt b = next.getLandmarkRtts(i);
+    for (int i = 0; i < next.size(); i++) {
+      LandmarkRtt a = last.get(i);
+      LandmarkRtt b = next.get(i);
       if (!a.getLandmarkId().equals(b.getLandmarkId()) || Math.abs(a.getRttUs() - b.getRttUs()) > thresholdUs) return true;
     }
     return false;
@@ -219,10 +264,10 @@ public final class TargetPositioning {
 
   private boolean changed(ServerCoordinate last, ServerCoordinate next, Coordinate warm, PositionFit fit) {
     if (!last.getServerInfo().equals(next.getServerInfo())) return true;
-    if (!last.getStability().equals(next.getStability())) return true;
+    if (stabilityMoved(last.getStability(), next.getStability())) return true;
     if (last.getIntegrity().getKind() != next.getIntegrity().getKind()) return true;
     if (last.getFit().getLandmarksUsed() != next.getFit().getLandmarksUsed()) return true;
-    if (landmarkRttsMoved(last, next)) return true;
+    if (landmarkRttsMoved(last.getLandmarkRttsList(), next.getLandmarkRttsList())) return true;
     if (Math.abs(last.getFit().getRelativeError() - next.getFit().getRelativeError()) > 0.01) return true;
     Coordinate prev;
     try {

@@ -55,7 +55,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * counted, not parsed: see {@link #unparsed}; {@code compact}, the default, asks for the compact landmark RTTs,
  * {@code full} for landmark_rtts as older clients do); with the HTTP face beside the
  * gRPC port: {@code serve PORT servers HTTP_PORT}, and the JSON path's load with
- * {@code load-http HOST:HTTP_PORT seconds concurrency pageSize [compact|full]}.
+ * {@code load-http HOST:HTTP_PORT seconds concurrency pageSize [compact|full]}. {@code bodies DIR count pageSize
+ * [compact|full]} writes gRPC-framed request bodies (random clients, as {@code load} sends) for a load
+ * generator in C that costs the shared cores less: h2load from nghttp2-client, one process per body
+ * (coordinator README, "gRPC GetOrderedServers").
  */
 public final class GrpcLoadGenerator {
   private GrpcLoadGenerator() {}
@@ -110,6 +113,18 @@ public final class GrpcLoadGenerator {
         System.out.println("HTTP face on " + http.url());
       }
       Thread.currentThread().join();
+    }
+    if (args.length > 0 && args[0].equals("bodies")) { // request bodies for h2load (nghttp2-client), gRPC-framed
+      java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of(args[1]));
+      int count = Integer.parseInt(args[2]);
+      GetOrderedServersRequest[] requests = requests(4, Integer.parseInt(args[3]), compact(args.length > 4 ? args[4] : "compact"));
+      for (int i = 0; i < count; i++) {
+        byte[] m = requests[i].toByteArray();
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(5 + m.length).put((byte) 0).putInt(m.length).put(m);
+        java.nio.file.Files.write(dir.resolve("request-" + i + ".bin"), b.array());
+      }
+      System.out.println(count + " GetOrderedServers request bodies in " + dir);
+      return;
     }
     if (args.length > 0 && args[0].equals("load-http")) {
       runHttp(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),

@@ -85,4 +85,49 @@ class TargetPositioningTest {
     assertThat(producer.history()).hasSize(before + 1);
     assertThat(last(producer).getLandmarkRtts(1).getRttUs()).isEqualTo((int) Math.round(d1 * 1000) - 1300);
   }
+
+  @Test
+  void aNewSampleThatLeavesTheMinimaWhereTheyWereIsNotReFittedButItsServerInfoIsStillPublished() throws Exception {
+    double[] at = {120, 40};
+    TargetWindows w = new TargetWindows(8, 4);
+    w.setNow(1000);
+    int[] truth = new int[LANDMARKS.length];
+    for (int l = 0; l < LANDMARKS.length; l++) truth[l] = (int) Math.round(Math.hypot(at[0] - LANDMARKS[l][0], at[1] - LANDMARKS[l][1]) * 1000);
+    for (int l = 0; l < LANDMARKS.length; l++) sample(w, l, 1, truth[l], ProbeStatus.PROBE_STATUS_OK);
+    MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    Clock clock = Clock.fixed(Instant.parse("2026-11-21T06:00:00Z"), ZoneOffset.UTC);
+    TargetPositioning positioning = new TargetPositioning(new CoordinateConfig(2, false), producer, clock,
+        Duration.ofMinutes(10), 0.5, new HostIntegrity(new dev.reed.coordinates.integrity.ServerConsistency(
+            dev.reed.coordinates.integrity.IntegrityConfig.defaults())));
+    assertThat(positioning.run(w, state(1), Duration.ofHours(1)).fitted()).isEqualTo(1);
+    ServerCoordinate first = last(producer);
+
+    // round 2: every landmark again, each RTT 0.3 ms above the minimum: windows change, minima do not
+    for (int l = 0; l < LANDMARKS.length; l++) sample(w, l, 2, truth[l] + 300, ProbeStatus.PROBE_STATUS_OK);
+    TargetPositioning.Result r = positioning.run(w, state(1), Duration.ofHours(1));
+    assertThat(r.candidates()).isEqualTo(1);
+    assertThat(r.fitted()).isZero();
+    assertThat(r.unmoved()).isEqualTo(1);
+    assertThat(r.published()).as("rounds 1 -> 2 is a stability change").isEqualTo(1);
+    assertThat(last(producer).getCoordinate()).isEqualTo(first.getCoordinate());
+    assertThat(last(producer).getStability().getRounds()).isEqualTo(2);
+
+    // round 3: the same minima again, and the server renamed itself
+    int before = producer.history().size();
+    for (int l = 0; l < LANDMARKS.length; l++) sample(w, l, 3, truth[l] + 300, ProbeStatus.PROBE_STATUS_OK);
+    w.add(Endpoints.key(TARGET), RttSample.newBuilder().setLandmarkId("lm-0").setRound(3).setTarget(TARGET)
+        .setProtocol(GameProtocol.GAME_PROTOCOL_QUAKE3).setStatus(ProbeStatus.PROBE_STATUS_OK).setRttUs(truth[0] + 300)
+        .setServerInfo(dev.reed.proto.v1.ServerInfo.newBuilder().setName("renamed").setPlayers(7)).build(), 0);
+    r = positioning.run(w, state(1), Duration.ofHours(1));
+    assertThat(r.fitted()).isZero();
+    assertThat(producer.history()).as("new server info is published without a fit").hasSize(before + 1);
+    assertThat(last(producer).getServerInfo().getName()).isEqualTo("renamed");
+    assertThat(last(producer).getLandmarkRttsList()).isEqualTo(first.getLandmarkRttsList());
+
+    // a minimum 2 ms lower is re-fitted
+    sample(w, 2, 4, truth[2] - 2000, ProbeStatus.PROBE_STATUS_OK);
+    r = positioning.run(w, state(1), Duration.ofHours(1));
+    assertThat(r.fitted()).isEqualTo(1);
+    assertThat(r.unmoved()).isZero();
+  }
 }
