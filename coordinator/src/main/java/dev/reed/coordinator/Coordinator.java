@@ -263,7 +263,8 @@ public final class Coordinator implements AutoCloseable {
     Set<String> known = feed.knownLandmarks();
     DeadLetters deadLetters = new DeadLetters(producer);
     SampleIngest ingest = new SampleIngest(config.kafka().clients(), config.kafka().groupId(), windows, mesh,
-        new SampleValidator(known::contains), deadLetters, config.clock(), config.rounds().replay());
+        new SampleValidator(known::contains), deadLetters, config.clock(), config.rounds().replay(),
+        () -> feed.current().servers());
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
         new LandmarkIntegrityRound(math, config.rounds().quarantine(), config.rounds().minMeshPeers()),
         new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),

@@ -52,6 +52,8 @@ public final class SampleIngest implements AutoCloseable {
   private final DeadLetters deadLetters;
   private final Clock clock;
   private final Duration replay;
+  private final java.util.function.Supplier<Map<String, dev.reed.proto.v1.ServerCoordinate>> published;
+  private final AtomicLong seeded = new AtomicLong();
   private final AtomicLong sampleCount = new AtomicLong();
   private final AtomicLong meshCount = new AtomicLong();
   private final AtomicLong replayedRefusals = new AtomicLong();
@@ -62,6 +64,18 @@ public final class SampleIngest implements AutoCloseable {
   /** @param kafka the broker and the operator's Kafka settings (TLS, SASL); the ingest's own settings win */
   public SampleIngest(KafkaClients kafka, String groupId, TargetWindows targets, MeshWindows meshWindows,
       SampleValidator validator, DeadLetters deadLetters, Clock clock, Duration replay) {
+    this(kafka, groupId, targets, meshWindows, validator, deadLetters, clock, replay, Map::of);
+  }
+
+  /**
+   * @param published the coordinates every replica's index holds, with the window minima they were
+   *     fitted from: the targets of a partition this replica is assigned are seeded from them
+   *     ({@link TargetWindows#seed}) before the replay, so a fail-over does not wait for it
+   */
+  public SampleIngest(KafkaClients kafka, String groupId, TargetWindows targets, MeshWindows meshWindows,
+      SampleValidator validator, DeadLetters deadLetters, Clock clock, Duration replay,
+      java.util.function.Supplier<Map<String, dev.reed.proto.v1.ServerCoordinate>> published) {
+    this.published = published;
     this.targets = targets;
     this.meshWindows = meshWindows;
     this.validator = validator;
@@ -109,8 +123,9 @@ public final class SampleIngest implements AutoCloseable {
         }
         seekToReplay(samples, partitions);
         for (TopicPartition tp : partitions) owned.add(tp.partition());
-        log.info("assigned {} sample partitions {}; replaying the last {}", partitions.size(),
-            partitions.stream().map(TopicPartition::partition).sorted().toList(), replay);
+        int n = seed(partitions);
+        log.info("assigned {} sample partitions {}; seeded {} targets from their published minima, replaying the last {}",
+            partitions.size(), partitions.stream().map(TopicPartition::partition).sorted().toList(), n, replay);
       }
     });
     List<TopicPartition> meshPartitions = new ArrayList<>();
@@ -119,6 +134,31 @@ public final class SampleIngest implements AutoCloseable {
     }
     mesh.assign(meshPartitions);
     seekToReplay(mesh, meshPartitions);
+  }
+
+  /** Seeds the targets of newly assigned partitions, found by the default partitioner's hash of their key. */
+  private int seed(Collection<TopicPartition> partitions) {
+    Map<String, dev.reed.proto.v1.ServerCoordinate> all = published.get();
+    if (all.isEmpty()) return 0;
+    int count = samples.partitionsFor(Topic.SAMPLES.name(), Duration.ofSeconds(30)).size();
+    Set<Integer> assigned = new java.util.HashSet<>();
+    for (TopicPartition tp : partitions) assigned.add(tp.partition());
+    int n = 0;
+    for (String key : all.keySet()) {
+      int p = org.apache.kafka.common.utils.Utils.toPositive(
+          org.apache.kafka.common.utils.Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % count;
+      if (!assigned.contains(p)) continue;
+      dev.reed.proto.v1.ServerCoordinate c = all.get(key);
+      if (c == null || c.getLandmarkRttsCount() == 0) continue;
+      if (targets.seed(key, c.getEndpoint(), c.getProtocol(), c.getServerInfo(), c.getRound(), p, c.getLandmarkRttsList())) n++;
+    }
+    seeded.addAndGet(n);
+    return n;
+  }
+
+  /** Targets seeded from published minima so far. */
+  public long seededTargets() {
+    return seeded.get();
   }
 
   private void drop(Collection<TopicPartition> partitions) {

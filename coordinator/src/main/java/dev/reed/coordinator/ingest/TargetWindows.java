@@ -33,6 +33,8 @@ public final class TargetWindows {
     long lastHeardMillis;
     long newestRound;
     boolean dirty;
+    /** Seeded from the previous owner's minima and not heard since (see {@link #seed}). */
+    boolean seeded;
 
     Target(String key, int slot, Endpoint endpoint) {
       this.key = key;
@@ -93,11 +95,41 @@ public final class TargetWindows {
     t.partition = partition;
     t.lastHeardMillis = nowMillis;
     if (s.getRound() > t.newestRound) t.newestRound = s.getRound();
+    t.seeded = false;
     int rtt = s.getStatus() == ProbeStatus.PROBE_STATUS_OK ? s.getRttUs() : RttWindows.LOSS;
     if (s.getStatus() == ProbeStatus.PROBE_STATUS_OK && s.hasServerInfo()) t.info = s.getServerInfo();
     boolean changed = windows.record(t.slot, landmarkSlot(s.getLandmarkId()), s.getRound(), rtt);
     if (changed) t.dirty = true;
     return changed;
+  }
+
+  /**
+   * Seeds a target this replica just took over with the window minima its previous owner published
+   * (ServerCoordinate.landmark_rtts), at the round it published them: positioning can take the
+   * target over at once instead of after replaying the windows' W rounds from the broker (at
+   * 250,000 x 30, minutes). Each minimum is one sample of that round, so it slides out of the window
+   * W rounds later like any other; a real sample of the same round that is lower replaces it. A
+   * target already in the windows is left alone.
+   *
+   * @return false if the target was already known
+   */
+  public boolean seed(String key, Endpoint endpoint, GameProtocol protocol, ServerInfo info, long round, int partition,
+      List<dev.reed.proto.v1.LandmarkRtt> minima) {
+    if (targets.containsKey(key)) return false;
+    int slot = freeSlots.isEmpty() ? nextTargetSlot++ : freeSlots.pop();
+    Target t = new Target(key, slot, endpoint);
+    targets.put(key, t);
+    t.protocol = protocol;
+    t.info = info;
+    t.partition = partition;
+    t.lastHeardMillis = nowMillis;
+    t.newestRound = round;
+    t.seeded = true;
+    for (dev.reed.proto.v1.LandmarkRtt m : minima) {
+      if (m.getRttUs() > 0) windows.record(slot, landmarkSlot(m.getLandmarkId()), round, m.getRttUs());
+    }
+    t.dirty = true;
+    return true;
   }
 
   public Target get(String key) {
@@ -121,13 +153,18 @@ public final class TargetWindows {
     return new ArrayList<>(targets.values());
   }
 
-  /** Drops targets not heard for {@code maxAgeMillis}; returns their keys. */
+  /**
+   * Drops targets not heard for {@code maxAgeMillis}; returns their keys, to tombstone. A seeded
+   * target never heard is dropped without: this replica never owned it by a sample (its partition
+   * may be another's if the agents partition differently), and the leader's sweep deletes a
+   * coordinate nobody refreshes.
+   */
   public List<String> expire(long maxAgeMillis) {
     List<String> gone = new ArrayList<>();
     for (Target t : List.copyOf(targets.values())) {
       if (nowMillis - t.lastHeardMillis >= maxAgeMillis) {
         remove(t);
-        gone.add(t.key);
+        if (!t.seeded) gone.add(t.key);
       }
     }
     return gone;

@@ -14,6 +14,7 @@ import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.proto.v1.FitQuality;
 import dev.reed.proto.v1.IntegrityKind;
 import dev.reed.proto.v1.ServerIntegrity;
+import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.Stability;
@@ -103,6 +104,8 @@ public final class TargetPositioning {
       return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch(), 0, 0);
     }
     boolean newEpoch = state.landmarkEpoch() != epochSeen;
+    long epochStart = state.landmarks().values().stream().filter(LandmarkCoordinate::hasUpdateTime)
+        .mapToLong(c -> millis(c.getUpdateTime())).min().orElse(Long.MAX_VALUE);
     java.util.LinkedHashSet<TargetWindows.Target> pending = new java.util.LinkedHashSet<>(windows.drainDirty());
     long now = clock.millis();
     for (TargetWindows.Target t : windows.all()) {
@@ -132,6 +135,17 @@ public final class TargetPositioning {
       ServerCoordinate last = lastPublished(t.key());
       Long at = publishedAt.get(t.key());
       List<LandmarkRtt> minima = landmarkRtts(ids, rtt);
+      boolean adopted = false;
+      if (last == null && !newEpoch) {
+        // taken over from another replica (fail-over, rebalance) and seeded with its published minima:
+        // its fit is this epoch's if it is newer than the epoch
+        ServerCoordinate known = state.servers().get(t.key());
+        if (known != null && known.hasUpdateTime() && millis(known.getUpdateTime()) >= epochStart) {
+          last = known;
+          at = millis(known.getUpdateTime());
+          adopted = true;
+        }
+      }
       if (!newEpoch && last != null && at != null && now - at < refreshEvery.toMillis()
           && !landmarkRttsMoved(last.getLandmarkRttsList(), minima)) {
         // the minima it was fitted from have not moved: warm-started there, a fit would land where it
@@ -140,9 +154,15 @@ public final class TargetPositioning {
         unmoved++;
         if (dev.reed.coordinator.index.RankedTemplate.suspect(last)) flagged++;
         ServerCoordinate next = last.toBuilder().setServerInfo(info(t)).setStability(windows.stability(t)).build();
-        if (!last.getServerInfo().equals(next.getServerInfo()) || stabilityMoved(last.getStability(), next.getStability())) {
+        // an adopted target's windows hold one seeded round: its stability is the previous owner's until they refill
+        boolean stabilityMoved = !adopted && stabilityMoved(last.getStability(), next.getStability());
+        if (!last.getServerInfo().equals(next.getServerInfo()) || stabilityMoved) {
+          if (adopted) next = next.toBuilder().setStability(last.getStability()).build();
           publish(t.key(), next.toBuilder().setUpdateTime(ts).setRound(t.newestRound()).build(), now);
           sent++;
+        } else if (adopted) {
+          published.put(t.key(), last.toByteArray());
+          publishedAt.put(t.key(), at);
         }
         continue;
       }
@@ -197,6 +217,10 @@ public final class TargetPositioning {
     double median = Stats.median(errors, fitted);
     return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch(), flagged,
         unmoved);
+  }
+
+  private static long millis(Timestamp t) {
+    return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
   }
 
   private void publish(String key, ServerCoordinate next, long now) {

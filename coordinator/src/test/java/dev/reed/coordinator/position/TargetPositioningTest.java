@@ -130,4 +130,65 @@ class TargetPositioningTest {
     assertThat(r.fitted()).isEqualTo(1);
     assertThat(r.unmoved()).isZero();
   }
+
+  @Test
+  void aTargetTakenOverWithThePreviousOwnersMinimaIsAdoptedWithoutAFitAndReFittedOnceTheyMove() throws Exception {
+    double[] at = {80, 150};
+    int[] truth = new int[LANDMARKS.length];
+    for (int l = 0; l < LANDMARKS.length; l++) truth[l] = (int) Math.round(Math.hypot(at[0] - LANDMARKS[l][0], at[1] - LANDMARKS[l][1]) * 1000);
+    Clock clock = Clock.fixed(Instant.parse("2026-11-21T06:00:00Z"), ZoneOffset.UTC);
+    com.google.protobuf.Timestamp epochAt = com.google.protobuf.Timestamp.newBuilder().setSeconds(clock.instant().getEpochSecond() - 600).build();
+    Map<String, dev.reed.proto.v1.LandmarkCoordinate> landmarks = new java.util.HashMap<>();
+    for (int l = 0; l < LANDMARKS.length; l++) {
+      landmarks.put("lm-" + l, dev.reed.proto.v1.LandmarkCoordinate.newBuilder().setLandmarkId("lm-" + l).setEpoch(1)
+          .setUpdateTime(epochAt).build());
+    }
+    // the previous owner fitted and published it
+    TargetWindows before = new TargetWindows(8, 4);
+    before.setNow(1000);
+    for (int l = 0; l < LANDMARKS.length; l++) sample(before, l, 7, truth[l], ProbeStatus.PROBE_STATUS_OK);
+    MockProducer<byte[], byte[]> first = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    positioning(first, clock).run(before, state(1), Duration.ofHours(1));
+    ServerCoordinate published = last(first);
+
+    // this replica, a round into the epoch, takes the target over, seeded with what was published
+    MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    TargetPositioning positioning = positioning(producer, clock);
+    ServingState withIt = new ServingState(dev.reed.coordinates.ranking.RankingIndex.of(List.of()),
+        Map.of(Endpoints.key(TARGET), published), Map.of(), landmarks, state(1).landmarkAnchors(), Map.of(), Map.of(), 1,
+        Instant.EPOCH, 2, false);
+    TargetWindows w = new TargetWindows(8, 4);
+    w.setNow(2000);
+    positioning.run(w, withIt, Duration.ofHours(1));
+    w.seed(Endpoints.key(TARGET), TARGET, GameProtocol.GAME_PROTOCOL_QUAKE3, published.getServerInfo(), published.getRound(), 0,
+        published.getLandmarkRttsList());
+    TargetPositioning.Result r = positioning.run(w, withIt, Duration.ofHours(1));
+    assertThat(r.fitted()).isZero();
+    assertThat(r.unmoved()).isEqualTo(1);
+    assertThat(producer.history()).as("nothing changed: nothing republished").isEmpty();
+
+    // its next samples keep the minima: still no fit; one 3 ms lower: re-fitted
+    for (int l = 0; l < LANDMARKS.length; l++) sample(w, l, 8, truth[l] + 400, ProbeStatus.PROBE_STATUS_OK);
+    assertThat(positioning.run(w, withIt, Duration.ofHours(1)).fitted()).isZero();
+    sample(w, 1, 9, truth[1] - 3000, ProbeStatus.PROBE_STATUS_OK);
+    assertThat(positioning.run(w, withIt, Duration.ofHours(1)).fitted()).isEqualTo(1);
+    assertThat(last(producer).getLandmarkRtts(1).getRttUs()).isEqualTo(truth[1] - 3000);
+
+    // a coordinate older than the epoch is not adopted: it is fitted again
+    ServingState stale = new ServingState(withIt.index(), Map.of(Endpoints.key(TARGET), published.toBuilder()
+        .setUpdateTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(epochAt.getSeconds() - 60)).build()), Map.of(),
+        landmarks, withIt.landmarkAnchors(), Map.of(), Map.of(), 1, Instant.EPOCH, 2, false);
+    TargetPositioning fresh = positioning(producer, clock);
+    TargetWindows w2 = new TargetWindows(8, 4);
+    fresh.run(w2, stale, Duration.ofHours(1));
+    w2.seed(Endpoints.key(TARGET), TARGET, GameProtocol.GAME_PROTOCOL_QUAKE3, null, published.getRound(), 0,
+        published.getLandmarkRttsList());
+    assertThat(fresh.run(w2, stale, Duration.ofHours(1)).fitted()).isEqualTo(1);
+  }
+
+  static TargetPositioning positioning(MockProducer<byte[], byte[]> producer, Clock clock) {
+    return new TargetPositioning(new CoordinateConfig(2, false), producer, clock, Duration.ofMinutes(10), 0.5,
+        new HostIntegrity(new dev.reed.coordinates.integrity.ServerConsistency(
+            dev.reed.coordinates.integrity.IntegrityConfig.defaults())));
+  }
 }
