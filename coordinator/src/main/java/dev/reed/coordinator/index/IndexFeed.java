@@ -55,8 +55,8 @@ public final class IndexFeed implements AutoCloseable {
   private final Clock clock;
   private final Duration rebuildEvery;
   private final AtomicReference<ServingState> state;
-  /** Without landmark_rtts: the templates hold them ({@link ServerCoordinates}). */
-  private final Map<String, ServerCoordinate> servers = new HashMap<>();
+  /** What a coordinate's template does not hold ({@link ServerCoordinates#rest}). */
+  private final Map<String, byte[]> servers = new HashMap<>();
   private final Map<String, ServerEntry> entries = new HashMap<>();
   private final Map<String, RankedTemplate> ranked = new HashMap<>();
   private final LandmarkNumbers landmarkNumbers = new LandmarkNumbers();
@@ -188,7 +188,7 @@ public final class IndexFeed implements AutoCloseable {
           Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
           ServerInfo info = c.getServerInfo();
           ranked.put(key, RankedTemplate.of(c, landmarkNumbers));
-          servers.put(key, c.getLandmarkRttsCount() == 0 ? c : c.toBuilder().clearLandmarkRtts().build());
+          servers.put(key, ServerCoordinates.rest(c));
           entries.put(key, new ServerEntry(key, coordinate, CoordinateCodec.attributes(info, c.getProtocol(), RankedTemplate.suspect(c))));
         }
         case "reed.landmark-coordinates" -> {

@@ -29,8 +29,9 @@ import java.util.List;
  * @param common the encoded RankedServer without predicted_rtt_us and without landmark RTTs
  * @param compactRtts the encoded landmark_refs and landmark_rtt_us fields
  * @param maxRef the largest landmark number {@code compactRtts} refers to, -1 for none
+ * @param integrity the host integrity check's verdict, for counting flagged servers without a parse
  */
-public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef) {
+public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.reed.proto.v1.IntegrityKind integrity) {
   private static final int REFS_TAG = (41 << 3) | 2;
   private static final int RTTS_TAG = (42 << 3) | 2;
   private static final int LANDMARK_RTTS_TAG = (7 << 3) | 2; // RankedServer.landmark_rtts
@@ -46,9 +47,13 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef) {
 
   /** The template of a coordinate, its landmarks numbered by {@code numbers}. */
   public static RankedTemplate of(ServerCoordinate c, LandmarkNumbers numbers) {
-    RankedServer.Builder cb = RankedServer.newBuilder().setEndpoint(c.getEndpoint()).setProtocol(c.getProtocol())
-        .setServerInfo(c.getServerInfo()).setStability(c.getStability()).setFit(c.getFit())
-        .setCoordinate(c.getCoordinate());
+    // only the fields the coordinate has, so that ServerCoordinates can give the coordinate back as it was read
+    RankedServer.Builder cb = RankedServer.newBuilder().setProtocol(c.getProtocol());
+    if (c.hasEndpoint()) cb.setEndpoint(c.getEndpoint());
+    if (c.hasServerInfo()) cb.setServerInfo(c.getServerInfo());
+    if (c.hasStability()) cb.setStability(c.getStability());
+    if (c.hasFit()) cb.setFit(c.getFit());
+    if (c.hasCoordinate()) cb.setCoordinate(c.getCoordinate());
     if (c.hasIntegrity()) cb.setIntegrity(c.getIntegrity()).setPredictedRttUnreliable(suspect(c));
     List<LandmarkRtt> rtts = c.getLandmarkRttsList();
     RankedServer.Builder compact = RankedServer.newBuilder();
@@ -58,12 +63,13 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef) {
       max = Math.max(max, ref);
       compact.addLandmarkRefs(ref).addLandmarkRttUs(r.getRttUs());
     }
-    return new RankedTemplate(cb.build().toByteArray(), compact.build().toByteArray(), max);
+    return new RankedTemplate(cb.build().toByteArray(), compact.build().toByteArray(), max, c.getIntegrity().getKind());
   }
 
   /** A server known only by its endpoint (no coordinate record): no landmark RTTs, no numbers. */
   public static RankedTemplate bare(dev.reed.proto.v1.Endpoint endpoint) {
-    return new RankedTemplate(RankedServer.newBuilder().setEndpoint(endpoint).build().toByteArray(), new byte[0], -1);
+    return new RankedTemplate(RankedServer.newBuilder().setEndpoint(endpoint).build().toByteArray(), new byte[0], -1,
+        dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_UNSPECIFIED);
   }
 
   /** The landmark numbers, in the server's landmark order. */

@@ -85,8 +85,8 @@ public record ServingState(
   }
 
   /**
-   * The servers' coordinates without their landmark_rtts, for callers that need neither (the feed
-   * keeps them so, and {@link #servers} adds the RTTs back from the templates on each read).
+   * The servers' coordinates without their landmark_rtts, for callers that need none: the feed's
+   * {@link #servers} rebuild each coordinate from its template on read, and these skip the RTTs.
    */
   public Map<String, ServerCoordinate> coordinatesOnly() {
     return servers instanceof ServerCoordinates v ? v.withoutLandmarkRtts() : servers;

@@ -146,17 +146,28 @@ class RankedTemplateTest {
     LandmarkNumbers numbers = new LandmarkNumbers();
     Map<String, ServerCoordinate> whole = new java.util.HashMap<>();
     Map<String, ServerCoordinate> stripped = new java.util.HashMap<>();
+    Map<String, byte[]> rest = new java.util.HashMap<>();
     Map<String, RankedTemplate> ranked = new java.util.HashMap<>();
-    for (ServerCoordinate c : List.of(server("10.0.0.1", "lm-a", "lm-b"), server("10.0.0.2"), server("10.0.0.3", "lm-b", "lm-c"))) {
+    ServerCoordinate bare = ServerCoordinate.newBuilder().setEndpoint(Endpoint.newBuilder().setIp("10.0.0.4").setPort(27015))
+        .setRound(9).build(); // no info, no fit, no coordinate: read back without them, not with empty ones
+    ServerCoordinate full = server("10.0.0.3", "lm-b", "lm-c").toBuilder().setRound(12).setGeoExcessUs(-300)
+        .setUpdateTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_700_000_000))
+        .setIntegrity(dev.reed.proto.v1.ServerIntegrity.newBuilder()
+            .setKind(dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY).setViolatingPairs(3))
+        .setStability(dev.reed.proto.v1.Stability.newBuilder().setRounds(8).setMedianRttUs(40_000)).build();
+    for (ServerCoordinate c : List.of(server("10.0.0.1", "lm-a", "lm-b"), server("10.0.0.2"), full, bare)) {
       String key = c.getEndpoint().getIp() + ":27015";
       whole.put(key, c);
       stripped.put(key, c.toBuilder().clearLandmarkRtts().build());
+      rest.put(key, ServerCoordinates.rest(c));
       ranked.put(key, RankedTemplate.of(c, numbers));
     }
-    ServerCoordinates view = new ServerCoordinates(Map.copyOf(stripped), Map.copyOf(ranked), numbers.table());
+    assertThat(ranked.get("10.0.0.3:27015").integrity()).isEqualTo(dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY);
+    assertThat(ServerCoordinates.rest(full).length).as("update time, round, excess").isLessThan(20);
+    ServerCoordinates view = new ServerCoordinates(Map.copyOf(rest), Map.copyOf(ranked), numbers.table());
     assertThat(view).isEqualTo(whole);
     assertThat(view.get("10.0.0.3:27015")).isEqualTo(whole.get("10.0.0.3:27015"));
-    assertThat(view.get("10.0.0.4:27015")).isNull();
+    assertThat(view.get("10.0.0.5:27015")).isNull();
     assertThat(view.keySet()).isEqualTo(whole.keySet());
     ServingState s = new ServingState(RankingIndex.of(List.of()), view, Map.copyOf(ranked), Map.of(), List.of(), Map.of(),
         Map.of(), 0, Instant.EPOCH, 2, false, numbers.table(), Map.of());

@@ -181,9 +181,16 @@ public final class EmbeddedKafka implements AutoCloseable {
       throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
-      boolean led = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
-          .flatMap(d -> d.partitions().stream())
-          .allMatch(p -> p.leader() != null && p.leader().id() == NODE_ID);
+      boolean led;
+      try {
+        led = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
+            .flatMap(d -> d.partitions().stream())
+            .allMatch(p -> p.leader() != null && p.leader().id() == NODE_ID);
+      } catch (ExecutionException e) {
+        // a topic just created may not be in the broker's metadata yet: not led yet, ask again
+        if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) throw e;
+        led = false;
+      }
       if (led) return;
       if (System.nanoTime() > deadline) throw new java.util.concurrent.TimeoutException("partition leaders of " + names);
       Thread.sleep(20);
