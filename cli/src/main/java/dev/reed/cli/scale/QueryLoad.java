@@ -79,6 +79,7 @@ final class QueryLoad implements AutoCloseable {
   private long[] latencies = new long[1 << 16];
   private int count;
   private final AtomicLong errors = new AtomicLong();
+  private volatile String firstError = "";
   private long windowStart = System.nanoTime();
   private volatile long measureFrom = Long.MAX_VALUE;
   private final long warmupNanos;
@@ -136,7 +137,9 @@ final class QueryLoad implements AutoCloseable {
 
             @Override
             public void onError(Throwable t) {
-              if (sentDue >= measureFrom) errors.incrementAndGet();
+              if (sentDue >= measureFrom && errors.incrementAndGet() == 1) {
+                firstError = io.grpc.Status.fromThrowable(t).toString(); // the kind of failure, for the report
+              }
             }
 
             @Override
@@ -154,6 +157,11 @@ final class QueryLoad implements AutoCloseable {
       if (count == latencies.length) latencies = Arrays.copyOf(latencies, count * 2);
       latencies[count++] = nanos;
     }
+  }
+
+  /** The first measured request's failure (gRPC status), empty if none failed. */
+  String firstError() {
+    return firstError;
   }
 
   /** The figures since the last call (or the start), and a new window. */

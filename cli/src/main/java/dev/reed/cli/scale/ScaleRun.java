@@ -140,8 +140,8 @@ final class ScaleRun {
           double served = monitor.awaitServed(end, feed.targets(), s.round().multipliedBy(3));
           if (w != null) {
             progress("round %d: all %,d targets served %.1f s after the round's last sample; queries %,.0f req/s p50 %.2f ms "
-                + "p99 %.2f ms errors %d", round, feed.targets(), served, w.rate(), w.quantileMs(0.5), w.quantileMs(0.99),
-                w.errors());
+                + "p99 %.2f ms errors %d%s", round, feed.targets(), served, w.rate(), w.quantileMs(0.5), w.quantileMs(0.99),
+                w.errors(), w.errors() > 0 ? " (the first: " + queries.firstError() + ")" : "");
           } else {
             progress("round %d: all %,d targets served %.1f s after the round's last sample", round, feed.targets(), served);
           }
