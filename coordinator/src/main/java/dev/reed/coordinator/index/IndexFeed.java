@@ -3,6 +3,7 @@ package dev.reed.coordinator.index;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.ranking.RankingIndex;
+import dev.reed.coordinates.ranking.ServerAttributes;
 import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.Landmark;
@@ -58,6 +59,8 @@ public final class IndexFeed implements AutoCloseable {
   /** What a coordinate's template does not hold ({@link ServerCoordinates#rest}). */
   private final Map<String, byte[]> servers = new HashMap<>();
   private final Map<String, ServerEntry> entries = new HashMap<>();
+  private final Map<String, String> names = new HashMap<>();
+  private static final int MAX_SHARED_NAMES = 65_536;
   private final Map<String, RankedTemplate> ranked = new HashMap<>();
   private final LandmarkNumbers landmarkNumbers = new LandmarkNumbers();
   private final Map<String, LandmarkCoordinate> landmarkCoordinates = new HashMap<>();
@@ -172,6 +175,18 @@ public final class IndexFeed implements AutoCloseable {
     }
   }
 
+  /**
+   * One String per game and map name: a server's attributes are parsed anew with every coordinate,
+   * and two copies of a few names per server were ~100 bytes a server on every replica. Bounded:
+   * names beyond it are kept as parsed.
+   */
+  private String shared(String name) {
+    String s = names.get(name);
+    if (s != null) return s;
+    if (names.size() < MAX_SHARED_NAMES) names.put(name, name);
+    return name;
+  }
+
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
     String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
     byte[] v = r.value();
@@ -189,7 +204,9 @@ public final class IndexFeed implements AutoCloseable {
           ServerInfo info = c.getServerInfo();
           ranked.put(key, RankedTemplate.of(c, landmarkNumbers));
           servers.put(key, ServerCoordinates.rest(c));
-          entries.put(key, new ServerEntry(key, coordinate, CoordinateCodec.attributes(info, c.getProtocol(), RankedTemplate.suspect(c))));
+          ServerAttributes a = CoordinateCodec.attributes(info, c.getProtocol(), RankedTemplate.suspect(c));
+          entries.put(key, new ServerEntry(key, coordinate, new ServerAttributes(shared(a.game()), shared(a.map()),
+              a.players(), a.maxPlayers(), a.password(), a.protocol(), a.suspect())));
         }
         case "reed.landmark-coordinates" -> {
           if (v == null) {
