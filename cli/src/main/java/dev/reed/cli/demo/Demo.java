@@ -98,11 +98,18 @@ final class Demo implements AutoCloseable {
   /** File descriptors kept free for everything but the emulated servers (see {@link #localServerBudget()}). */
   private static final long RESERVED_FILES = 4_000;
   /**
-   * Threads {@code --realtime} promotes (Linux keeps 15 characters of a name): the emulated servers'
-   * loops, the probe engines' send and receive threads, HotSpot's VM thread (a starved VM thread
-   * stalls every thread at a safepoint). Not the probe engines' completion threads: they publish.
+   * Threads {@code --realtime} promotes first (Linux keeps 15 characters of a name): the emulated
+   * servers' loops, and HotSpot's VM thread and parallel GC workers (every safepoint and young
+   * collection stops all Java threads until they have run; on a saturated machine a normal-priority
+   * GC worker stretched a pause to tens of ms).
    */
-  static final List<String> REALTIME_THREADS = List.of("emulated-server", "reed-probe-send", "reed-probe-rece", "VM Thread");
+  static final List<String> REALTIME_EMULATOR_THREADS = List.of("emulated-server", "VM Thread", "GC Thread");
+  /**
+   * Then, one priority lower so they never hold up a reply, the probe engines' send and receive
+   * threads (not their completion threads: they publish; a thread inherits its creator's policy,
+   * so those created by a promoted thread are promoted too).
+   */
+  static final List<String> REALTIME_PROBE_THREADS = List.of("reed-probe-send", "reed-probe-rece");
   /** Low among real-time priorities: above every normal thread, below the kernel's own. */
   static final int REALTIME_PRIORITY = 10;
 
@@ -120,6 +127,8 @@ final class Demo implements AutoCloseable {
   /** Every emulated game server, this JVM's first, then those of the {@link ServerProcess}, if any. */
   private List<EmulatedServer> serverList;
   private DelayErrorMeter delayMeter;
+  /** The servers of this JVM (the delay error compares their replies). */
+  private EmulatedGameServers localServers;
   private final List<Double> delayErrors = new ArrayList<>();
   private Map<String, Integer> hostByKey;
   private Coordinator coordinator;
@@ -260,7 +269,7 @@ final class Demo implements AutoCloseable {
     int local = Math.min(hosts.length, localServerBudget());
     delayMeter = register(new DelayErrorMeter(world.world().size(), world.landmarks(), Arrays.copyOf(hosts, local),
         kafka.bootstrapServers()));
-    EmulatedGameServers here = register(EmulatedGameServers.start(world.world(), Arrays.copyOf(hosts, local),
+    EmulatedGameServers here = localServers = register(EmulatedGameServers.start(world.world(), Arrays.copyOf(hosts, local),
         EmulatedGameServers.Options.defaults().withSeed(options.seed()), delayMeter));
     List<EmulatedServer> all = new ArrayList<>(here.servers());
     if (local < hosts.length) {
@@ -375,9 +384,15 @@ final class Demo implements AutoCloseable {
    */
   private void promoteTimingThreads() throws IOException, InterruptedException {
     if (!options.realtime()) return;
-    int n = RealtimePriority.promote(REALTIME_THREADS, REALTIME_PRIORITY);
-    progress.line("real-time priority (SCHED_FIFO %d) for %d timing threads of this JVM%s", REALTIME_PRIORITY, n,
-        n == 0 ? " (none: needs root and chrt)" : "");
+    int n = promote();
+    progress.line("real-time priority (SCHED_FIFO %d-%d) for %d timing threads of this JVM%s", REALTIME_PRIORITY,
+        REALTIME_PRIORITY + 1, n, n == 0 ? " (none: needs root and chrt)" : "");
+  }
+
+  /** Promotes the timing threads (again: HotSpot starts GC workers as it needs them). */
+  static int promote() throws IOException, InterruptedException {
+    return RealtimePriority.promote(REALTIME_EMULATOR_THREADS, REALTIME_PRIORITY + 1)
+        + RealtimePriority.promote(REALTIME_PROBE_THREADS, REALTIME_PRIORITY);
   }
 
   /**
@@ -506,8 +521,10 @@ final class Demo implements AutoCloseable {
               + "median %.3f p90 %.3f, predicted server-to-server RTT error median %.3f (%.1f s)",
           r, (long) f.targets() * agents.size(), f.replies(), f.timeouts(), f.measureSeconds(), f.positioned(),
           world.serverCount(), f.medianFitError(), f.p90FitError(), f.medianPairError(), f.seconds());
+      EmulatedGameServers.Counters c = localServers.counters();
       progress.line("  delay error of the emulation (measured - intended RTT) over %d landmark probes: p50 %.3f ms, p99 %.3f ms, "
-          + "max %.1f ms", f.delayError().probes(), f.delayError().p50Ms(), f.delayError().p99Ms(), f.delayError().maxMs());
+          + "max %.1f ms (so far the servers' sender sent %d of %d replies > 1 ms late, the worst %.1f ms late)", f.delayError().probes(),
+          f.delayError().p50Ms(), f.delayError().p99Ms(), f.delayError().maxMs(), c.lateOver1ms(), c.sent(), c.maxLatenessMicros() / 1e3);
       if (previous != null && f.positioned() >= 0.95 * world.serverCount()
           && previous.medianFitError() - f.medianFitError() < options.convergence() * previous.medianFitError()) {
         progress.line("converged after %d rounds: median fit error %.3f -> %.3f (%.1f s)", r, previous.medianFitError(),
@@ -522,6 +539,7 @@ final class Demo implements AutoCloseable {
 
   private RoundFigures measureRound(int r) throws IOException, InterruptedException {
     long t = progress.now();
+    if (options.realtime()) promote();
     List<RoundReport> reports = roundAll();
     for (LandmarkAgent a : agents) {
       if (!a.awaitPublished(Duration.ofSeconds(30))) log.warn("landmark {}: samples still spooled after 30 s", a.config().id());

@@ -132,7 +132,7 @@ final class ServerProcess implements AutoCloseable {
     PrintStream out = System.out;
     try (EmulatedGameServers servers = EmulatedGameServers.start(world.world(), hosts,
         EmulatedGameServers.Options.defaults().withSeed(seedOf(seed, from)))) {
-      if (realtime) RealtimePriority.promote(Demo.REALTIME_THREADS, Demo.REALTIME_PRIORITY);
+      if (realtime) RealtimePriority.promote(Demo.REALTIME_EMULATOR_THREADS, Demo.REALTIME_PRIORITY + 1);
       StringBuilder sb = new StringBuilder();
       for (EmulatedServer s : servers.servers()) {
         sb.append(s.host()).append(' ').append(s.address().getAddress().getHostAddress()).append(' ')
