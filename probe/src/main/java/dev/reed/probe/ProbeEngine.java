@@ -159,10 +159,12 @@ public final class ProbeEngine implements Prober {
       channel.close();
       throw e;
     }
-    String name = "reed-probe-" + localAddress.getPort();
-    this.completer = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name(name + "-complete").factory());
-    this.sender = Thread.ofPlatform().daemon().name(name + "-send").unstarted(this::sendLoop);
-    this.receiver = Thread.ofPlatform().daemon().name(name + "-receive").unstarted(this::receiveLoop);
+    // the role first: Linux keeps 15 characters of a thread's name, and a testbed that promotes the
+    // timing threads (send, receive) to real-time priority finds them by that prefix
+    int port = localAddress.getPort();
+    this.completer = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("reed-probe-complete-" + port).factory());
+    this.sender = Thread.ofPlatform().daemon().name("reed-probe-send-" + port).unstarted(this::sendLoop);
+    this.receiver = Thread.ofPlatform().daemon().name("reed-probe-receive-" + port).unstarted(this::receiveLoop);
     receiver.start();
     sender.start();
     LOG.info("probe engine on {}: rate {}/s, timeout {} ms, per-target spacing {} ms, max outstanding {}",

@@ -25,6 +25,7 @@ import dev.reed.coordinator.index.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerCoordinate;
+import dev.reed.testbed.delay.RealtimePriority;
 import dev.reed.testbed.emulated.EmulatedGameServers;
 import dev.reed.testbed.emulated.EmulatedServer;
 import dev.reed.testbed.kafka.EmbeddedKafka;
@@ -94,6 +95,23 @@ final class Demo implements AutoCloseable {
    * stop rule to decide in the synthetic world, 3 s at 140 probes/s instead of the whole list.
    */
   private static final int GEO_LIST_PER_N_CLOSE = 10;
+  /** File descriptors kept free for everything but the emulated servers (see {@link #localServerBudget()}). */
+  private static final long RESERVED_FILES = 4_000;
+  /**
+   * Threads {@code --realtime} promotes first (Linux keeps 15 characters of a name): the emulated
+   * servers' loops, and HotSpot's VM thread and parallel GC workers (every safepoint and young
+   * collection stops all Java threads until they have run; on a saturated machine a normal-priority
+   * GC worker stretched a pause to tens of ms).
+   */
+  static final List<String> REALTIME_EMULATOR_THREADS = List.of("emulated-server", "VM Thread", "GC Thread");
+  /**
+   * Then, one priority lower so they never hold up a reply, the probe engines' send and receive
+   * threads (not their completion threads: they publish; a thread inherits its creator's policy,
+   * so those created by a promoted thread are promoted too).
+   */
+  static final List<String> REALTIME_PROBE_THREADS = List.of("reed-probe-send", "reed-probe-rece");
+  /** Low among real-time priorities: above every normal thread, below the kernel's own. */
+  static final int REALTIME_PRIORITY = 10;
 
   private final DemoOptions options;
   private final Progress progress;
@@ -106,7 +124,12 @@ final class Demo implements AutoCloseable {
   private Path workDir;
   private EmbeddedKafka kafka;
   private DemoWorld world;
-  private EmulatedGameServers servers;
+  /** Every emulated game server, this JVM's first, then those of the {@link ServerProcess}, if any. */
+  private List<EmulatedServer> serverList;
+  private DelayErrorMeter delayMeter;
+  /** The servers of this JVM (the delay error compares their replies). */
+  private EmulatedGameServers localServers;
+  private final List<Double> delayErrors = new ArrayList<>();
   private Map<String, Integer> hostByKey;
   private Coordinator coordinator;
   private Path targetsFile;
@@ -138,7 +161,8 @@ final class Demo implements AutoCloseable {
     boolean converged = start(rounds);
     List<MethodFigures> methods = discover();
     return new DemoReport(world.description(), world.serverCount(), agents.size(), kafka.bootstrapServers(),
-        Endpoints.key(coordinator.grpcAddress()), geo, rounds, converged, options.nClose(), methods, progress.secondsSince(t0));
+        Endpoints.key(coordinator.grpcAddress()), geo, rounds, converged, options.nClose(), methods,
+        DelayError.of(delayErrors.stream().mapToDouble(Double::doubleValue).toArray()), progress.secondsSince(t0));
   }
 
   /**
@@ -158,6 +182,7 @@ final class Demo implements AutoCloseable {
     startServers();
     startCoordinator();
     startAgents();
+    promoteTimingThreads();
     meshRounds();
     publishCatalog();
     boolean converged = measure(rounds);
@@ -240,18 +265,43 @@ final class Demo implements AutoCloseable {
 
   private void startServers() throws IOException {
     long t = progress.now();
-    servers = register(EmulatedGameServers.start(world.world(), world.servers(),
-        EmulatedGameServers.Options.defaults().withSeed(options.seed())));
+    int[] hosts = world.servers();
+    int local = Math.min(hosts.length, localServerBudget());
+    delayMeter = register(new DelayErrorMeter(world.world().size(), world.landmarks(), Arrays.copyOf(hosts, local),
+        kafka.bootstrapServers()));
+    EmulatedGameServers here = localServers = register(EmulatedGameServers.start(world.world(), Arrays.copyOf(hosts, local),
+        EmulatedGameServers.Options.defaults().withSeed(options.seed()), delayMeter));
+    List<EmulatedServer> all = new ArrayList<>(here.servers());
+    if (local < hosts.length) {
+      ServerProcess rest = register(ServerProcess.start(options, local, hosts.length, workDir.resolve("servers.log")));
+      all.addAll(rest.servers());
+      progress.line("%d servers in this JVM (its open-file limit allows ~%d), %d in a second JVM", local,
+          maxOpenFiles(), hosts.length - local);
+    }
+    serverList = List.copyOf(all);
     hostByKey = new HashMap<>();
     long a2s = 0;
-    for (EmulatedServer s : servers.servers()) {
+    for (EmulatedServer s : serverList) {
       hostByKey.put(Endpoints.key(s.address()), s.host());
       if (s.protocol() == GameProtocol.GAME_PROTOCOL_A2S) a2s++;
     }
-    List<EmulatedServer> all = servers.servers();
     progress.line("%d emulated game servers answering (%d A2S with challenge, %d Quake3) on %s .. %s (%.1f s)", all.size(),
         a2s, all.size() - a2s, all.getFirst().address().getAddress().getHostAddress(),
         all.getLast().address().getAddress().getHostAddress(), progress.secondsSince(t));
+  }
+
+  /**
+   * Emulated servers this JVM may bind: one socket each, within the process's open-file limit
+   * (RLIMIT_NOFILE; Java raises the soft limit to the hard one), less what Kafka, the coordinator,
+   * the agents, the clients and the class path hold (measured ~1,500 at 5,000 x 15; kept generous).
+   */
+  private static int localServerBudget() {
+    return (int) Math.max(1_000, Math.min(Integer.MAX_VALUE, maxOpenFiles() - RESERVED_FILES));
+  }
+
+  private static long maxOpenFiles() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.UnixOperatingSystemMXBean u ? u.getMaxFileDescriptorCount() : Long.MAX_VALUE;
   }
 
   private void startCoordinator() throws IOException {
@@ -325,6 +375,24 @@ final class Demo implements AutoCloseable {
       progress.line("WebSocket beacons %s .. %s, each echo delayed by the world's RTT to the browser in %s", agents.getFirst().wsBeaconUrl(),
           agents.getLast().wsBeaconUrl(), browser.place());
     }
+  }
+
+  /**
+   * With {@code --realtime}, the threads whose timing the measured RTTs depend on go to SCHED_FIFO
+   * (testbed README, "Delay accuracy": with them promoted the emulator stayed within 1 ms at p99 on a
+   * saturated machine; at default priority a thread waits tens to hundreds of ms for a CPU there).
+   */
+  private void promoteTimingThreads() throws IOException, InterruptedException {
+    if (!options.realtime()) return;
+    int n = promote();
+    progress.line("real-time priority (SCHED_FIFO %d-%d) for %d timing threads of this JVM%s", REALTIME_PRIORITY,
+        REALTIME_PRIORITY + 1, n, n == 0 ? " (none: needs root and chrt)" : "");
+  }
+
+  /** Promotes the timing threads (again: HotSpot starts GC workers as it needs them). */
+  static int promote() throws IOException, InterruptedException {
+    return RealtimePriority.promote(REALTIME_EMULATOR_THREADS, REALTIME_PRIORITY + 1)
+        + RealtimePriority.promote(REALTIME_PROBE_THREADS, REALTIME_PRIORITY);
   }
 
   /**
@@ -419,7 +487,7 @@ final class Demo implements AutoCloseable {
   private void publishCatalog() throws IOException, InterruptedException {
     long t = progress.now();
     StringBuilder sb = new StringBuilder("# the demo's emulated game servers\n");
-    for (EmulatedServer s : servers.servers()) {
+    for (EmulatedServer s : serverList) {
       sb.append(s.protocol() == GameProtocol.GAME_PROTOCOL_A2S ? "a2s " : "q3 ").append(Endpoints.key(s.address())).append('\n');
     }
     Path tmp = workDir.resolve("targets.tmp");
@@ -453,6 +521,10 @@ final class Demo implements AutoCloseable {
               + "median %.3f p90 %.3f, predicted server-to-server RTT error median %.3f (%.1f s)",
           r, (long) f.targets() * agents.size(), f.replies(), f.timeouts(), f.measureSeconds(), f.positioned(),
           world.serverCount(), f.medianFitError(), f.p90FitError(), f.medianPairError(), f.seconds());
+      EmulatedGameServers.Counters c = localServers.counters();
+      progress.line("  delay error of the emulation (measured - intended RTT) over %d landmark probes: p50 %.3f ms, p99 %.3f ms, "
+          + "max %.1f ms (so far the servers' sender sent %d of %d replies > 1 ms late, the worst %.1f ms late)", f.delayError().probes(),
+          f.delayError().p50Ms(), f.delayError().p99Ms(), f.delayError().maxMs(), c.lateOver1ms(), c.sent(), c.maxLatenessMicros() / 1e3);
       if (previous != null && f.positioned() >= 0.95 * world.serverCount()
           && previous.medianFitError() - f.medianFitError() < options.convergence() * previous.medianFitError()) {
         progress.line("converged after %d rounds: median fit error %.3f -> %.3f (%.1f s)", r, previous.medianFitError(),
@@ -467,11 +539,14 @@ final class Demo implements AutoCloseable {
 
   private RoundFigures measureRound(int r) throws IOException, InterruptedException {
     long t = progress.now();
+    if (options.realtime()) promote();
     List<RoundReport> reports = roundAll();
     for (LandmarkAgent a : agents) {
       if (!a.awaitPublished(Duration.ofSeconds(30))) log.warn("landmark {}: samples still spooled after 30 s", a.config().id());
     }
     double measured = progress.secondsSince(t);
+    double[] delay = delayMeter.collect(hostByKey, Duration.ofSeconds(30));
+    for (double d : delay) delayErrors.add(d);
     long agentRound = reports.stream().mapToLong(RoundReport::round).max().orElse(0);
     int targets = reports.stream().mapToInt(RoundReport::targets).max().orElse(0);
     long replies = reports.stream().mapToLong(RoundReport::replies).sum();
@@ -488,7 +563,7 @@ final class Demo implements AutoCloseable {
     ServingState s = coordinator.servingState();
     double[] errors = s.servers().values().stream().mapToDouble(c -> c.getFit().getRelativeError()).sorted().toArray();
     return new RoundFigures(r, agentRound, targets, replies, timeouts, measured, fresh(agentRound), Stats.quantile(errors, 0.5),
-        Stats.quantile(errors, 0.9), pairError(s, r), progress.secondsSince(t));
+        Stats.quantile(errors, 0.9), pairError(s, r), DelayError.of(delay), progress.secondsSince(t));
   }
 
   private int fresh(long agentRound) {
@@ -559,7 +634,7 @@ final class Demo implements AutoCloseable {
    */
   private List<MethodFigures> discover() throws IOException, InterruptedException {
     List<ListedServer> master = new ArrayList<>();
-    for (EmulatedServer s : servers.servers()) master.add(new ListedServer(s.address(), s.protocol()));
+    for (EmulatedServer s : serverList) master.add(new ListedServer(s.address(), s.protocol()));
     Collections.shuffle(master, new Random(options.seed()));   // a master list is in no useful order
     warmUp();
     long t = progress.now();
@@ -689,7 +764,7 @@ final class Demo implements AutoCloseable {
   }
 
   private Set<String> nearestKeys(DemoWorld.Site client) {
-    List<EmulatedServer> all = new ArrayList<>(servers.servers());
+    List<EmulatedServer> all = new ArrayList<>(serverList);
     all.removeIf(s -> Double.isNaN(world.world().rttMs(client.host(), s.host())));
     all.sort(Comparator.comparingDouble(s -> world.world().rttMs(client.host(), s.host())));
     Set<String> keys = new HashSet<>();
@@ -716,7 +791,7 @@ final class Demo implements AutoCloseable {
    */
   private List<MethodFigures> geoDistance(DemoWorld.Site client, double[] optimal, Set<String> nearest) {
     Place from = world.location(client.host());
-    List<EmulatedServer> ordered = GeoDistanceOrder.byDistance(from, servers.servers(), s -> world.location(s.host()));
+    List<EmulatedServer> ordered = GeoDistanceOrder.byDistance(from, serverList, s -> world.location(s.host()));
     List<EmulatedServer> list = ordered.subList(0, Math.min(ordered.size(), GEO_LIST_PER_N_CLOSE * options.nClose()));
     double[] predicted = new double[list.size()];
     Arrays.fill(predicted, Double.NaN);
@@ -731,7 +806,7 @@ final class Demo implements AutoCloseable {
    */
   private List<MethodFigures> zeroProbe(DemoWorld.Site client, double[] optimal, Set<String> nearest) {
     Map<String, EmulatedServer> byKey = new HashMap<>();
-    for (EmulatedServer s : servers.servers()) byKey.put(Endpoints.key(s.address()), s);
+    for (EmulatedServer s : serverList) byKey.put(Endpoints.key(s.address()), s);
     List<PredictedServer> ranked;
     try (ReedClient c = client(client, options.clientRate()).build()) {
       ranked = c.rankByLocation(Filter.none(), Math.min(5000, GEO_LIST_PER_N_CLOSE * options.nClose()));

@@ -37,11 +37,14 @@ import java.util.Objects;
  *     (case-insensitive); null = the first client
  * @param reports the first round's REED discoveries report what they measured, and a second round
  *     from new players in the same cities measures what the coordinator learned (issue 16)
+ * @param realtime move the timing threads (the emulated servers' receive and send loops, the
+ *     landmarks' probe send and receive threads, HotSpot's VM thread) to SCHED_FIFO, as kernel
+ *     netem runs ahead of every process; needs root, otherwise nothing changes
  */
 record DemoOptions(int servers, int landmarks, String world, int dimensions, boolean height, long seed, double jitterMs, double lossRate,
     double agentRate, int maxRounds, double convergence, int nClose, int calibration, double clientRate, double traditionalRate,
     Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo, boolean web, String browserCity,
-    boolean reports) {
+    boolean reports, boolean realtime) {
 
   /** The paper's probe rate (DSL), at which the table's times are given. */
   static final double PAPER_RATE = 140;

@@ -15,10 +15,12 @@ import java.util.List;
  * @param converged true when the fit error stopped improving before the round cap
  * @param nClose N_close of the stop rules
  * @param methods one entry per client and method, traditional last per client
+ * @param delayError the emulation's delay error over every measurement round's answered landmark probes
  * @param seconds wall time of the run up to the table
  */
 record DemoReport(String world, int servers, int landmarks, String kafka, String coordinator, String geo, List<RoundFigures> rounds,
-    boolean converged, int nClose, List<MethodFigures> methods, double seconds) {
+    boolean converged, int nClose, List<MethodFigures> methods,
+    DelayError delayError, double seconds) {
 
   /** The traditional row of a client. */
   MethodFigures traditional(DemoWorld.Site client) {

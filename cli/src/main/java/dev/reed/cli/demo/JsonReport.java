@@ -42,6 +42,7 @@ final class JsonReport {
       w.name("geo").value(r.geo());
       w.name("converged").value(r.converged());
       number(w.name("seconds"), r.seconds());
+      delayError(w.name("delay_error"), r.delayError());
       w.name("rounds").beginArray();
       for (RoundFigures f : r.rounds()) {
         w.beginObject();
@@ -55,6 +56,7 @@ final class JsonReport {
         number(w.name("median_fit_error"), f.medianFitError());
         number(w.name("p90_fit_error"), f.p90FitError());
         number(w.name("median_pair_error"), f.medianPairError());
+        delayError(w.name("delay_error"), f.delayError());
         number(w.name("seconds"), f.seconds());
         w.endObject();
       }
@@ -130,6 +132,16 @@ final class JsonReport {
       }
       w.endArray();
     }
+    w.endObject();
+  }
+
+  /** {probes, p50_ms, p99_ms, max_ms}: measured minus intended RTT of the landmarks' answered probes. */
+  private static void delayError(JsonWriter w, DelayError d) throws IOException {
+    w.beginObject();
+    w.name("probes").value(d.probes());
+    number(w.name("p50_ms"), d.p50Ms());
+    number(w.name("p99_ms"), d.p99Ms());
+    number(w.name("max_ms"), d.maxMs());
     w.endObject();
   }
 

@@ -23,6 +23,10 @@ final class MarkdownReport {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "REED vs traditional discovery: %d servers, %d landmarks, N_close = %d; world %s; locations: %s.%n%n",
         r.servers(), r.landmarks(), r.nClose(), cell(r.world()), cell(r.geo())));
+    DelayError d = r.delayError();
+    sb.append(String.format(Locale.ROOT, "Delay error of the emulation (a landmark's measured RTT minus the RTT the world intended "
+        + "for that reply) over %d landmark probes: p50 %.3f ms, p99 %.3f ms, max %.1f ms.%n%n", d.probes(), d.p50Ms(), d.p99Ms(),
+        d.maxMs()));
     sb.append("| client | place | method | probes | calibration | time at 140/s | mean RTT | above optimum | nearest found | stop |\n");
     sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
     for (MethodFigures m : r.methods()) {

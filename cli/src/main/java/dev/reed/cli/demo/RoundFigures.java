@@ -16,7 +16,8 @@ package dev.reed.cli.demo;
  * @param medianPairError median relative error of the predicted RTT between random pairs of
  *     servers, against the world's true RTT: pairs no landmark ever measured, so this is the
  *     prediction accuracy a client relies on
+ * @param delayError the emulation's delay error over the round's answered landmark probes
  * @param seconds wall time of the whole round, coordinator included
  */
 record RoundFigures(int round, long agentRound, int targets, long replies, long timeouts, double measureSeconds,
-    int positioned, double medianFitError, double p90FitError, double medianPairError, double seconds) {}
+    int positioned, double medianFitError, double p90FitError, double medianPairError, DelayError delayError, double seconds) {}

@@ -26,7 +26,7 @@ class DemoServeBrowseTest {
   @Test
   void browseFindsNearbyServersWithAFractionOfTraditionalsProbes(@TempDir Path dir) throws Exception {
     DemoOptions options = new DemoOptions(600, 6, "synthetic", 4, true, 1, 1.0, 0, 500, 2, 0.05, 40, 10, 140, 140,
-        dir, null, null, false, Duration.ofSeconds(60), false, false, null, false);
+        dir, null, null, false, Duration.ofSeconds(60), false, false, null, false, false);
     try (Demo demo = new Demo(options, new Progress(new PrintWriter(new StringWriter()), System::nanoTime))) {
       DemoReport report = demo.run();
       // --no-geo: no location database for the coordinator; the geo distance rows need only the world's locations

@@ -147,10 +147,15 @@ class DemoWorldTest {
     MethodFigures geo = new MethodFigures(site, "127.0.0.1", "geo-first", 12, 0, 0, 10, 0.1, false, 0.1, 140, 24.0, 23.0,
         20.5, 19.0, 4, Double.NaN, null, "stop_rule", List.<double[]>of(new double[] {0, 24.0, Double.NaN, 23.5}));
     DemoReport report = new DemoReport("w \"x\"", 200, 5, "127.0.0.1:9092", "127.0.0.1:50051", "off (--no-geo)",
-        List.of(new RoundFigures(1, 1, 200, 990, 10, 1.5, 200, 0.1, 0.2, Double.NaN, 2.0)), true, 10,
-        List.of(reed, geo, traditional), 12.0);
+        List.of(new RoundFigures(1, 1, 200, 990, 10, 1.5, 200, 0.1, 0.2, Double.NaN,
+            DelayError.of(new double[] {0.25, 0.5}), 2.0)), true, 10,
+        List.of(reed, geo, traditional), DelayError.of(new double[] {0.25, 0.5, 1.5}), 12.0);
     JsonObject root = JsonParser.parseString(JsonReport.render(report)).getAsJsonObject();
     assertThat(root.get("world").getAsString()).isEqualTo("w \"x\"");
+    assertThat(root.getAsJsonObject("delay_error").get("probes").getAsInt()).isEqualTo(3);
+    assertThat(root.getAsJsonObject("delay_error").get("max_ms").getAsDouble()).isEqualTo(1.5);
+    assertThat(root.getAsJsonArray("rounds").get(0).getAsJsonObject().getAsJsonObject("delay_error").get("p50_ms").getAsDouble())
+        .isEqualTo(0.375);
     assertThat(root.getAsJsonArray("rounds").get(0).getAsJsonObject().get("median_pair_error").isJsonNull()).isTrue();
     JsonObject first = root.getAsJsonArray("clients").get(0).getAsJsonObject();
     assertThat(first.get("client").getAsString()).isEqualTo("c\"1");
@@ -181,7 +186,8 @@ class DemoWorldTest {
     assertThat(table).anyMatch(l -> l.contains("+0.8 ms") && l.contains("9/10") && l.endsWith(" met"));
     String md = MarkdownReport.render(report);
     assertThat(md).contains("| c\"1 | Amster dam | geo distance first | 12 | 0 | 0.10 s | 24.0 ms | +3.5 ms | 4/10 | stop_rule |")
-        .contains("| c\"1 | Amster dam | +0.8 ms | 9/10 | 20 | yes |").contains("at least 8/10 nearest");
+        .contains("| c\"1 | Amster dam | +0.8 ms | 9/10 | 20 | yes |").contains("at least 8/10 nearest")
+        .contains("over 3 landmark probes: p50 0.500 ms, p99 1.480 ms, max 1.5 ms");
     JsonObject last = root.getAsJsonArray("clients").get(2).getAsJsonObject();
     assertThat(last.get("probe_reduction_percent").isJsonNull()).isTrue();
     assertThat(last.has("position")).isFalse();

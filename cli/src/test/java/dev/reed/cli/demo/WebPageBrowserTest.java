@@ -86,7 +86,7 @@ class WebPageBrowserTest {
     out = Files.createTempDirectory("reed-web-test-");
     // no jitter: the page's RTTs minus the emulated delays are then the WebSocket path's own overhead
     DemoOptions options = new DemoOptions(300, 9, "synthetic", 4, true, 1, 0.0, 0, 2000, 1, 0.05, 20, 10, 140, 140,
-        out, null, null, false, Duration.ofSeconds(60), true, true, null, false);
+        out, null, null, false, Duration.ofSeconds(60), true, true, null, false, false);
     demo = new Demo(options, new Progress(new PrintWriter(System.out, true), System::nanoTime));
     demo.start(new ArrayList<>());
     browserPlace = demo.world().location(demo.browser().host());

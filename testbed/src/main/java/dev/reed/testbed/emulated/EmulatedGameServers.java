@@ -26,6 +26,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -108,6 +109,24 @@ public final class EmulatedGameServers implements AutoCloseable {
   public record Counters(long received, long replies, long challenges, long badChallenges, long malformed,
       long unknownSource, long lost, long sent, long dropped, long lateOver1ms, long maxLatenessMicros) {}
 
+  /**
+   * Told of every delayed reply as it is scheduled, on the receive thread (keep it cheap): what the
+   * world intends the prober to measure. With the probers' own measurements it gives the
+   * emulation's delay error (measured minus intended) without touching the wire.
+   */
+  @FunctionalInterface
+  public interface ReplyTap {
+    /** No one listens. */
+    ReplyTap NONE = (proberHost, serverHost, intendedNanos) -> {};
+
+    /**
+     * @param proberHost the prober's host index in the world
+     * @param serverHost the server's host index
+     * @param intendedNanos the delay the reply gets after the query's receipt (the world's sampled RTT)
+     */
+    void scheduled(int proberHost, int serverHost, long intendedNanos);
+  }
+
   private static final class Slot {
     final int index;
     final EmulatedServer server;
@@ -132,6 +151,7 @@ public final class EmulatedGameServers implements AutoCloseable {
   private final DatagramDelayLine line;
   private final Thread loop;
   private final long challengeKey;
+  private final ReplyTap tap;
   private volatile boolean running = true;
   // written by the loop thread only
   private volatile long received;
@@ -142,8 +162,10 @@ public final class EmulatedGameServers implements AutoCloseable {
   private volatile long unknownSource;
   private volatile long lost;
 
-  private EmulatedGameServers(World world, int[] hosts, Options options, NanoTicker ticker) throws IOException {
+  private EmulatedGameServers(World world, int[] hosts, Options options, NanoTicker ticker, ReplyTap tap)
+      throws IOException {
     this.world = world;
+    this.tap = tap;
     this.options = options;
     this.ticker = ticker;
     this.challengeKey = new SplittableRandom(options.seed() ^ 0x5DEECE66DL).nextLong();
@@ -194,8 +216,18 @@ public final class EmulatedGameServers implements AutoCloseable {
    * @throws IOException an address or port cannot be bound (nothing stays open)
    */
   public static EmulatedGameServers start(World world, int[] hosts, Options options) throws IOException {
+    return start(world, hosts, options, ReplyTap.NONE);
+  }
+
+  /**
+   * As {@link #start(World, int[], Options)}, telling {@code tap} of every delayed reply.
+   *
+   * @throws IOException an address or port cannot be bound (nothing stays open)
+   */
+  public static EmulatedGameServers start(World world, int[] hosts, Options options, ReplyTap tap) throws IOException {
+    Objects.requireNonNull(tap, "tap");
     long t0 = System.nanoTime();
-    EmulatedGameServers s = new EmulatedGameServers(world, hosts.clone(), options, NanoTicker.SYSTEM);
+    EmulatedGameServers s = new EmulatedGameServers(world, hosts.clone(), options, NanoTicker.SYSTEM, tap);
     long a2s = s.servers.stream().filter(e -> e.protocol() == GameProtocol.GAME_PROTOCOL_A2S).count();
     log.info("{} emulated game servers ({} A2S, {} Quake3) bound in {} ms", hosts.length, a2s, hosts.length - a2s,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
@@ -277,7 +309,9 @@ public final class EmulatedGameServers implements AutoCloseable {
         }
       }
       replies++;
-      line.schedule(slot.channel, ByteBuffer.wrap(reply), from, now + Math.round(rttMs * 1e6));
+      long delay = Math.round(rttMs * 1e6);
+      if (prober >= 0) tap.scheduled(prober, slot.server.host(), delay);
+      line.schedule(slot.channel, ByteBuffer.wrap(reply), from, now + delay);
     }
   }
 
