@@ -10,10 +10,6 @@ import io.grpc.MethodDescriptor;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,21 +53,8 @@ final class QueryLoad implements AutoCloseable {
   private final List<ManagedChannel> channels = new ArrayList<>();
   /** GetOrderedServers with the response left as bytes. */
   private static final MethodDescriptor<GetOrderedServersRequest, byte[]> UNPARSED = ReedServiceGrpc.getGetOrderedServersMethod()
-      .toBuilder(ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), new MethodDescriptor.Marshaller<byte[]>() {
-        @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-          try {
-            return stream.readAllBytes();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      }).build();
+      .toBuilder(ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), dev.reed.proto.EncodedMessages.MARSHALLER)
+      .build();
   private final GetOrderedServersRequest[] requests = new GetOrderedServersRequest[1024];
   private final double ratePerSecond;
   private final Thread thread;

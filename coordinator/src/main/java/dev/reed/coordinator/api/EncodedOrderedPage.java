@@ -2,11 +2,7 @@ package dev.reed.coordinator.api;
 
 import com.google.protobuf.CodedOutputStream;
 import dev.reed.coordinator.index.RankedTemplate;
-import io.grpc.KnownLength;
-import io.grpc.MethodDescriptor;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -96,28 +92,5 @@ final class EncodedOrderedPage {
 
   private static int entryLength(RankedTemplate t, boolean compact, byte[][] idFields, int predictedUs) {
     return t.length(compact, idFields) + (predictedUs == 0 ? 0 : 1 + CodedOutputStream.computeUInt32SizeNoTag(predictedUs));
-  }
-
-  /** Bytes out as they are; the server never parses a response. */
-  static final MethodDescriptor.Marshaller<byte[]> MARSHALLER = new MethodDescriptor.Marshaller<>() {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new KnownLengthStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  };
-
-  private static final class KnownLengthStream extends ByteArrayInputStream implements KnownLength {
-    KnownLengthStream(byte[] b) {
-      super(b);
-    }
   }
 }

@@ -393,7 +393,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   public ServerServiceDefinition bindService() {
     ServerServiceDefinition generated = ReedServiceGrpc.bindService(this);
     MethodDescriptor<GetOrderedServersRequest, byte[]> encoded = ReedServiceGrpc.getGetOrderedServersMethod()
-        .toBuilder(ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), EncodedOrderedPage.MARSHALLER)
+        .toBuilder(ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), dev.reed.proto.EncodedMessages.MARSHALLER)
         .build();
     ServiceDescriptor.Builder descriptor = ServiceDescriptor.newBuilder(ReedServiceGrpc.SERVICE_NAME)
         .setSchemaDescriptor(generated.getServiceDescriptor().getSchemaDescriptor());

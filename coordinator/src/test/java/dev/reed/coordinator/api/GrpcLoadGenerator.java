@@ -259,7 +259,7 @@ public final class GrpcLoadGenerator {
    */
   static Caller unparsed(ManagedChannel channel) {
     MethodDescriptor<GetOrderedServersRequest, byte[]> raw = ReedServiceGrpc.getGetOrderedServersMethod().toBuilder(
-        ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), EncodedOrderedPage.MARSHALLER).build();
+        ProtoUtils.marshaller(GetOrderedServersRequest.getDefaultInstance()), dev.reed.proto.EncodedMessages.MARSHALLER).build();
     return (req, done) -> ClientCalls.asyncUnaryCall(
         channel.newCall(raw, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS)), req, cast(done));
   }
