@@ -141,13 +141,26 @@ public final class IndexFeed implements AutoCloseable {
       boolean dirty = true;
       long lastBuild = 0;
       long buildMillis = 0;
+      // until caught up, only each server's newest coordinate record is kept and applied at the end: the
+      // topic's uncompacted head holds several per server (a 250,000-server restart read ~4 each), and
+      // applying one costs a parse and a template
+      Map<String, ConsumerRecord<byte[], byte[]>> newest = new HashMap<>();
       while (!closed) {
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
         for (ConsumerRecord<byte[], byte[]> r : batch) {
           records.incrementAndGet();
-          dirty |= apply(r);
+          if (!caughtUp() && r.topic().equals(Topic.COORDINATES.name())) {
+            newest.put(r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8), r);
+            dirty = true;
+          } else {
+            dirty |= apply(r);
+          }
         }
         boolean atEnd = caughtUp() || end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+        if (atEnd && !newest.isEmpty()) {
+          for (ConsumerRecord<byte[], byte[]> r : newest.values()) apply(r);
+          newest.clear();
+        }
         long now = clock.millis();
         // a rebuild sorts every server into a new ranking index: ~1 s at 250,000 servers on the loaded VM,
         // so at most every 3 rebuild durations, or the feed spends its time rebuilding instead of reading
