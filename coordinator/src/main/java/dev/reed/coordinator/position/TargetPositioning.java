@@ -54,11 +54,40 @@ public final class TargetPositioning {
   private final Duration refreshEvery;
   private final double moveThresholdMs;
   /**
-   * What this replica last published per owned target, encoded: parsed, with its L LandmarkRtt
-   * objects, it cost ~2 KB a target at 30 landmarks; read back once per fitted target a round.
+   * What this replica last published per owned target. Parsed, with its L LandmarkRtt objects, a
+   * coordinate cost ~2 KB a target at 30 landmarks, encoded ~700 B with the ids spelled out; kept
+   * as the coordinate's bytes without landmark_rtts and the RTTs as an int[] beside the round's
+   * (shared) landmark id list, ~400 B. Read back once per candidate a round.
+   *
+   * @param rest the published ServerCoordinate without landmark_rtts, encoded
+   * @param ids the landmarks of {@code rttUs}, usually the round's anchor list itself
+   * @param at when it was published (ms, the clock's)
    */
-  private final Map<String, byte[]> published = new HashMap<>();
-  private final Map<String, Long> publishedAt = new HashMap<>();
+  private record Published(byte[] rest, List<String> ids, int[] rttUs, long at) {
+    static Published of(ServerCoordinate c, List<String> roundIds, long at) {
+      List<String> ids = roundIds;
+      boolean same = c.getLandmarkRttsCount() == roundIds.size();
+      for (int i = 0; same && i < roundIds.size(); i++) same = c.getLandmarkRtts(i).getLandmarkId().equals(roundIds.get(i));
+      if (!same) ids = c.getLandmarkRttsList().stream().map(LandmarkRtt::getLandmarkId).toList();
+      int[] rtt = new int[c.getLandmarkRttsCount()];
+      for (int i = 0; i < rtt.length; i++) rtt[i] = c.getLandmarkRtts(i).getRttUs();
+      return new Published(c.toBuilder().clearLandmarkRtts().build().toByteArray(), ids, rtt, at);
+    }
+
+    ServerCoordinate coordinate() {
+      try {
+        ServerCoordinate.Builder b = ServerCoordinate.newBuilder().mergeFrom(rest);
+        for (int i = 0; i < rttUs.length; i++) {
+          b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(ids.get(i)).setRttUs(rttUs[i]));
+        }
+        return b.build();
+      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        throw new IllegalStateException("this replica's own published coordinate does not parse", e);
+      }
+    }
+  }
+
+  private final Map<String, Published> published = new HashMap<>();
   private final HostIntegrity integrity;
   private long epochSeen = -1;
 
@@ -94,11 +123,9 @@ public final class TargetPositioning {
     for (String key : gone) {
       producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), key.getBytes(StandardCharsets.UTF_8), null));
       published.remove(key);
-      publishedAt.remove(key);
     }
     // targets of revoked partitions are the new owner's to publish now
     published.keySet().removeIf(k -> windows.get(k) == null);
-    publishedAt.keySet().removeIf(k -> windows.get(k) == null);
     List<ServingState.Anchor> anchors = state.landmarkAnchors();
     if (anchors.size() < minAnchors) {
       return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch(), 0, 0);
@@ -109,7 +136,8 @@ public final class TargetPositioning {
     java.util.LinkedHashSet<TargetWindows.Target> pending = new java.util.LinkedHashSet<>(windows.drainDirty());
     long now = clock.millis();
     for (TargetWindows.Target t : windows.all()) {
-      Long at = publishedAt.get(t.key());
+      Published p = published.get(t.key());
+      Long at = p == null ? null : p.at();
       if (newEpoch || at == null || now - at >= refreshEvery.toMillis()) pending.add(t);
     }
     List<String> ids = anchors.stream().map(ServingState.Anchor::landmarkId).toList();
@@ -132,8 +160,9 @@ public final class TargetPositioning {
         tooFew++;
         continue;
       }
-      ServerCoordinate last = lastPublished(t.key());
-      Long at = publishedAt.get(t.key());
+      Published p = published.get(t.key());
+      ServerCoordinate last = p == null ? null : p.coordinate();
+      Long at = p == null ? null : p.at();
       List<LandmarkRtt> minima = landmarkRtts(ids, rtt);
       boolean adopted = false;
       if (last == null && !newEpoch) {
@@ -158,11 +187,10 @@ public final class TargetPositioning {
         boolean stabilityMoved = !adopted && stabilityMoved(last.getStability(), next.getStability());
         if (!last.getServerInfo().equals(next.getServerInfo()) || stabilityMoved) {
           if (adopted) next = next.toBuilder().setStability(last.getStability()).build();
-          publish(t.key(), next.toBuilder().setUpdateTime(ts).setRound(t.newestRound()).build(), now);
+          publish(t.key(), next.toBuilder().setUpdateTime(ts).setRound(t.newestRound()).build(), ids, now);
           sent++;
         } else if (adopted) {
-          published.put(t.key(), last.toByteArray());
-          publishedAt.put(t.key(), at);
+          published.put(t.key(), Published.of(last, ids, at));
         }
         continue;
       }
@@ -210,7 +238,7 @@ public final class TargetPositioning {
         log.info("server {}: integrity {} -> {}{}", t.key(), name(was), name(next.getIntegrity().getKind()),
             next.getIntegrity().getEvidence().isEmpty() ? "" : ": " + next.getIntegrity().getEvidence());
       }
-      publish(t.key(), next, now);
+      publish(t.key(), next, ids, now);
       sent++;
     }
     epochSeen = state.landmarkEpoch();
@@ -223,11 +251,10 @@ public final class TargetPositioning {
     return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
   }
 
-  private void publish(String key, ServerCoordinate next, long now) {
+  private void publish(String key, ServerCoordinate next, List<String> ids, long now) {
     byte[] encoded = next.toByteArray();
     producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), key.getBytes(StandardCharsets.UTF_8), encoded));
-    published.put(key, encoded);
-    publishedAt.put(key, now);
+    published.put(key, Published.of(next, ids, now));
   }
 
   private static dev.reed.proto.v1.ServerInfo info(TargetWindows.Target t) {
@@ -257,16 +284,6 @@ public final class TargetPositioning {
         || Math.abs(last.getMedianRttUs() - next.getMedianRttUs()) > thresholdUs
         || Math.abs(last.getJitterUs() - next.getJitterUs()) > Math.max(thresholdUs, 0.2 * last.getJitterUs())
         || Math.abs(last.getLossFraction() - next.getLossFraction()) > 0.05;
-  }
-
-  private ServerCoordinate lastPublished(String key) {
-    byte[] b = published.get(key);
-    if (b == null) return null;
-    try {
-      return ServerCoordinate.parseFrom(b);
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      throw new IllegalStateException("this replica's own published coordinate does not parse", e);
-    }
   }
 
   private static String name(IntegrityKind k) {
