@@ -126,7 +126,8 @@ final class RoundLoop implements AutoCloseable {
       while (!closed) {
         ingest.poll(Duration.ofMillis(100));
         long now = clock.millis();
-        if (now >= nextRound) {
+        // targets just taken over (seeded) are positioned now, not up to a round later: a fail-over's clock runs
+        if (now >= nextRound || ingest.takeSeeded()) {
           round();
           nextRound = now + config.rounds().interval().toMillis();
         }

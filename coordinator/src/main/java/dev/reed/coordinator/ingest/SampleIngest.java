@@ -54,6 +54,7 @@ public final class SampleIngest implements AutoCloseable {
   private final Duration replay;
   private final java.util.function.Supplier<Map<String, dev.reed.proto.v1.ServerCoordinate>> published;
   private final AtomicLong seeded = new AtomicLong();
+  private boolean seededSinceTaken;
   private final AtomicLong sampleCount = new AtomicLong();
   private final AtomicLong meshCount = new AtomicLong();
   private final AtomicLong replayedRefusals = new AtomicLong();
@@ -153,7 +154,15 @@ public final class SampleIngest implements AutoCloseable {
       if (targets.seed(key, c.getEndpoint(), c.getProtocol(), c.getServerInfo(), c.getRound(), p, c.getLandmarkRttsList())) n++;
     }
     seeded.addAndGet(n);
+    if (n > 0) seededSinceTaken = true;
     return n;
+  }
+
+  /** Whether targets were seeded since the last call (on the polling thread, like the rebalance). */
+  public boolean takeSeeded() {
+    boolean s = seededSinceTaken;
+    seededSinceTaken = false;
+    return s;
   }
 
   /** Targets seeded from published minima so far. */
