@@ -350,6 +350,8 @@ public final class Coordinator implements AutoCloseable {
         .description("valid RTT samples ingested").register(registry);
     FunctionCounter.builder("reed_ingest_mesh_samples", ingest, i -> i.counters().meshSamples())
         .description("valid mesh samples ingested").register(registry);
+    FunctionCounter.builder("reed_ingest_seeded_targets", ingest, SampleIngest::seededTargets)
+        .description("targets taken over from another replica, seeded with the minima it published").register(registry);
     FunctionCounter.builder("reed_dead_letters", deadLetters, DeadLetters::count)
         .description("records refused and sent to reed.dead-letter").register(registry);
     FunctionCounter.builder("reed_rounds", loop, RoundLoop::rounds).description("rounds completed").register(registry);

@@ -142,8 +142,8 @@ public final class IndexFeed implements AutoCloseable {
       long lastBuild = 0;
       long buildMillis = 0;
       // until caught up, only each server's newest coordinate record is kept and applied at the end: the
-      // topic's uncompacted head holds several per server (a 250,000-server restart read ~4 each), and
-      // applying one costs a parse and a template
+      // topic's uncompacted head holds one per publish, and applying one costs a parse and a template
+      // (restart at 250,000 x 30: 28.5 s before, 16.7 s after; docs/research/scale.md)
       Map<String, ConsumerRecord<byte[], byte[]>> newest = new HashMap<>();
       while (!closed) {
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
@@ -175,8 +175,8 @@ public final class IndexFeed implements AutoCloseable {
         if (atEnd && !caughtUp()) {
           caughtUp.countDown();
           ServingState s = state.get();
-          log.info("index caught up: {} servers, {} landmarks (epoch {}), {} targets, {} invalid records skipped",
-              s.servers().size(), s.landmarks().size(), s.landmarkEpoch(), s.targets().size(), invalid.get());
+          log.info("index caught up: {} records read, {} servers, {} landmarks (epoch {}), {} targets, {} invalid records skipped",
+              records.get(), s.servers().size(), s.landmarks().size(), s.landmarkEpoch(), s.targets().size(), invalid.get());
         }
       }
     } catch (WakeupException e) {
@@ -190,8 +190,8 @@ public final class IndexFeed implements AutoCloseable {
 
   /**
    * One String per game and map name: a server's attributes are parsed anew with every coordinate,
-   * and two copies of a few names per server were ~100 bytes a server on every replica. Bounded:
-   * names beyond it are kept as parsed.
+   * which made two String copies per server of names most servers share. Bounded: names beyond it
+   * are kept as parsed.
    */
   private String shared(String name) {
     String s = names.get(name);

@@ -1,6 +1,5 @@
 package dev.reed.coordinator.index;
 
-import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.proto.v1.LandmarkRtt;
@@ -8,7 +7,6 @@ import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ServerCoordinate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -18,9 +16,10 @@ import java.util.List;
  * accepts fields in any order and concatenated encodings of one message as the message they merge
  * to), the streaming and group calls parse them back.
  *
- * <p>Only bytes, ~12 per landmark: every replica holds one per server of the deployment, and at
- * 250,000 servers x 30 landmarks a parsed message with its {@code LandmarkRtt} objects and a second
- * encoding with the ids spelled out cost ~2 KB a server (docs/research/scale.md). {@code common} is
+ * <p>Only bytes: every replica holds one per server of the deployment. Before, each also held the
+ * parsed message with its {@code LandmarkRtt} objects and a second encoding with the ids spelled
+ * out; with the other changes of the second scale pass a replica's heap at 250,000 x 30 went from
+ * 5.6-6.2 KB to 1.9-2.4 KB a server (`./reed scale`, docs/research/scale.md). {@code common} is
  * everything but the landmark RTTs, {@code compactRtts} the landmark RTTs as
  * RankedServer.landmark_refs and landmark_rtt_us (packed, refs from this replica's {@link
  * LandmarkNumbers}); the long form, landmark_rtts with the ids, is written from them and the
@@ -32,8 +31,6 @@ import java.util.List;
  * @param integrity the host integrity check's verdict, for counting flagged servers without a parse
  */
 public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.reed.proto.v1.IntegrityKind integrity) {
-  private static final int REFS_TAG = (41 << 3) | 2;
-  private static final int RTTS_TAG = (42 << 3) | 2;
   private static final int LANDMARK_RTTS_TAG = (7 << 3) | 2; // RankedServer.landmark_rtts
   private static final int LANDMARK_ID_TAG = (1 << 3) | 2; // LandmarkRtt.landmark_id
   private static final int RTT_US_TAG = 2 << 3; // LandmarkRtt.rtt_us
@@ -74,33 +71,17 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.
 
   /** The landmark numbers, in the server's landmark order. */
   public int[] refs() {
-    return packed(REFS_TAG);
+    RankedServer c = compact();
+    int[] out = new int[c.getLandmarkRefsCount()];
+    for (int i = 0; i < out.length; i++) out[i] = c.getLandmarkRefs(i);
+    return out;
   }
 
-  /** The landmarks' RTTs (us), in the order of {@link #refs}. */
-  public int[] rttUs() {
-    return packed(RTTS_TAG);
-  }
-
-  private int[] packed(int tag) {
+  /** The compact landmark RTTs, parsed: landmark_refs and landmark_rtt_us. */
+  private RankedServer compact() {
     try {
-      CodedInputStream in = CodedInputStream.newInstance(compactRtts);
-      int[] out = new int[0];
-      int n = 0;
-      for (int t = in.readTag(); t != 0; t = in.readTag()) {
-        if (t != tag) {
-          in.skipField(t);
-          continue;
-        }
-        int limit = in.pushLimit(in.readRawVarint32());
-        while (!in.isAtEnd()) {
-          if (n == out.length) out = Arrays.copyOf(out, Math.max(8, 2 * n));
-          out[n++] = in.readRawVarint32();
-        }
-        in.popLimit(limit);
-      }
-      return Arrays.copyOf(out, n);
-    } catch (IOException e) {
+      return RankedServer.parseFrom(compactRtts);
+    } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("a template's own compact landmark RTTs do not parse", e);
     }
   }
@@ -133,11 +114,10 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.
   /** The encoded length of the long form, RankedServer.landmark_rtts with the ids. */
   public int landmarkRttsLength(byte[][] idFields) {
     if (compactRtts.length == 0) return 0;
-    int[] refs = refs();
-    int[] rtts = rttUs();
+    RankedServer c = compact();
     int size = 0;
-    for (int i = 0; i < refs.length; i++) {
-      int entry = entryLength(idFields[refs[i]], rtts[i]);
+    for (int i = 0; i < c.getLandmarkRefsCount(); i++) {
+      int entry = entryLength(idFields[c.getLandmarkRefs(i)], c.getLandmarkRttUs(i));
       size += 1 + CodedOutputStream.computeUInt32SizeNoTag(entry) + entry;
     }
     return size;
@@ -146,16 +126,16 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.
   /** Writes the long form, RankedServer.landmark_rtts with the ids ({@link #idFields} of the state's table). */
   public void writeLandmarkRtts(CodedOutputStream o, byte[][] idFields) throws IOException {
     if (compactRtts.length == 0) return;
-    int[] refs = refs();
-    int[] rtts = rttUs();
-    for (int i = 0; i < refs.length; i++) {
-      byte[] id = idFields[refs[i]];
+    RankedServer c = compact();
+    for (int i = 0; i < c.getLandmarkRefsCount(); i++) {
+      byte[] id = idFields[c.getLandmarkRefs(i)];
+      int rtt = c.getLandmarkRttUs(i);
       o.writeUInt32NoTag(LANDMARK_RTTS_TAG);
-      o.writeUInt32NoTag(entryLength(id, rtts[i]));
+      o.writeUInt32NoTag(entryLength(id, rtt));
       o.writeRawBytes(id);
-      if (rtts[i] != 0) {
+      if (rtt != 0) {
         o.writeUInt32NoTag(RTT_US_TAG);
-        o.writeUInt32NoTag(rtts[i]);
+        o.writeUInt32NoTag(rtt);
       }
     }
   }
@@ -185,11 +165,10 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.
 
   /** The server's landmark RTTs with their ids, as {@code ServerCoordinate.landmark_rtts} holds them. */
   public List<LandmarkRtt> landmarkRtts(List<String> landmarkIds) {
-    int[] refs = refs();
-    int[] rtts = rttUs();
-    LandmarkRtt[] out = new LandmarkRtt[refs.length];
-    for (int i = 0; i < refs.length; i++) {
-      out[i] = LandmarkRtt.newBuilder().setLandmarkId(landmarkIds.get(refs[i])).setRttUs(rtts[i]).build();
+    RankedServer c = compact();
+    LandmarkRtt[] out = new LandmarkRtt[c.getLandmarkRefsCount()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = LandmarkRtt.newBuilder().setLandmarkId(landmarkIds.get(c.getLandmarkRefs(i))).setRttUs(c.getLandmarkRttUs(i)).build();
     }
     return List.of(out);
   }

@@ -14,10 +14,10 @@ import java.util.Set;
  * The servers' coordinates as the feed read them, rebuilt on each read from the server's {@link
  * RankedTemplate} (which holds the endpoint, protocol, server info, stability, fit, coordinate,
  * integrity and, as ~4 bytes a landmark, the landmark RTTs) and the few bytes a template lacks
- * (update time, round, placement: {@code rest}). Every replica holds every server; parsed, a
- * coordinate with its {@code LandmarkRtt} objects took ~2 KB at 30 landmarks, the largest item of
- * a replica's heap (docs/research/scale.md), against ~40 bytes here. A read costs a parse (~1 us):
- * callers that read every server often (the metrics) count once per state instead.
+ * (update time, round, placement: {@code rest}, a few bytes). Every replica holds every server,
+ * and parsed coordinates with their {@code LandmarkRtt} objects were the largest item of a
+ * replica's heap in a class histogram at 50,000 x 15 (docs/research/scale.md, finding 3). A read
+ * costs a parse: callers that read every server often (the metrics) count from the templates.
  *
  * <p>Immutable, like the state that holds it.
  */

@@ -137,7 +137,7 @@ public final class SampleIngest implements AutoCloseable {
     seekToReplay(mesh, meshPartitions);
   }
 
-  /** Seeds the targets of newly assigned partitions, found by the default partitioner's hash of their key. */
+  /** Seeds the targets of newly assigned partitions, found as the producer's default partitioner places their key. */
   private int seed(Collection<TopicPartition> partitions) {
     Map<String, dev.reed.proto.v1.ServerCoordinate> all = published.get();
     if (all.isEmpty()) return 0;
@@ -146,8 +146,8 @@ public final class SampleIngest implements AutoCloseable {
     for (TopicPartition tp : partitions) assigned.add(tp.partition());
     int n = 0;
     for (String key : all.keySet()) {
-      int p = org.apache.kafka.common.utils.Utils.toPositive(
-          org.apache.kafka.common.utils.Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % count;
+      int p = org.apache.kafka.clients.producer.internals.BuiltInPartitioner.partitionForKey(
+          key.getBytes(StandardCharsets.UTF_8), count);
       if (!assigned.contains(p)) continue;
       dev.reed.proto.v1.ServerCoordinate c = all.get(key);
       if (c == null || c.getLandmarkRttsCount() == 0) continue;
