@@ -45,6 +45,10 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${REED_COORDINATOR_METRICS_PORT} && printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200'"]
 
 # -XX:-UsePerfData: no hsperfdata files; MaxRAMPercentage sizes the heap from the container limit.
+# ThreadPriorityPolicy/JavaPriority1_To_OSPriority: background threads at nice 10, queries first
+# (coordinator/README.md, "Thread priorities"); as user 10001 the JVM warns once that raising a
+# priority would need permission, lowering does not.
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", \
+            "-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10", \
             "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=/tmp", \
             "-jar", "/opt/reed/reed-coordinator.jar"]

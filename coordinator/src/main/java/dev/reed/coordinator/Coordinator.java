@@ -275,7 +275,7 @@ public final class Coordinator implements AutoCloseable {
     loop.start();
 
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
-        Thread.ofPlatform().name("snapshots").daemon().factory());
+        Thread.ofPlatform().name("snapshots").priority(Thread.MIN_PRIORITY).daemon().factory());
     resources.add(scheduler::shutdownNow);
     if (config.snapshots().dir() != null) {
       SnapshotFiles files = new SnapshotFiles(config.snapshots().dir(), config.snapshots().keep());

@@ -59,7 +59,7 @@ final class RoundLoop implements AutoCloseable {
   private volatile Runnable afterRound = () -> { };
   /** One embedding at a time, off the ingest thread. */
   private final java.util.concurrent.ExecutorService embedder = java.util.concurrent.Executors.newSingleThreadExecutor(
-      r -> Thread.ofPlatform().name("landmark-embedding").daemon().unstarted(r));
+      r -> Thread.ofPlatform().name("landmark-embedding").priority(Thread.MIN_PRIORITY).daemon().unstarted(r));
   private java.util.concurrent.CompletableFuture<LandmarkEmbeddingRound.Result> embedJob;
 
   RoundLoop(CoordinatorConfig config, SampleIngest ingest, TargetWindows windows, MeshWindows mesh, IndexFeed feed,
@@ -78,7 +78,7 @@ final class RoundLoop implements AutoCloseable {
     this.producer = producer;
     this.geo = geo;
     this.clock = config.clock();
-    this.thread = Thread.ofPlatform().name("round-loop").daemon().unstarted(this::run);
+    this.thread = Thread.ofPlatform().name("round-loop").priority(Thread.MIN_PRIORITY).daemon().unstarted(this::run);
   }
 
   /** Called on the round thread after every round (per-landmark metrics). */

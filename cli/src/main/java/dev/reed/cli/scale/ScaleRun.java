@@ -71,7 +71,14 @@ final class ScaleRun {
       SyntheticFeed feed = new SyntheticFeed(new SyntheticFeed.Plan(s.targets(), s.landmarks(), s.timeoutRate(), 2.0, 19));
       progress("world of %,d targets x %d landmarks built in %.1f s", s.targets(), s.landmarks(),
           (System.nanoTime() - tw) / 1e9);
-      producer = SyntheticFeed.producer(bootstrap);
+      // the feed stands for agents on other machines: its thread and the producer's network thread (which
+      // inherits its creator's priority) run at MIN_PRIORITY (nice 10 under ./reed scale), so that here it
+      // takes the CPU the coordinators leave instead of competing with their queries
+      String target = bootstrap;
+      java.util.concurrent.FutureTask<KafkaProducer<byte[], byte[]>> create =
+          new java.util.concurrent.FutureTask<>(() -> SyntheticFeed.producer(target));
+      Thread.ofPlatform().name("feed-producer").priority(Thread.MIN_PRIORITY).start(create);
+      producer = create.get();
       feed.announce(producer, s.round().toMillis());
       Path lease = s.out().resolve("leader.lock");
       // Ctrl-C or SIGTERM of the harness must not leave replica processes behind
@@ -287,7 +294,7 @@ final class ScaleRun {
       this.feed = feed;
       this.producer = producer;
       this.rounds = rounds;
-      this.thread = Thread.ofPlatform().name("feed").daemon().unstarted(this::run);
+      this.thread = Thread.ofPlatform().name("feed").priority(Thread.MIN_PRIORITY).daemon().unstarted(this::run);
     }
 
     void start() {

@@ -50,7 +50,6 @@ public final class RankingIndex {
   private final float[] boxMin;
   private final float[] boxMax;
   private final float[] boxMinH;
-  private final int[] keyRank;
   private final int[] gameId;
   private final int[] mapId;
   private final int[] players;
@@ -183,15 +182,10 @@ public final class RankingIndex {
         boxMinH[node] = Math.min(boxMinH[nodeLeft[node]], boxMinH[nodeLeft[node] + 1]);
       }
     }
-    Integer[] byKey = new Integer[n];
-    for (int s = 0; s < n; s++) {
-      byKey[s] = s;
-    }
-    Arrays.sort(byKey, (u, v) -> entries[u].key().compareTo(entries[v].key()));
-    this.keyRank = new int[n];
-    for (int r = 0; r < n; r++) {
-      keyRank[byKey[r]] = r;
-    }
+  }
+
+  private int keyOrder(int a, int b) {
+    return entries[a].key().compareTo(entries[b].key());
   }
 
   /** Builds an index; O(n log n). @throws IllegalArgumentException null entry, duplicate key, mixed dimensions */
@@ -240,7 +234,7 @@ public final class RankingIndex {
     if (anyAttr && (fg == -2 || fm == -2)) {
       return new RankedPage(List.of(), null, 0); // unknown game or map: nothing matches
     }
-    TopEntries top = new TopEntries(pageSize + 1, limit, keyRank);
+    TopEntries top = new TopEntries(pageSize + 1, limit, this::keyOrder);
     double q0 = d > 0 ? q[0] : 0;
     double q1 = d > 1 ? q[1] : 0;
     double q2 = d > 2 ? q[2] : 0;
@@ -390,7 +384,7 @@ public final class RankingIndex {
     if (anyAttr && (fg == -2 || fm == -2)) {
       return new GroupRankedPage(List.of(), null, 0);
     }
-    TopEntries top = new TopEntries(pageSize + 1, Double.POSITIVE_INFINITY, keyRank);
+    TopEntries top = new TopEntries(pageSize + 1, Double.POSITIVE_INFINITY, this::keyOrder);
     int total = 0;
     for (int i = 0; i < n; i++) {
       if (anyAttr && !matches(i, filter, fg, fm)) {
@@ -465,7 +459,7 @@ public final class RankingIndex {
     }
     double[] q = client == null ? null : client.components();
     double hc = client == null ? 0 : client.height();
-    TopEntries top = new TopEntries(pageSize + 1, Double.POSITIVE_INFINITY, keyRank);
+    TopEntries top = new TopEntries(pageSize + 1, Double.POSITIVE_INFINITY, this::keyOrder);
     int total = 0;
     for (int i = 0; i < n; i++) {
       if (anyAttr && !matches(i, filter, fg, fm)) {

@@ -15,7 +15,7 @@ class TopEntriesTest {
 
   /** Feeds values 0..n-1 (entry j has value v(j) and key rank rank[j]) the way the index does: only at or under the bound. */
   private static List<Integer> best(int n, int cap, double limit, IntToDoubleFunction v, int[] rank) {
-    TopEntries top = new TopEntries(cap, limit, rank);
+    TopEntries top = new TopEntries(cap, limit, (a, b) -> Integer.compare(rank[a], rank[b]));
     for (int j = 0; j < n; j++) {
       double x = v.applyAsDouble(j);
       if (x <= top.bound()) {
@@ -97,7 +97,7 @@ class TopEntriesTest {
     int n = 10_000;
     int cap = 231;
     double[] values = r.doubles(n, 0, 500).toArray();
-    TopEntries top = new TopEntries(cap, Double.POSITIVE_INFINITY, shuffledRanks(n, r));
+    TopEntries top = new TopEntries(cap, Double.POSITIVE_INFINITY, byRank(shuffledRanks(n, r)));
     List<Double> seen = new ArrayList<>();
     for (int j = 0; j < n; j++) {
       seen.add(values[j]);
@@ -119,6 +119,10 @@ class TopEntriesTest {
 
   @Test
   void rejectsAnEmptyCap() {
-    assertThatThrownBy(() -> new TopEntries(0, 1, new int[0])).hasMessageContaining("cap");
+    assertThatThrownBy(() -> new TopEntries(0, 1, (a, b) -> 0)).hasMessageContaining("cap");
+  }
+
+  private static java.util.function.IntBinaryOperator byRank(int[] rank) {
+    return (a, b) -> Integer.compare(rank[a], rank[b]);
   }
 }

@@ -75,7 +75,7 @@ public final class GeoTraining implements AutoCloseable {
   private final AtomicLong lastNanos = new AtomicLong();
   private final AtomicLong lastTrainedServers = new AtomicLong();
   private final ExecutorService executor = Executors.newSingleThreadExecutor(
-      Thread.ofPlatform().name("geo-training").daemon().factory());
+      Thread.ofPlatform().name("geo-training").priority(Thread.MIN_PRIORITY).daemon().factory());
   private volatile boolean untrainableReported;
 
   public GeoTraining(HostLocations locations, EstimatorModel model, CoordinateConfig math, int maxServers, LightBound bound,

@@ -9,19 +9,22 @@ import dev.reed.proto.Topic;
 import dev.reed.proto.v1.Landmark;
 import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ServerCoordinate;
-import dev.reed.proto.v1.ServerInfo;
 import dev.reed.proto.v1.Target;
 import dev.reed.runtime.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -56,12 +59,11 @@ public final class IndexFeed implements AutoCloseable {
   private final Clock clock;
   private final Duration rebuildEvery;
   private final AtomicReference<ServingState> state;
-  /** What a coordinate's template does not hold ({@link ServerCoordinates#rest}). */
-  private final Map<String, byte[]> servers = new HashMap<>();
-  private final Map<String, ServerEntry> entries = new HashMap<>();
+  private final Map<String, IndexedServer> servers = new HashMap<>();
   private final Map<String, String> names = new HashMap<>();
   private static final int MAX_SHARED_NAMES = 65_536;
-  private final Map<String, RankedTemplate> ranked = new HashMap<>();
+  /** Poll batches (up to 5,000 records each) decoded or being decoded ahead of the one applied. */
+  private static final int MAX_DECODING = 8;
   private final LandmarkNumbers landmarkNumbers = new LandmarkNumbers();
   private final Map<String, LandmarkCoordinate> landmarkCoordinates = new HashMap<>();
   private final Map<String, Landmark> announcements = new ConcurrentHashMap<>();
@@ -71,6 +73,13 @@ public final class IndexFeed implements AutoCloseable {
   private final AtomicLong rebuilds = new AtomicLong();
   private final CountDownLatch caughtUp = new CountDownLatch(1);
   private final Thread thread;
+  /**
+   * Decodes coordinate records while the feed thread reads, until caught up: all cores but one,
+   * like the common pool. Afterwards the feed thread decodes the few new records itself.
+   */
+  private final ExecutorService decoder = Executors.newFixedThreadPool(
+      Math.max(1, Runtime.getRuntime().availableProcessors() - 1),
+      Thread.ofPlatform().name("index-decode-", 0).daemon().factory());
   private volatile boolean closed;
   private volatile Runnable onRebuild = () -> { };
 
@@ -141,30 +150,40 @@ public final class IndexFeed implements AutoCloseable {
       boolean dirty = true;
       long lastBuild = 0;
       long buildMillis = 0;
-      // until caught up, only each server's newest coordinate record is kept and applied at the end: the
-      // topic's uncompacted head holds one per publish, and applying one costs a parse and a template
-      // (restart at 250,000 x 30: 28.5 s before, 16.7 s after; docs/research/scale.md)
-      Map<String, ConsumerRecord<byte[], byte[]>> newest = new HashMap<>();
+      // until caught up, coordinate records are decoded (a parse and a template each, most of a
+      // restart's work) on the decoder threads a poll's batch at a time while this thread reads on, and
+      // applied here in the order they were read (restart at 250,000 x 30: docs/research/scale.md)
+      ArrayDeque<CompletableFuture<List<Decoded>>> decoding = new ArrayDeque<>();
+      long started = System.nanoTime();
+      long readNanos = 0;
       while (!closed) {
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
+        List<ConsumerRecord<byte[], byte[]>> coordinates = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : batch) {
           records.incrementAndGet();
-          if (!caughtUp() && r.topic().equals(Topic.COORDINATES.name())) {
-            newest.put(r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8), r);
-            dirty = true;
-          } else {
-            dirty |= apply(r);
-          }
+          if (r.topic().equals(Topic.COORDINATES.name())) coordinates.add(r);
+          else dirty |= apply(r);
+        }
+        if (!coordinates.isEmpty()) {
+          decoding.add(caughtUp() ? CompletableFuture.completedFuture(decode(coordinates))
+              : CompletableFuture.supplyAsync(() -> decode(coordinates), decoder));
         }
         boolean atEnd = caughtUp() || end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
-        if (atEnd && !newest.isEmpty()) {
-          for (ConsumerRecord<byte[], byte[]> r : newest.values()) apply(r);
-          newest.clear();
+        if (atEnd && readNanos == 0) readNanos = System.nanoTime() - started;
+        // at the end every batch is applied before the index is built; before it, at most MAX_DECODING
+        // batches wait, so a reader faster than its decoders does not hold the whole topic decoded
+        while (!decoding.isEmpty() && (atEnd || decoding.size() > MAX_DECODING || decoding.peek().isDone())) {
+          for (Decoded d : decoding.poll().join()) {
+            if (d.server() == null) servers.remove(d.key());
+            else servers.put(d.key(), withSharedNames(d.server()));
+            dirty = true;
+          }
         }
         long now = clock.millis();
-        // a rebuild sorts every server into a new ranking index: ~1 s at 250,000 servers on the loaded VM,
-        // so at most every 3 rebuild durations, or the feed spends its time rebuilding instead of reading
-        // (it fell 70,000 servers behind at 250,000 x 30: docs/research/scale.md)
+        // a rebuild sorts every server into a new ranking index (250,000 servers: 0.2 s warm in
+        // IndexBuildBenchmark, 1.8 s cold on the loaded VM after a restart), so at most every 3 rebuild
+        // durations, or the feed spends its time rebuilding instead of reading (it fell 70,000 servers
+        // behind at 250,000 x 30 when it rebuilt after every batch: docs/research/scale.md)
         if (dirty && atEnd && (now - lastBuild >= Math.max(rebuildEvery.toMillis(), 3 * buildMillis) || !caughtUp())) {
           long t0 = System.nanoTime();
           rebuild();
@@ -174,9 +193,14 @@ public final class IndexFeed implements AutoCloseable {
         }
         if (atEnd && !caughtUp()) {
           caughtUp.countDown();
+          decoder.shutdown();
+          // from now on the feed is background work: queries come first (Coordinator: thread priorities)
+          Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
           ServingState s = state.get();
-          log.info("index caught up: {} records read, {} servers, {} landmarks (epoch {}), {} targets, {} invalid records skipped",
-              records.get(), s.servers().size(), s.landmarks().size(), s.landmarkEpoch(), s.targets().size(), invalid.get());
+          log.info("index caught up: {} records read in {} ms, decoded and applied {} ms later, index built in {} ms: "
+              + "{} servers, {} landmarks (epoch {}), {} targets, {} invalid records skipped", records.get(),
+              readNanos / 1_000_000, (System.nanoTime() - started - readNanos) / 1_000_000 - buildMillis, buildMillis,
+              s.servers().size(), s.landmarks().size(), s.landmarkEpoch(), s.targets().size(), invalid.get());
         }
       }
     } catch (WakeupException e) {
@@ -201,26 +225,10 @@ public final class IndexFeed implements AutoCloseable {
   }
 
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
-    String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
+    String key = key(r);
     byte[] v = r.value();
     try {
       switch (r.topic()) {
-        case "reed.coordinates" -> {
-          if (v == null) {
-            servers.remove(key);
-            entries.remove(key);
-            ranked.remove(key);
-            return true;
-          }
-          ServerCoordinate c = ServerCoordinate.parseFrom(v);
-          Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
-          ServerInfo info = c.getServerInfo();
-          ranked.put(key, RankedTemplate.of(c, landmarkNumbers));
-          servers.put(key, ServerCoordinates.rest(c));
-          ServerAttributes a = CoordinateCodec.attributes(info, c.getProtocol(), RankedTemplate.suspect(c));
-          entries.put(key, new ServerEntry(key, coordinate, new ServerAttributes(shared(a.game()), shared(a.map()),
-              a.players(), a.maxPlayers(), a.password(), a.protocol(), a.suspect())));
-        }
         case "reed.landmark-coordinates" -> {
           if (v == null) {
             landmarkCoordinates.remove(key);
@@ -244,18 +252,61 @@ public final class IndexFeed implements AutoCloseable {
       }
       return true;
     } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
-      invalid.incrementAndGet();
-      log.warn("skipped invalid record {}-{}@{} key '{}': {}", r.topic(), r.partition(), r.offset(), key, e.getMessage());
+      skipped(r, e);
       return false;
     }
   }
 
+  /** A coordinate record decoded: the server, or null for a tombstone. */
+  private record Decoded(String key, IndexedServer server) {}
+
+  /** Decodes coordinate records, skipping (and counting) invalid ones; on a decoder thread. */
+  private List<Decoded> decode(List<ConsumerRecord<byte[], byte[]>> coordinates) {
+    List<Decoded> out = new ArrayList<>(coordinates.size());
+    for (ConsumerRecord<byte[], byte[]> r : coordinates) {
+      String key = key(r);
+      try {
+        out.add(new Decoded(key, r.value() == null ? null : decode(key, r.value())));
+      } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+        skipped(r, e);
+      }
+    }
+    return out;
+  }
+
+  /** A coordinate record's server; thread-safe. */
+  private IndexedServer decode(String key, byte[] value) throws InvalidProtocolBufferException {
+    ServerCoordinate c = ServerCoordinate.parseFrom(value);
+    Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
+    ServerAttributes a = CoordinateCodec.attributes(c.getServerInfo(), c.getProtocol(), RankedTemplate.suspect(c));
+    return new IndexedServer(RankedTemplate.of(c, landmarkNumbers), ServerCoordinates.rest(c),
+        new ServerEntry(key, coordinate, a));
+  }
+
+  private IndexedServer withSharedNames(IndexedServer s) {
+    ServerEntry e = s.entry();
+    ServerAttributes a = e.attributes();
+    return new IndexedServer(s.template(), s.rest(), new ServerEntry(e.key(), e.coordinate(), new ServerAttributes(
+        shared(a.game()), shared(a.map()), a.players(), a.maxPlayers(), a.password(), a.protocol(), a.suspect())));
+  }
+
+  private static String key(ConsumerRecord<byte[], byte[]> r) {
+    return r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
+  }
+
+  private void skipped(ConsumerRecord<byte[], byte[]> r, Exception e) {
+    invalid.incrementAndGet();
+    log.warn("skipped invalid record {}-{}@{} key '{}': {}", r.topic(), r.partition(), r.offset(), key(r), e.getMessage());
+  }
+
   private void rebuild() {
     ServingState.EpochLandmarks lm = ServingState.EpochLandmarks.newest(landmarkCoordinates, dimensions);
-    RankingIndex index = RankingIndex.of(new ArrayList<>(entries.values()));
-    Map<String, RankedTemplate> templates = Map.copyOf(ranked);
+    List<ServerEntry> entries = new ArrayList<>(servers.size());
+    for (IndexedServer s : servers.values()) entries.add(s.entry());
+    RankingIndex index = RankingIndex.of(entries);
     List<String> table = landmarkNumbers.table(); // after every template of this state was numbered: it covers their refs
-    state.set(new ServingState(index, new ServerCoordinates(Map.copyOf(servers), templates, table), templates,
+    ServerCoordinates coordinates = new ServerCoordinates(Map.copyOf(servers), table);
+    state.set(new ServingState(index, coordinates, coordinates.templates(),
         lm.coordinates(), lm.anchors(), Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(),
         dimensions, heightModel, table, lm.quarantined()));
     rebuilds.incrementAndGet();
@@ -271,5 +322,6 @@ public final class IndexFeed implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    decoder.shutdownNow();
   }
 }

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The servers' coordinates as the feed read them, rebuilt on each read from the server's {@link
@@ -22,26 +23,48 @@ import java.util.Set;
  * <p>Immutable, like the state that holds it.
  */
 final class ServerCoordinates extends AbstractMap<String, ServerCoordinate> {
-  private final Map<String, byte[]> rest;
-  private final Map<String, RankedTemplate> ranked;
+  private final Map<String, IndexedServer> servers;
   private final List<String> landmarkIds;
   private final boolean withLandmarkRtts;
 
   /**
-   * @param rest per server key, its ServerCoordinate's fields a template does not hold, encoded ({@link #rest})
-   * @param ranked the same servers' templates
+   * @param servers per server key, its template and the coordinate's fields a template does not hold
    * @param landmarkIds the table of the templates' landmark numbers
    */
-  ServerCoordinates(Map<String, byte[]> rest, Map<String, RankedTemplate> ranked, List<String> landmarkIds) {
-    this(rest, ranked, landmarkIds, true);
+  ServerCoordinates(Map<String, IndexedServer> servers, List<String> landmarkIds) {
+    this(servers, landmarkIds, true);
   }
 
-  private ServerCoordinates(Map<String, byte[]> rest, Map<String, RankedTemplate> ranked, List<String> landmarkIds,
-      boolean withLandmarkRtts) {
-    this.rest = rest;
-    this.ranked = ranked;
+  private ServerCoordinates(Map<String, IndexedServer> servers, List<String> landmarkIds, boolean withLandmarkRtts) {
+    this.servers = servers;
     this.landmarkIds = landmarkIds;
     this.withLandmarkRtts = withLandmarkRtts;
+  }
+
+  /** The same servers' templates, by key. */
+  Map<String, RankedTemplate> templates() {
+    return new AbstractMap<>() {
+      @Override
+      public RankedTemplate get(Object key) {
+        IndexedServer s = servers.get(key);
+        return s == null ? null : s.template();
+      }
+
+      @Override
+      public boolean containsKey(Object key) {
+        return servers.containsKey(key);
+      }
+
+      @Override
+      public int size() {
+        return servers.size();
+      }
+
+      @Override
+      public Set<Entry<String, RankedTemplate>> entrySet() {
+        return mapped(e -> Map.entry(e.getKey(), e.getValue().template()));
+      }
+    };
   }
 
   /** What of {@code c} a template of it does not hold. */
@@ -52,14 +75,13 @@ final class ServerCoordinates extends AbstractMap<String, ServerCoordinate> {
 
   /** The same coordinates without landmark_rtts, cheaper to read. */
   Map<String, ServerCoordinate> withoutLandmarkRtts() {
-    return withLandmarkRtts ? new ServerCoordinates(rest, ranked, landmarkIds, false) : this;
+    return withLandmarkRtts ? new ServerCoordinates(servers, landmarkIds, false) : this;
   }
 
-  private ServerCoordinate whole(String key, byte[] restBytes) {
-    RankedTemplate t = ranked.get(key);
+  private ServerCoordinate whole(IndexedServer server) {
+    RankedTemplate t = server.template();
     try {
-      ServerCoordinate.Builder b = ServerCoordinate.newBuilder().mergeFrom(restBytes);
-      if (t == null) return b.build();
+      ServerCoordinate.Builder b = ServerCoordinate.newBuilder().mergeFrom(server.rest());
       RankedServer s = RankedServer.parseFrom(t.common());
       b.setProtocol(s.getProtocol());
       if (s.hasEndpoint()) b.setEndpoint(s.getEndpoint());
@@ -71,37 +93,42 @@ final class ServerCoordinates extends AbstractMap<String, ServerCoordinate> {
       if (withLandmarkRtts && t.compactRtts().length > 0) b.addAllLandmarkRtts(t.landmarkRtts(landmarkIds));
       return b.build();
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("the index's own bytes of " + key + " do not parse", e);
+      throw new IllegalStateException("the index's own bytes of a server do not parse", e);
     }
   }
 
   @Override
   public ServerCoordinate get(Object key) {
-    byte[] r = rest.get(key);
-    return r == null ? null : whole((String) key, r);
+    IndexedServer s = servers.get(key);
+    return s == null ? null : whole(s);
   }
 
   @Override
   public boolean containsKey(Object key) {
-    return rest.containsKey(key);
+    return servers.containsKey(key);
   }
 
   @Override
   public int size() {
-    return rest.size();
+    return servers.size();
   }
 
   @Override
   public Set<String> keySet() {
-    return rest.keySet();
+    return servers.keySet();
   }
 
   @Override
   public Set<Entry<String, ServerCoordinate>> entrySet() {
+    return mapped(e -> Map.entry(e.getKey(), whole(e.getValue())));
+  }
+
+  /** The servers' entries, each mapped on read. */
+  private <V> Set<Entry<String, V>> mapped(Function<Entry<String, IndexedServer>, Entry<String, V>> f) {
     return new AbstractSet<>() {
       @Override
-      public Iterator<Entry<String, ServerCoordinate>> iterator() {
-        Iterator<Entry<String, byte[]>> it = rest.entrySet().iterator();
+      public Iterator<Entry<String, V>> iterator() {
+        Iterator<Entry<String, IndexedServer>> it = servers.entrySet().iterator();
         return new Iterator<>() {
           @Override
           public boolean hasNext() {
@@ -109,16 +136,15 @@ final class ServerCoordinates extends AbstractMap<String, ServerCoordinate> {
           }
 
           @Override
-          public Entry<String, ServerCoordinate> next() {
-            Entry<String, byte[]> e = it.next();
-            return Map.entry(e.getKey(), whole(e.getKey(), e.getValue()));
+          public Entry<String, V> next() {
+            return f.apply(it.next());
           }
         };
       }
 
       @Override
       public int size() {
-        return rest.size();
+        return servers.size();
       }
     };
   }

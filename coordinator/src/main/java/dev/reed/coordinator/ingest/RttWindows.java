@@ -4,10 +4,16 @@ import java.util.Arrays;
 
 /**
  * Per (landmark, target) windows of the last {@code W} landmark rounds, kept in one flat
- * {@code int[]} indexed by (target slot, landmark slot, round mod W) so a pair costs
- * {@code 4 * (W + 1)} bytes and no object: 36 bytes at W = 8 (measured in RttWindowsTest and the
- * README). A slot holds the RTT in microseconds, {@link #LOSS} for a timeout or error, or
- * {@link #EMPTY} when the landmark sent nothing for that round.
+ * {@code char[]} indexed by (target slot, landmark slot, round mod W) so a pair costs
+ * {@code 2 * (W + 2)} bytes and no object: 20 bytes at W = 8 (measured in RttWindowsTest and the
+ * README). A slot holds the RTT as a 16-bit code ({@link #encode}), {@link #LOSS} for a timeout or
+ * error, or {@link #EMPTY} when the landmark sent nothing for that round; the pair's newest round
+ * takes the last two. Every replica holds its share of T x L pairs, and with 4-byte RTTs the
+ * windows were two thirds of a replica's heap at 250,000 x 30 (docs/research/scale.md).
+ *
+ * <p>The code is exact below 16,384 us and keeps 13 bits of mantissa above (an RTT reads back at
+ * most 0.013 % low: 61 us at 500 ms, far below the jitter the minimum filters). It is monotone,
+ * so the minimum of codes is the code of the minimum.
  *
  * <p>The robust statistic is the window minimum: the sample "least influenced by transient
  * congestion" (REED, Armitage &amp; Heyde 2011, section 5.1.1; the moving-percentile filter of
@@ -20,12 +26,17 @@ public final class RttWindows {
   public static final int EMPTY = 0;
   /** The probe of that round got no valid reply. */
   public static final int LOSS = -1;
+  /** The largest RTT a window holds, in microseconds (the validator's limit is below it; codes up to 2^20 - 65 stay clear of LOSS's). */
+  public static final int MAX_RTT_US = 1_000_000;
+  private static final char LOSS_CODE = 0xffff;
+  private static final int EXACT_BITS = 14;
+  private static final int MANTISSA_BITS = 13;
 
   private final int window;
-  private final int stride; // ints per pair: window slots + last round
+  private final int stride; // chars per pair: window slots + last round (two chars)
   private int landmarkCapacity;
   private int targetCapacity;
-  private int[] cells;
+  private char[] cells;
 
   /**
    * @param window rounds per (landmark, target) window, 1-64
@@ -35,11 +46,27 @@ public final class RttWindows {
   public RttWindows(int window, int landmarkCapacity, int targetCapacity) {
     if (window < 1 || window > 64) throw new IllegalArgumentException("window must be 1-64 rounds: " + window);
     this.window = window;
-    this.stride = window + 1;
+    this.stride = window + 2;
     this.landmarkCapacity = Math.max(1, landmarkCapacity);
     this.targetCapacity = Math.max(1, targetCapacity);
-    this.cells = new int[Math.multiplyExact(Math.multiplyExact(this.landmarkCapacity, this.targetCapacity), stride)];
-    Arrays.fill(cells, 0);
+    this.cells = new char[Math.multiplyExact(Math.multiplyExact(this.landmarkCapacity, this.targetCapacity), stride)];
+  }
+
+  /** The 16-bit code of an RTT of 1 to {@link #MAX_RTT_US} microseconds. */
+  static char encode(int rttUs) {
+    if (rttUs < 1 << EXACT_BITS) return (char) rttUs;
+    int octave = 31 - Integer.numberOfLeadingZeros(rttUs) - EXACT_BITS; // 0 for [2^14, 2^15)
+    int mantissa = (rttUs >>> (octave + 1)) & ((1 << MANTISSA_BITS) - 1);
+    return (char) ((1 << EXACT_BITS) + (octave << MANTISSA_BITS) + mantissa);
+  }
+
+  /** The RTT in microseconds a code stands for (the lowest RTT of that code). */
+  static int decode(char code) {
+    if (code < 1 << EXACT_BITS) return code;
+    int c = code - (1 << EXACT_BITS);
+    int octave = c >>> MANTISSA_BITS;
+    int mantissa = c & ((1 << MANTISSA_BITS) - 1);
+    return ((1 << MANTISSA_BITS) + mantissa) << (octave + 1);
   }
 
   public int window() {
@@ -48,12 +75,21 @@ public final class RttWindows {
 
   /** Bytes of window state per (landmark, target) pair. */
   public int bytesPerPair() {
-    return stride * Integer.BYTES;
+    return stride * Character.BYTES;
   }
 
   /** Bytes held by the flat array right now. */
   public long bytesAllocated() {
-    return (long) cells.length * Integer.BYTES;
+    return (long) cells.length * Character.BYTES;
+  }
+
+  private int lastRoundAt(int b) {
+    return (cells[b + window] << 16) | cells[b + window + 1];
+  }
+
+  private void lastRoundAt(int b, int round) {
+    cells[b + window] = (char) (round >>> 16);
+    cells[b + window + 1] = (char) round;
   }
 
   private int base(int target, int landmark) {
@@ -64,33 +100,36 @@ public final class RttWindows {
    * Records one probe outcome. Rounds older than the window are ignored (returns false); a newer
    * round advances the window and clears the rounds skipped in between.
    *
-   * @param rttUs RTT in microseconds (> 0), or {@link #LOSS}
+   * @param rttUs RTT in microseconds (1 to {@link #MAX_RTT_US}), or {@link #LOSS}
    * @return true if the window changed
    */
   public boolean record(int target, int landmark, long round, int rttUs) {
     ensure(target, landmark);
-    if (rttUs == EMPTY || rttUs < LOSS) throw new IllegalArgumentException("rtt must be > 0 or LOSS: " + rttUs);
+    if (rttUs == EMPTY || rttUs < LOSS || rttUs > MAX_RTT_US) {
+      throw new IllegalArgumentException("rtt must be 1-" + MAX_RTT_US + " us or LOSS: " + rttUs);
+    }
     int b = base(target, landmark);
     int r = (int) (round & 0x7fffffffL);
-    int last = cells[b + window];
+    int last = lastRoundAt(b);
     boolean fresh = isEmpty(b);
     if (fresh || r > last) {
       int gap = fresh ? window : Math.min(window, r - last);
       for (int i = 1; i <= gap; i++) cells[b + Math.floorMod(last + i, window)] = EMPTY;
-      cells[b + window] = r;
+      lastRoundAt(b, r);
       last = r;
     } else if (r <= last - window) {
       return false;
     }
     int slot = b + Math.floorMod(r, window);
-    int old = cells[slot];
+    char old = cells[slot];
     if (rttUs == LOSS) {
       if (old != EMPTY) return false; // a reply already arrived for this round, or loss recorded
-      cells[slot] = LOSS;
+      cells[slot] = LOSS_CODE;
       return true;
     }
-    if (old > 0 && old <= rttUs) return false;
-    cells[slot] = rttUs;
+    char code = encode(rttUs);
+    if (old != EMPTY && old != LOSS_CODE && old <= code) return false;
+    cells[slot] = code;
     return true;
   }
 
@@ -103,28 +142,34 @@ public final class RttWindows {
   public int minimumUs(int target, int landmark) {
     if (target >= targetCapacity || landmark >= landmarkCapacity) return 0;
     int b = base(target, landmark);
-    int min = Integer.MAX_VALUE;
+    char min = LOSS_CODE;
     for (int i = 0; i < window; i++) {
-      int v = cells[b + i];
-      if (v > 0 && v < min) min = v;
+      char v = cells[b + i];
+      if (v != EMPTY && v < min) min = v;
     }
-    return min == Integer.MAX_VALUE ? 0 : min;
+    return min == LOSS_CODE ? 0 : decode(min);
   }
 
   /** Newest round recorded for the pair, or -1. */
   public long lastRound(int target, int landmark) {
     if (target >= targetCapacity || landmark >= landmarkCapacity) return -1;
     int b = base(target, landmark);
-    return isEmpty(b) ? -1 : cells[b + window];
+    return isEmpty(b) ? -1 : lastRoundAt(b);
   }
 
-  /** Copies the pair's window, oldest round first, into {@code out} (length >= window); returns out. */
+  /**
+   * Copies the pair's window, oldest round first, into {@code out} (length >= window): RTTs in
+   * microseconds, {@link #LOSS} or {@link #EMPTY}; returns out.
+   */
   public int[] copyWindow(int target, int landmark, int[] out) {
     Arrays.fill(out, 0, window, EMPTY);
     if (target >= targetCapacity || landmark >= landmarkCapacity) return out;
     int b = base(target, landmark);
-    int last = cells[b + window];
-    for (int i = 0; i < window; i++) out[i] = cells[b + Math.floorMod(last - window + 1 + i, window)];
+    int last = lastRoundAt(b);
+    for (int i = 0; i < window; i++) {
+      char v = cells[b + Math.floorMod(last - window + 1 + i, window)];
+      out[i] = v == LOSS_CODE ? LOSS : decode(v);
+    }
     return out;
   }
 
@@ -132,7 +177,7 @@ public final class RttWindows {
   public void clearTarget(int target) {
     if (target >= targetCapacity) return;
     int from = base(target, 0);
-    Arrays.fill(cells, from, from + landmarkCapacity * stride, 0);
+    Arrays.fill(cells, from, from + landmarkCapacity * stride, (char) 0);
   }
 
   /** Forgets a landmark slot in every target. */
@@ -140,7 +185,7 @@ public final class RttWindows {
     if (landmark >= landmarkCapacity) return;
     for (int t = 0; t < targetCapacity; t++) {
       int b = base(t, landmark);
-      Arrays.fill(cells, b, b + stride, 0);
+      Arrays.fill(cells, b, b + stride, (char) 0);
     }
   }
 
@@ -149,7 +194,7 @@ public final class RttWindows {
     if (target < targetCapacity && landmark < landmarkCapacity) return;
     int newLandmarks = landmark < landmarkCapacity ? landmarkCapacity : Math.max(landmark + 1, landmarkCapacity * 2);
     int newTargets = target < targetCapacity ? targetCapacity : Math.max(target + 1, targetCapacity * 2);
-    int[] grown = new int[Math.multiplyExact(Math.multiplyExact(newLandmarks, newTargets), stride)];
+    char[] grown = new char[Math.multiplyExact(Math.multiplyExact(newLandmarks, newTargets), stride)];
     for (int t = 0; t < targetCapacity; t++) {
       System.arraycopy(cells, t * landmarkCapacity * stride, grown, t * newLandmarks * stride, landmarkCapacity * stride);
     }

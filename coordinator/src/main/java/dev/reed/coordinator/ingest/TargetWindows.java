@@ -1,5 +1,6 @@
 package dev.reed.coordinator.ingest;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ProbeStatus;
@@ -22,13 +23,20 @@ import java.util.Map;
  * <p>Not thread-safe: owned by the ingest loop, which also runs the positioning rounds.
  */
 public final class TargetWindows {
-  /** What the replica knows about a target besides its windows. */
+  /**
+   * What the replica knows about a target besides its windows. The endpoint and server info are
+   * held encoded: parsed, with their strings, they were ~300 B of each owned target's heap
+   * (class histogram at 250,000 x 30, docs/research/scale.md), and positioning reads them once per
+   * fit.
+   */
   public static final class Target {
     final String key;
     final int slot;
-    final Endpoint endpoint;
+    private final byte[] endpoint;
     GameProtocol protocol;
-    ServerInfo info;
+    private byte[] info;
+    /** The round the server info is from: kept from the first answered sample of each newer round. */
+    private long infoRound = -1;
     int partition;
     long lastHeardMillis;
     long newestRound;
@@ -39,14 +47,36 @@ public final class TargetWindows {
     Target(String key, int slot, Endpoint endpoint) {
       this.key = key;
       this.slot = slot;
-      this.endpoint = endpoint;
+      this.endpoint = endpoint.toByteArray();
     }
 
     public String key() { return key; }
     public int slot() { return slot; }
-    public Endpoint endpoint() { return endpoint; }
+
+    public Endpoint endpoint() {
+      try {
+        return Endpoint.parseFrom(endpoint);
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalStateException("a target's own endpoint bytes do not parse", e);
+      }
+    }
+
     public GameProtocol protocol() { return protocol; }
-    public ServerInfo info() { return info; }
+
+    /** The newest server info a sample carried, null if none did. */
+    public ServerInfo info() {
+      try {
+        return info == null ? null : ServerInfo.parseFrom(info);
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalStateException("a target's own server info bytes do not parse", e);
+      }
+    }
+
+    void info(ServerInfo i, long round) {
+      info = i.toByteArray();
+      infoRound = round;
+    }
+
     public int partition() { return partition; }
     public long newestRound() { return newestRound; }
   }
@@ -97,7 +127,9 @@ public final class TargetWindows {
     if (s.getRound() > t.newestRound) t.newestRound = s.getRound();
     t.seeded = false;
     int rtt = s.getStatus() == ProbeStatus.PROBE_STATUS_OK ? s.getRttUs() : RttWindows.LOSS;
-    if (s.getStatus() == ProbeStatus.PROBE_STATUS_OK && s.hasServerInfo()) t.info = s.getServerInfo();
+    if (s.getStatus() == ProbeStatus.PROBE_STATUS_OK && s.hasServerInfo() && s.getRound() > t.infoRound) {
+      t.info(s.getServerInfo(), s.getRound());
+    }
     boolean changed = windows.record(t.slot, landmarkSlot(s.getLandmarkId()), s.getRound(), rtt);
     if (changed) t.dirty = true;
     return changed;
@@ -120,7 +152,7 @@ public final class TargetWindows {
     Target t = new Target(key, slot, endpoint);
     targets.put(key, t);
     t.protocol = protocol;
-    t.info = info;
+    if (info != null) t.info(info, round);
     t.partition = partition;
     t.lastHeardMillis = nowMillis;
     t.newestRound = round;

@@ -258,7 +258,8 @@ public final class TargetPositioning {
   }
 
   private static dev.reed.proto.v1.ServerInfo info(TargetWindows.Target t) {
-    return t.info() == null ? dev.reed.proto.v1.ServerInfo.getDefaultInstance() : t.info();
+    dev.reed.proto.v1.ServerInfo i = t.info();
+    return i == null ? dev.reed.proto.v1.ServerInfo.getDefaultInstance() : i;
   }
 
   /** The window minima as published: the landmarks with a minimum, in the anchors' order. */

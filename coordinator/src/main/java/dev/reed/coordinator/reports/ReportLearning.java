@@ -98,7 +98,7 @@ public final class ReportLearning implements AutoCloseable {
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
         ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"));
-    this.thread = Thread.ofPlatform().name("report-learning").daemon().unstarted(this::run);
+    this.thread = Thread.ofPlatform().name("report-learning").priority(Thread.MIN_PRIORITY).daemon().unstarted(this::run);
   }
 
   public ReportLearning start() {

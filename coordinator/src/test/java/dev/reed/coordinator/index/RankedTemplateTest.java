@@ -146,8 +146,7 @@ class RankedTemplateTest {
     LandmarkNumbers numbers = new LandmarkNumbers();
     Map<String, ServerCoordinate> whole = new java.util.HashMap<>();
     Map<String, ServerCoordinate> stripped = new java.util.HashMap<>();
-    Map<String, byte[]> rest = new java.util.HashMap<>();
-    Map<String, RankedTemplate> ranked = new java.util.HashMap<>();
+    Map<String, IndexedServer> indexed = new java.util.HashMap<>();
     ServerCoordinate bare = ServerCoordinate.newBuilder().setEndpoint(Endpoint.newBuilder().setIp("10.0.0.4").setPort(27015))
         .setRound(9).build(); // no info, no fit, no coordinate: read back without them, not with empty ones
     ServerCoordinate full = server("10.0.0.3", "lm-b", "lm-c").toBuilder().setRound(12).setGeoExcessUs(-300)
@@ -159,17 +158,18 @@ class RankedTemplateTest {
       String key = c.getEndpoint().getIp() + ":27015";
       whole.put(key, c);
       stripped.put(key, c.toBuilder().clearLandmarkRtts().build());
-      rest.put(key, ServerCoordinates.rest(c));
-      ranked.put(key, RankedTemplate.of(c, numbers));
+      indexed.put(key, new IndexedServer(RankedTemplate.of(c, numbers), ServerCoordinates.rest(c), null));
     }
+    ServerCoordinates view = new ServerCoordinates(Map.copyOf(indexed), numbers.table());
+    Map<String, RankedTemplate> ranked = view.templates();
+    assertThat(ranked.keySet()).isEqualTo(whole.keySet());
     assertThat(ranked.get("10.0.0.3:27015").integrity()).isEqualTo(dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY);
     assertThat(ServerCoordinates.rest(full).length).as("update time, round, excess").isLessThan(20);
-    ServerCoordinates view = new ServerCoordinates(Map.copyOf(rest), Map.copyOf(ranked), numbers.table());
     assertThat(view).isEqualTo(whole);
     assertThat(view.get("10.0.0.3:27015")).isEqualTo(whole.get("10.0.0.3:27015"));
     assertThat(view.get("10.0.0.5:27015")).isNull();
     assertThat(view.keySet()).isEqualTo(whole.keySet());
-    ServingState s = new ServingState(RankingIndex.of(List.of()), view, Map.copyOf(ranked), Map.of(), List.of(), Map.of(),
+    ServingState s = new ServingState(RankingIndex.of(List.of()), view, ranked, Map.of(), List.of(), Map.of(),
         Map.of(), 0, Instant.EPOCH, 2, false, numbers.table(), Map.of());
     assertThat(s.coordinatesOnly()).isEqualTo(stripped);
     assertThat(s.servers()).isEqualTo(whole);

@@ -60,17 +60,39 @@ class RttWindowsTest {
     RttWindows w = new RttWindows(8, landmarks, targets);
     for (int t = 0; t < targets; t++) for (int l = 0; l < landmarks; l++) w.record(t, l, 1, 1000 + t);
     long pairs = (long) targets * landmarks;
-    assertThat(w.bytesPerPair()).isEqualTo(36);
+    assertThat(w.bytesPerPair()).isEqualTo(20);
     assertThat(w.bytesAllocated() / (double) pairs).isLessThanOrEqualTo(64);
-    // the heap agrees with the arithmetic: one int[] and nothing per pair
+    // the heap agrees with the arithmetic: one char[] and nothing per pair
     System.gc();
     Runtime rt = Runtime.getRuntime();
     long before = rt.totalMemory() - rt.freeMemory();
     RttWindows second = new RttWindows(8, landmarks, targets);
-    for (int t = 0; t < targets; t++) for (int l = 0; l < landmarks; l++) second.record(t, l, 1, 1000 + t);
+    for (int t = 0; t < targets; t++) for (int l = 0; l < landmarks; l++) second.record(t, l, 1, 1000 + t % 10_000);
     long after = rt.totalMemory() - rt.freeMemory();
-    assertThat(second.minimumUs(targets - 1, landmarks - 1)).isEqualTo(1000 + targets - 1);
+    assertThat(second.minimumUs(targets - 1, landmarks - 1)).isEqualTo(1000 + (targets - 1) % 10_000);
     assertThat((after - before) / (double) pairs).as("measured heap bytes per pair").isLessThan(64);
+  }
+
+  /** RTTs are held as 16-bit codes: exact below 16,384 us, at most 2^-13 low above, in order, never LOSS's code. */
+  @Test
+  void rttCodesAreExactWhereSmallCloseAboveAndInOrder() {
+    int previous = -1;
+    for (int us = 1; us <= RttWindows.MAX_RTT_US; us++) {
+      char code = RttWindows.encode(us);
+      int back = RttWindows.decode(code);
+      if (us < 16_384) assertThat(back).isEqualTo(us);
+      assertThat(back).as("%d us", us).isLessThanOrEqualTo(us).isGreaterThan((int) (us * (1 - 1.0 / 8192)));
+      assertThat((int) code).as("monotone at %d us", us).isGreaterThanOrEqualTo(previous).isLessThan(0xffff);
+      assertThat(RttWindows.encode(back)).isEqualTo(code);
+      previous = code;
+    }
+    RttWindows w = new RttWindows(4, 1, 1);
+    w.record(0, 0, 1, 123_457);
+    assertThat(w.minimumUs(0, 0)).isEqualTo(123_456);
+    assertThat(w.record(0, 0, 1, 123_458)).as("the same code is no new minimum").isFalse();
+    assertThat(w.record(0, 0, 1, RttWindows.MAX_RTT_US)).isFalse();
+    assertThat(w.copyWindow(0, 0, new int[4])).containsExactly(RttWindows.EMPTY, RttWindows.EMPTY, RttWindows.EMPTY, 123_456);
+    assertThatThrownBy(() -> w.record(0, 0, 2, RttWindows.MAX_RTT_US + 1)).isInstanceOf(IllegalArgumentException.class);
   }
 
   static RttSample sample(String landmark, long round, int rttUs) {
