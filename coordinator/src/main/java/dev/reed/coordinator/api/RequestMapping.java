@@ -64,7 +64,10 @@ final class RequestMapping {
     };
     if (f.getProtocol() == GameProtocol.UNRECOGNIZED) throw invalid("filter.protocol: unknown value " + f.getProtocolValue());
     if (f.getMinPlayers() < 0) throw invalid("filter.min_players is too large: " + Integer.toUnsignedString(f.getMinPlayers()));
-    double limitMs = Integer.toUnsignedLong(f.getRttLimitUs()) / 1000.0;
+    long limitUs = Integer.toUnsignedLong(f.getRttLimitUs());
+    // the limit applies to the predicted RTT as served, rounded to a microsecond: a client that asks for
+    // at most a server's served 8,748 us must get that server even if its prediction was 8,748.4 us
+    double limitMs = limitUs == 0 ? 0 : Math.nextDown((limitUs + 0.5) / 1000.0);
     SuspectRule suspects = switch (f.getSuspectServers()) {
       case SUSPECT_SERVERS_HIDE -> SuspectRule.EXCLUDE;
       case SUSPECT_SERVERS_UNSPECIFIED, SUSPECT_SERVERS_INCLUDE, SUSPECT_SERVERS_DEMOTE -> SuspectRule.ANY;

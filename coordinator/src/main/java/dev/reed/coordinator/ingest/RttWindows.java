@@ -52,6 +52,11 @@ public final class RttWindows {
     this.cells = new char[Math.multiplyExact(Math.multiplyExact(this.landmarkCapacity, this.targetCapacity), stride)];
   }
 
+  /** The RTT a window gives back for one of {@code rttUs} (1 to {@link #MAX_RTT_US}): its code's. */
+  public static int held(int rttUs) {
+    return decode(encode(rttUs));
+  }
+
   /** The 16-bit code of an RTT of 1 to {@link #MAX_RTT_US} microseconds. */
   static char encode(int rttUs) {
     if (rttUs < 1 << EXACT_BITS) return (char) rttUs;

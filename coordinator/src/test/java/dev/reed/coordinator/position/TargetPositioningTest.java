@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.ingest.RttWindows;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.Endpoint;
@@ -73,7 +74,7 @@ class TargetPositioningTest {
     for (LandmarkRtt l : c.getLandmarkRttsList()) {
       int i = Integer.parseInt(l.getLandmarkId().substring(3));
       double d = Math.hypot(at[0] - LANDMARKS[i][0], at[1] - LANDMARKS[i][1]);
-      assertThat(l.getRttUs()).as("minimum of the window, round 1").isEqualTo((int) Math.round(d * 1000) + 700);
+      assertThat(l.getRttUs()).as("minimum of the window, round 1").isEqualTo(RttWindows.held((int) Math.round(d * 1000) + 700));
     }
     assertThat(c.getFit().getLandmarksUsed()).isEqualTo(4);
 
@@ -83,7 +84,7 @@ class TargetPositioningTest {
     sample(w, 1, 5, (int) Math.round(d1 * 1000) - 1300, ProbeStatus.PROBE_STATUS_OK);
     positioning.run(w, state(1), Duration.ofHours(1));
     assertThat(producer.history()).hasSize(before + 1);
-    assertThat(last(producer).getLandmarkRtts(1).getRttUs()).isEqualTo((int) Math.round(d1 * 1000) - 1300);
+    assertThat(last(producer).getLandmarkRtts(1).getRttUs()).isEqualTo(RttWindows.held((int) Math.round(d1 * 1000) - 1300));
   }
 
   @Test
@@ -172,7 +173,7 @@ class TargetPositioningTest {
     assertThat(positioning.run(w, withIt, Duration.ofHours(1)).fitted()).isZero();
     sample(w, 1, 9, truth[1] - 3000, ProbeStatus.PROBE_STATUS_OK);
     assertThat(positioning.run(w, withIt, Duration.ofHours(1)).fitted()).isEqualTo(1);
-    assertThat(last(producer).getLandmarkRtts(1).getRttUs()).isEqualTo(truth[1] - 3000);
+    assertThat(last(producer).getLandmarkRtts(1).getRttUs()).isEqualTo(RttWindows.held(truth[1] - 3000));
 
     // a coordinate older than the epoch is not adopted: it is fitted again
     ServingState stale = new ServingState(withIt.index(), Map.of(Endpoints.key(TARGET), published.toBuilder()
