@@ -3,13 +3,8 @@ package dev.reed.coordinator.index;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ServerCoordinate;
-import java.util.AbstractMap;
-import java.util.AbstractSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * The servers' coordinates as the feed read them, rebuilt on each read from the server's {@link
@@ -22,7 +17,7 @@ import java.util.function.Function;
  *
  * <p>Immutable, like the state that holds it.
  */
-final class ServerCoordinates extends AbstractMap<String, ServerCoordinate> {
+final class ServerCoordinates extends ServerView<ServerCoordinate> {
   private final Map<String, IndexedServer> servers;
   private final List<String> landmarkIds;
   private final boolean withLandmarkRtts;
@@ -36,6 +31,7 @@ final class ServerCoordinates extends AbstractMap<String, ServerCoordinate> {
   }
 
   private ServerCoordinates(Map<String, IndexedServer> servers, List<String> landmarkIds, boolean withLandmarkRtts) {
+    super(servers, s -> whole(s, landmarkIds, withLandmarkRtts));
     this.servers = servers;
     this.landmarkIds = landmarkIds;
     this.withLandmarkRtts = withLandmarkRtts;
@@ -43,28 +39,7 @@ final class ServerCoordinates extends AbstractMap<String, ServerCoordinate> {
 
   /** The same servers' templates, by key. */
   Map<String, RankedTemplate> templates() {
-    return new AbstractMap<>() {
-      @Override
-      public RankedTemplate get(Object key) {
-        IndexedServer s = servers.get(key);
-        return s == null ? null : s.template();
-      }
-
-      @Override
-      public boolean containsKey(Object key) {
-        return servers.containsKey(key);
-      }
-
-      @Override
-      public int size() {
-        return servers.size();
-      }
-
-      @Override
-      public Set<Entry<String, RankedTemplate>> entrySet() {
-        return mapped(e -> Map.entry(e.getKey(), e.getValue().template()));
-      }
-    };
+    return new ServerView<>(servers, IndexedServer::template);
   }
 
   /** What of {@code c} a template of it does not hold. */
@@ -78,7 +53,7 @@ final class ServerCoordinates extends AbstractMap<String, ServerCoordinate> {
     return withLandmarkRtts ? new ServerCoordinates(servers, landmarkIds, false) : this;
   }
 
-  private ServerCoordinate whole(IndexedServer server) {
+  private static ServerCoordinate whole(IndexedServer server, List<String> landmarkIds, boolean withLandmarkRtts) {
     RankedTemplate t = server.template();
     try {
       ServerCoordinate.Builder b = ServerCoordinate.newBuilder().mergeFrom(server.rest());
@@ -95,57 +70,5 @@ final class ServerCoordinates extends AbstractMap<String, ServerCoordinate> {
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("the index's own bytes of a server do not parse", e);
     }
-  }
-
-  @Override
-  public ServerCoordinate get(Object key) {
-    IndexedServer s = servers.get(key);
-    return s == null ? null : whole(s);
-  }
-
-  @Override
-  public boolean containsKey(Object key) {
-    return servers.containsKey(key);
-  }
-
-  @Override
-  public int size() {
-    return servers.size();
-  }
-
-  @Override
-  public Set<String> keySet() {
-    return servers.keySet();
-  }
-
-  @Override
-  public Set<Entry<String, ServerCoordinate>> entrySet() {
-    return mapped(e -> Map.entry(e.getKey(), whole(e.getValue())));
-  }
-
-  /** The servers' entries, each mapped on read. */
-  private <V> Set<Entry<String, V>> mapped(Function<Entry<String, IndexedServer>, Entry<String, V>> f) {
-    return new AbstractSet<>() {
-      @Override
-      public Iterator<Entry<String, V>> iterator() {
-        Iterator<Entry<String, IndexedServer>> it = servers.entrySet().iterator();
-        return new Iterator<>() {
-          @Override
-          public boolean hasNext() {
-            return it.hasNext();
-          }
-
-          @Override
-          public Entry<String, V> next() {
-            return f.apply(it.next());
-          }
-        };
-      }
-
-      @Override
-      public int size() {
-        return servers.size();
-      }
-    };
   }
 }
