@@ -180,7 +180,7 @@ public final class IndexFeed implements AutoCloseable {
           }
         }
         long now = clock.millis();
-        // a rebuild sorts every server into a new ranking index (250,000 servers: 0.2 s warm in
+        // a rebuild puts every server into a new ranking index (250,000 servers: 0.2 s warm in
         // IndexBuildBenchmark, 1.8 s cold on the loaded VM after a restart), so at most every 3 rebuild
         // durations, or the feed spends its time rebuilding instead of reading (it fell 70,000 servers
         // behind at 250,000 x 30 when it rebuilt after every batch: docs/research/scale.md)
@@ -194,7 +194,7 @@ public final class IndexFeed implements AutoCloseable {
         if (atEnd && !caughtUp()) {
           caughtUp.countDown();
           decoder.shutdown();
-          // from now on the feed is background work: queries come first (Coordinator: thread priorities)
+          // from now on the feed is background work: queries come first (coordinator README, "Thread priorities")
           Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
           ServingState s = state.get();
           log.info("index caught up: {} records read in {} ms, decoded and applied {} ms later, index built in {} ms: "

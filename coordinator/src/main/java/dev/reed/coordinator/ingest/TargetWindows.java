@@ -25,9 +25,9 @@ import java.util.Map;
 public final class TargetWindows {
   /**
    * What the replica knows about a target besides its windows. The endpoint and server info are
-   * held encoded: parsed, with their strings, they were ~300 B of each owned target's heap
-   * (class histogram at 250,000 x 30, docs/research/scale.md), and positioning reads them once per
-   * fit.
+   * held encoded: parsed, with their strings, they were about 300 B of each owned target's heap
+   * (estimated from a class histogram at 250,000 x 30, docs/research/scale.md), and positioning
+   * reads them once per fit.
    */
   public static final class Target {
     final String key;
@@ -63,7 +63,7 @@ public final class TargetWindows {
 
     public GameProtocol protocol() { return protocol; }
 
-    /** The newest server info a sample carried, null if none did. */
+    /** The server info of the first answered sample of the newest round that carried one; null if none did. */
     public ServerInfo info() {
       try {
         return info == null ? null : ServerInfo.parseFrom(info);
