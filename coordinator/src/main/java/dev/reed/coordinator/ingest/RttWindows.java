@@ -9,7 +9,8 @@ import java.util.Arrays;
  * README). A slot holds the RTT as a 16-bit code ({@link #encode}), {@link #LOSS} for a timeout or
  * error, or {@link #EMPTY} when the landmark sent nothing for that round; the pair's newest round
  * takes the last two. Every replica holds its share of T x L pairs, and with 4-byte RTTs the
- * windows were two thirds of a replica's heap at 250,000 x 30 (docs/research/scale.md).
+ * windows were more than a quarter of a replica's heap at 250,000 x 30 (151 of 536 MB,
+ * docs/research/scale.md).
  *
  * <p>The code is exact below 16,384 us and keeps 13 bits of mantissa above (an RTT reads back at
  * most 0.013 % low: 61 us at 500 ms, far below the jitter the minimum filters). It is monotone,
@@ -26,7 +27,10 @@ public final class RttWindows {
   public static final int EMPTY = 0;
   /** The probe of that round got no valid reply. */
   public static final int LOSS = -1;
-  /** The largest RTT a window holds, in microseconds (the validator's limit is below it; codes up to 2^20 - 65 stay clear of LOSS's). */
+  /**
+   * The largest RTT a window holds, in microseconds: every RTT below 2^20 - 64 has a code other
+   * than LOSS's; the validator's limit is lower.
+   */
   public static final int MAX_RTT_US = 1_000_000;
   private static final char LOSS_CODE = 0xffff;
   private static final int EXACT_BITS = 14;
