@@ -16,7 +16,8 @@ import java.util.function.IntBinaryOperator;
  * bucket, which tightens {@link #bound()}. The end is a bucket sort with an exact
  * (value, key) insertion sort inside each bucket, so ties are ordered by key as the cursor
  * requires. Keys are compared only between equal values, which are rare: the index keeps no
- * precomputed key order (sorting 250,000 keys was 60 % of building it, IndexBuildBenchmark). Every pass is a linear scan with predictable branches.
+ * precomputed key order (sorting 250,000 keys was 60 % of building it, IndexBuildBenchmark).
+ * Every pass is a linear scan with predictable branches.
  *
  * <p>One per query: not thread-safe. Values must be finite.
  */
