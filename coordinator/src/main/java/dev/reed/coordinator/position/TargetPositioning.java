@@ -23,9 +23,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -47,6 +49,10 @@ public final class TargetPositioning {
 
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TargetPositioning.class);
 
+  /** Fewer fits than this a thread are done on the calling thread alone: a thread's start is not worth it. */
+  private static final int MIN_JOBS_PER_THREAD = 500;
+  /** Targets fitted together; their jobs hold a parsed coordinate each only until the batch is done. */
+  private static final int FIT_BATCH = 4_096;
   private final HostPositioner positioner;
   private final int minAnchors;
   private final Producer<byte[], byte[]> producer;
@@ -152,99 +158,157 @@ public final class TargetPositioning {
     double[] errors = new double[pending.size()];
     Instant instant = clock.instant();
     Timestamp ts = Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
-    for (TargetWindows.Target t : pending) {
-      double[] rtt = windows.minimaMs(t, ids);
-      int usable = 0;
-      for (double r : rtt) if (!Double.isNaN(r)) usable++;
-      if (usable < minAnchors) {
-        tooFew++;
-        continue;
-      }
-      Published p = published.get(t.key());
-      ServerCoordinate last = p == null ? null : p.coordinate();
-      Long at = p == null ? null : p.at();
-      List<LandmarkRtt> minima = landmarkRtts(ids, rtt);
-      boolean adopted = false;
-      if (last == null && !newEpoch) {
-        // taken over from another replica (fail-over, rebalance) and seeded with its published minima:
-        // its fit is this epoch's if it is newer than the epoch
-        ServerCoordinate known = state.servers().get(t.key());
-        if (known != null && known.hasUpdateTime() && millis(known.getUpdateTime()) >= epochStart) {
-          last = known;
-          at = millis(known.getUpdateTime());
-          adopted = true;
+    // in batches: a batch's fits run on several threads while the next batch waits, and what a job holds
+    // (a parsed coordinate, the minima) lives only as long as its batch
+    java.util.Iterator<TargetWindows.Target> candidates = pending.iterator();
+    while (candidates.hasNext()) {
+      List<FitJob> jobs = new ArrayList<>();
+      while (candidates.hasNext() && jobs.size() < FIT_BATCH) {
+        TargetWindows.Target t = candidates.next();
+        double[] rtt = windows.minimaMs(t, ids);
+        int usable = 0;
+        for (double r : rtt) if (!Double.isNaN(r)) usable++;
+        if (usable < minAnchors) {
+          tooFew++;
+          continue;
         }
-      }
-      if (!newEpoch && last != null && at != null && now - at < refreshEvery.toMillis()
-          && !landmarkRttsMoved(last.getLandmarkRttsList(), minima)) {
-        // the minima it was fitted from have not moved: warm-started there, a fit would land where it
-        // is. Every new sample changes a window, not always its minimum (in the 250,000 x 30 runs, two
-        // rounds, windows not yet full: 18 % of candidates; more once windows hold W rounds)
-        unmoved++;
-        if (dev.reed.coordinator.index.RankedTemplate.suspect(last)) flagged++;
-        ServerCoordinate next = last.toBuilder().setServerInfo(info(t)).setStability(windows.stability(t)).build();
-        // an adopted target's windows hold one seeded round: its stability is the previous owner's until they refill
-        boolean stabilityMoved = !adopted && stabilityMoved(last.getStability(), next.getStability());
-        if (!last.getServerInfo().equals(next.getServerInfo()) || stabilityMoved) {
-          if (adopted) next = next.toBuilder().setStability(last.getStability()).build();
-          publish(t.key(), next.toBuilder().setUpdateTime(ts).setRound(t.newestRound()).build(), ids, now);
-          sent++;
-        } else if (adopted) {
-          published.put(t.key(), Published.of(last, ids, at));
+        Published p = published.get(t.key());
+        ServerCoordinate last = p == null ? null : p.coordinate();
+        Long at = p == null ? null : p.at();
+        List<LandmarkRtt> minima = landmarkRtts(ids, rtt);
+        boolean adopted = false;
+        if (last == null && !newEpoch) {
+          // taken over from another replica (fail-over, rebalance) and seeded with its published minima:
+          // its fit is this epoch's if it is newer than the epoch
+          ServerCoordinate known = state.servers().get(t.key());
+          if (known != null && known.hasUpdateTime() && millis(known.getUpdateTime()) >= epochStart) {
+            last = known;
+            at = millis(known.getUpdateTime());
+            adopted = true;
+          }
         }
-        continue;
-      }
-      ServerCoordinate prior = last;
-      if (prior == null) prior = state.coordinatesOnly().get(t.key());
-      Coordinate warm = null;
-      if (prior != null) {
-        try {
-          warm = CoordinateCodec.fromProto(prior.getCoordinate(), anchorCoords.getFirst().dimensions(), "warm start");
-        } catch (IllegalArgumentException e) {
-          warm = null;
+        if (!newEpoch && last != null && at != null && now - at < refreshEvery.toMillis()
+            && !landmarkRttsMoved(last.getLandmarkRttsList(), minima)) {
+          // the minima it was fitted from have not moved: warm-started there, a fit would land where it
+          // is. Every new sample changes a window, not always its minimum (in the 250,000 x 30 runs, two
+          // rounds, windows not yet full: 18 % of candidates; more once windows hold W rounds)
+          unmoved++;
+          if (dev.reed.coordinator.index.RankedTemplate.suspect(last)) flagged++;
+          ServerCoordinate next = last.toBuilder().setServerInfo(info(t)).setStability(windows.stability(t)).build();
+          // an adopted target's windows hold one seeded round: its stability is the previous owner's until they refill
+          boolean stabilityMoved = !adopted && stabilityMoved(last.getStability(), next.getStability());
+          if (!last.getServerInfo().equals(next.getServerInfo()) || stabilityMoved) {
+            if (adopted) next = next.toBuilder().setStability(last.getStability()).build();
+            publish(t.key(), next.toBuilder().setUpdateTime(ts).setRound(t.newestRound()).build(), ids, now);
+            sent++;
+          } else if (adopted) {
+            published.put(t.key(), Published.of(last, ids, at));
+          }
+          continue;
         }
+        ServerCoordinate prior = last;
+        if (prior == null) prior = state.coordinatesOnly().get(t.key());
+        Coordinate warm = null;
+        if (prior != null) {
+          try {
+            warm = CoordinateCodec.fromProto(prior.getCoordinate(), anchorCoords.getFirst().dimensions(), "warm start");
+          } catch (IllegalArgumentException e) {
+            warm = null;
+          }
+        }
+        jobs.add(new FitJob(t, rtt, last, at, prior, warm));
       }
-      PositionFit fit;
-      try {
-        fit = positioner.position(anchorCoords, rtt, warm);
-      } catch (IllegalArgumentException | ArithmeticException e) {
-        failed++;
-        continue;
+      PositionFit[] fits = fitAll(jobs, anchorCoords);
+      for (int j = 0; j < fits.length; j++) {
+        FitJob job = jobs.get(j);
+        PositionFit fit = fits[j];
+        if (fit == null) {
+          failed++;
+          continue;
+        }
+        TargetWindows.Target t = job.target();
+        ServerCoordinate last = job.last();
+        Long at = job.at();
+        errors[fitted++] = fit.relativeError();
+        Stability stability = windows.stability(t);
+        ServerCoordinate.Builder nb = ServerCoordinate.newBuilder().addAllLandmarkRtts(landmarkRtts(ids, job.rtt()));
+        ServerIntegrity verdict = integrity.verdict(bounds, job.rtt());
+        if (verdict != null) {
+          nb.setIntegrity(verdict);
+          if (verdict.getKind() != IntegrityKind.INTEGRITY_KIND_OK) flagged++;
+        }
+        ServerCoordinate next = nb
+            .setEndpoint(t.endpoint())
+            .setProtocol(t.protocol())
+            .setCoordinate(CoordinateCodec.toProto(fit.coordinate()))
+            .setFit(FitQuality.newBuilder().setRelativeError(fit.relativeError()).setLandmarksUsed(fit.anchorsUsed()))
+            .setUpdateTime(ts)
+            .setRound(t.newestRound())
+            .setServerInfo(info(t))
+            .setStability(stability)
+            .build();
+        boolean due = last == null || at == null || now - at >= refreshEvery.toMillis() || changed(last, next, job.warm(), fit);
+        if (!due) continue;
+        ServerCoordinate before = last != null ? last : job.prior();
+        IntegrityKind was = before == null ? IntegrityKind.INTEGRITY_KIND_UNSPECIFIED : before.getIntegrity().getKind();
+        if (was != next.getIntegrity().getKind() && (was != IntegrityKind.INTEGRITY_KIND_UNSPECIFIED
+            || next.getIntegrity().getKind() != IntegrityKind.INTEGRITY_KIND_OK)) {
+          log.info("server {}: integrity {} -> {}{}", t.key(), name(was), name(next.getIntegrity().getKind()),
+              next.getIntegrity().getEvidence().isEmpty() ? "" : ": " + next.getIntegrity().getEvidence());
+        }
+        publish(t.key(), next, ids, now);
+        sent++;
       }
-      errors[fitted++] = fit.relativeError();
-      Stability stability = windows.stability(t);
-      ServerCoordinate.Builder nb = ServerCoordinate.newBuilder().addAllLandmarkRtts(minima);
-      ServerIntegrity verdict = integrity.verdict(bounds, rtt);
-      if (verdict != null) {
-        nb.setIntegrity(verdict);
-        if (verdict.getKind() != IntegrityKind.INTEGRITY_KIND_OK) flagged++;
-      }
-      ServerCoordinate next = nb
-          .setEndpoint(t.endpoint())
-          .setProtocol(t.protocol())
-          .setCoordinate(CoordinateCodec.toProto(fit.coordinate()))
-          .setFit(FitQuality.newBuilder().setRelativeError(fit.relativeError()).setLandmarksUsed(fit.anchorsUsed()))
-          .setUpdateTime(ts)
-          .setRound(t.newestRound())
-          .setServerInfo(info(t))
-          .setStability(stability)
-          .build();
-      boolean due = last == null || at == null || now - at >= refreshEvery.toMillis() || changed(last, next, warm, fit);
-      if (!due) continue;
-      ServerCoordinate before = last != null ? last : prior;
-      IntegrityKind was = before == null ? IntegrityKind.INTEGRITY_KIND_UNSPECIFIED : before.getIntegrity().getKind();
-      if (was != next.getIntegrity().getKind() && (was != IntegrityKind.INTEGRITY_KIND_UNSPECIFIED
-          || next.getIntegrity().getKind() != IntegrityKind.INTEGRITY_KIND_OK)) {
-        log.info("server {}: integrity {} -> {}{}", t.key(), name(was), name(next.getIntegrity().getKind()),
-            next.getIntegrity().getEvidence().isEmpty() ? "" : ": " + next.getIntegrity().getEvidence());
-      }
-      publish(t.key(), next, ids, now);
-      sent++;
     }
     epochSeen = state.landmarkEpoch();
     double median = Stats.median(errors, fitted);
     return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch(), flagged,
         unmoved);
+  }
+
+  /** A target to fit: its window minima (ms, in the anchors' order), what it last published, and where to start. */
+  private record FitJob(TargetWindows.Target target, double[] rtt, ServerCoordinate last, Long at, ServerCoordinate prior,
+      Coordinate warm) {}
+
+  /**
+   * Fits every job: on the calling thread and, with more than one core, a helper thread per further
+   * core at the caller's priority (fits are independent and the positioner keeps no state; a new
+   * landmark epoch re-fits every target, ~100 us each at 30 landmarks). A failed fit is null.
+   */
+  private PositionFit[] fitAll(List<FitJob> jobs, List<Coordinate> anchors) {
+    PositionFit[] out = new PositionFit[jobs.size()];
+    AtomicInteger next = new AtomicInteger();
+    Runnable work = () -> {
+      for (int i = next.getAndIncrement(); i < out.length; i = next.getAndIncrement()) {
+        FitJob job = jobs.get(i);
+        try {
+          out[i] = positioner.position(anchors, job.rtt(), job.warm());
+        } catch (IllegalArgumentException | ArithmeticException e) {
+          out[i] = null;
+        }
+      }
+    };
+    int helpers = out.length < MIN_JOBS_PER_THREAD ? 0
+        : Math.min(Runtime.getRuntime().availableProcessors() - 1, out.length / MIN_JOBS_PER_THREAD);
+    List<Thread> threads = new ArrayList<>();
+    for (int h = 0; h < helpers; h++) {
+      threads.add(Thread.ofPlatform().name("positioning-" + h).priority(Thread.currentThread().getPriority()).daemon()
+          .start(work));
+    }
+    work.run();
+    boolean interrupted = false;
+    for (Thread th : threads) {
+      while (true) {
+        try {
+          th.join();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true; // the helpers finish their few remaining fits; the round's results need them
+        }
+      }
+    }
+    if (interrupted) Thread.currentThread().interrupt();
+    return out;
   }
 
   private static long millis(Timestamp t) {

@@ -48,6 +48,46 @@ class TargetPositioningTest {
     return ServerCoordinate.parseFrom(sent.getLast().value());
   }
 
+  /** Enough targets for two batches fitted on more than one thread: each published with its own fit and minima. */
+  @Test
+  void manyTargetsAreEachPublishedWithTheirOwnFitAndMinima() throws Exception {
+    int n = 5_000;
+    TargetWindows w = new TargetWindows(8, n);
+    java.util.Random random = new java.util.Random(7);
+    Map<String, double[]> truth = new java.util.HashMap<>();
+    for (int i = 0; i < n; i++) {
+      Endpoint e = Endpoint.newBuilder().setIp("10.9." + (i >> 8) + "." + (i & 255)).setPort(27960).build();
+      double[] at = {20 + 160 * random.nextDouble(), 20 + 160 * random.nextDouble()};
+      truth.put(Endpoints.key(e), at);
+      for (int l = 0; l < LANDMARKS.length; l++) {
+        int rtt = (int) Math.round(Math.hypot(at[0] - LANDMARKS[l][0], at[1] - LANDMARKS[l][1]) * 1000);
+        w.add(Endpoints.key(e), RttSample.newBuilder().setLandmarkId("lm-" + l).setRound(1).setTarget(e)
+            .setProtocol(GameProtocol.GAME_PROTOCOL_QUAKE3).setStatus(ProbeStatus.PROBE_STATUS_OK).setRttUs(rtt).build(), 0);
+      }
+    }
+    MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    TargetPositioning positioning = new TargetPositioning(new CoordinateConfig(2, false), producer,
+        Clock.fixed(Instant.parse("2026-11-21T06:00:00Z"), ZoneOffset.UTC), Duration.ofMinutes(10), 0.5,
+        new HostIntegrity(new dev.reed.coordinates.integrity.ServerConsistency(
+            dev.reed.coordinates.integrity.IntegrityConfig.defaults())));
+    TargetPositioning.Result r = positioning.run(w, state(1), Duration.ofHours(1));
+    assertThat(r.fitted()).isEqualTo(n);
+    assertThat(r.published()).isEqualTo(n);
+    assertThat(producer.history()).hasSize(n);
+    for (ProducerRecord<byte[], byte[]> record : producer.history()) {
+      String key = new String(record.key(), java.nio.charset.StandardCharsets.UTF_8);
+      ServerCoordinate c = ServerCoordinate.parseFrom(record.value());
+      double[] at = truth.get(key);
+      assertThat(Endpoints.key(c.getEndpoint())).isEqualTo(key);
+      assertThat(c.getCoordinate().getComponents(0)).as(key).isCloseTo(at[0], org.assertj.core.data.Offset.offset(0.5));
+      assertThat(c.getCoordinate().getComponents(1)).as(key).isCloseTo(at[1], org.assertj.core.data.Offset.offset(0.5));
+      for (LandmarkRtt l : c.getLandmarkRttsList()) {
+        double[] lm = LANDMARKS[Integer.parseInt(l.getLandmarkId().substring(3))];
+        assertThat(l.getRttUs()).isEqualTo(RttWindows.held((int) Math.round(Math.hypot(at[0] - lm[0], at[1] - lm[1]) * 1000)));
+      }
+    }
+  }
+
   @Test
   void publishesEachLandmarksWindowMinimumAndRepublishesWhenOneMoves() throws Exception {
     double[] at = {60, 90};
