@@ -43,12 +43,17 @@ public final class CoordinateCodec {
    * (reed_service.proto), protocol = the {@link GameProtocol} number.
    */
   public static ServerAttributes attributes(ServerInfo info, GameProtocol protocol) {
-    return attributes(info, protocol, false);
+    return attributes(info, protocol, false, n -> n);
   }
 
-  /** The same, with whether the host integrity check flags the server. */
-  public static ServerAttributes attributes(ServerInfo info, GameProtocol protocol, boolean suspect) {
-    return new ServerAttributes(info.getGame().toLowerCase(Locale.ROOT), info.getMap().toLowerCase(Locale.ROOT),
+  /**
+   * The same, with whether the host integrity check flags the server; the game and map names (lower
+   * case) pass through {@code names}, which may give one shared String per name.
+   */
+  public static ServerAttributes attributes(ServerInfo info, GameProtocol protocol, boolean suspect,
+      java.util.function.UnaryOperator<String> names) {
+    return new ServerAttributes(names.apply(info.getGame().toLowerCase(Locale.ROOT)),
+        names.apply(info.getMap().toLowerCase(Locale.ROOT)),
         info.getPlayers(), info.getMaxPlayers(), info.getPassword(),
         protocol == GameProtocol.UNRECOGNIZED ? 0 : protocol.getNumber(), suspect);
   }

@@ -60,7 +60,8 @@ public final class IndexFeed implements AutoCloseable {
   private final Duration rebuildEvery;
   private final AtomicReference<ServingState> state;
   private final Map<String, IndexedServer> servers = new HashMap<>();
-  private final Map<String, String> names = new HashMap<>();
+  /** Shared by the decoder threads while catching up. */
+  private final Map<String, String> names = new ConcurrentHashMap<>();
   private static final int MAX_SHARED_NAMES = 65_536;
   /** Poll batches (up to 5,000 records each) decoded or being decoded ahead of the one applied. */
   private static final int MAX_DECODING = 8;
@@ -175,7 +176,7 @@ public final class IndexFeed implements AutoCloseable {
         while (!decoding.isEmpty() && (atEnd || decoding.size() > MAX_DECODING || decoding.peek().isDone())) {
           for (Decoded d : decoding.poll().join()) {
             if (d.server() == null) servers.remove(d.key());
-            else servers.put(d.key(), withSharedNames(d.server()));
+            else servers.put(d.key(), d.server());
             dirty = true;
           }
         }
@@ -220,8 +221,7 @@ public final class IndexFeed implements AutoCloseable {
   private String shared(String name) {
     String s = names.get(name);
     if (s != null) return s;
-    if (names.size() < MAX_SHARED_NAMES) names.put(name, name);
-    return name;
+    return names.size() < MAX_SHARED_NAMES ? names.computeIfAbsent(name, n -> n) : name;
   }
 
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
@@ -278,16 +278,10 @@ public final class IndexFeed implements AutoCloseable {
   private IndexedServer decode(String key, byte[] value) throws InvalidProtocolBufferException {
     ServerCoordinate c = ServerCoordinate.parseFrom(value);
     Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
-    ServerAttributes a = CoordinateCodec.attributes(c.getServerInfo(), c.getProtocol(), RankedTemplate.suspect(c));
+    ServerAttributes a = CoordinateCodec.attributes(c.getServerInfo(), c.getProtocol(), RankedTemplate.suspect(c),
+        this::shared);
     return new IndexedServer(RankedTemplate.of(c, landmarkNumbers), ServerCoordinates.rest(c),
         new ServerEntry(key, coordinate, a));
-  }
-
-  private IndexedServer withSharedNames(IndexedServer s) {
-    ServerEntry e = s.entry();
-    ServerAttributes a = e.attributes();
-    return new IndexedServer(s.template(), s.rest(), new ServerEntry(e.key(), e.coordinate(), new ServerAttributes(
-        shared(a.game()), shared(a.map()), a.players(), a.maxPlayers(), a.password(), a.protocol(), a.suspect())));
   }
 
   private static String key(ConsumerRecord<byte[], byte[]> r) {

@@ -194,11 +194,10 @@ public final class TargetPositioning {
           // rounds, windows not yet full: 18 % of candidates; more once windows hold W rounds)
           unmoved++;
           if (dev.reed.coordinator.index.RankedTemplate.suspect(last)) flagged++;
-          ServerCoordinate next = last.toBuilder().setServerInfo(info(t)).setStability(windows.stability(t)).build();
           // an adopted target's windows hold one seeded round: its stability is the previous owner's until they refill
-          boolean stabilityMoved = !adopted && stabilityMoved(last.getStability(), next.getStability());
-          if (!last.getServerInfo().equals(next.getServerInfo()) || stabilityMoved) {
-            if (adopted) next = next.toBuilder().setStability(last.getStability()).build();
+          Stability stability = adopted ? last.getStability() : windows.stability(t);
+          ServerCoordinate next = last.toBuilder().setServerInfo(info(t)).setStability(stability).build();
+          if (!last.getServerInfo().equals(next.getServerInfo()) || stabilityMoved(last.getStability(), stability)) {
             publish(t.key(), next.toBuilder().setUpdateTime(ts).setRound(t.newestRound()).build(), ids, now);
             sent++;
           } else if (adopted) {
@@ -273,7 +272,7 @@ public final class TargetPositioning {
   /**
    * Fits every job: on the calling thread and, with more than one core, a helper thread per further
    * core at the caller's priority (fits are independent and the positioner keeps no state; a new
-   * landmark epoch re-fits every target, ~100 us each at 30 landmarks). A failed fit is null.
+   * landmark epoch re-fits every target, 60-105 us each at 16 landmarks: docs/operations.md). A failed fit is null.
    */
   private PositionFit[] fitAll(List<FitJob> jobs, List<Coordinate> anchors) {
     PositionFit[] out = new PositionFit[jobs.size()];
