@@ -81,8 +81,8 @@ final class DelayErrorMeter implements EmulatedGameServers.ReplyTap, AutoCloseab
   }
 
   /**
-   * Measured minus intended RTT (ms) of every answered sample published since the last call (call once the landmarks have published their
-   * round) and compares the answered ones.
+   * Measured minus intended RTT (ms) of every answered sample published since the last call; call
+   * it once the landmarks have published their round.
    *
    * @param hostByKey server host per "ip:port"
    * @param within how long to wait for the topic's end

@@ -227,10 +227,7 @@ final class Demo implements AutoCloseable {
   private void buildWorld() throws IOException {
     long t = progress.now();
     Noise noise = new Noise(options.jitterMs(), options.lossRate());
-    Path matrix = options.matrixPath();
-    world = matrix == null
-        ? DemoWorld.synthetic(options.servers(), options.landmarks(), options.seed(), noise)
-        : DemoWorld.matrix(matrix, options.servers(), options.landmarks(), options.seed(), noise);
+    world = DemoWorld.of(options.world(), options.servers(), options.landmarks(), options.seed(), noise);
     browser = world.client(options.browserCity());
     progress.line("world: %s; %d servers, %d landmarks (%s), %d clients; jitter %.1f ms mean, loss %.1f %% (%.1f s)",
         world.description(), world.serverCount(), world.landmarks().size(), world.landmarkMix(), world.clients().size(),

@@ -83,9 +83,4 @@ record DemoOptions(int servers, int landmarks, String world, int dimensions, boo
     if (browserCity != null && browserCity.isBlank()) throw new IllegalArgumentException("--browser-city must not be blank");
     if (browserCity != null && !web) throw new IllegalArgumentException("--browser-city needs the web face (--serve)");
   }
-
-  /** The matrix path of a "matrix:PATH" world, or null for the synthetic one. */
-  Path matrixPath() {
-    return world.startsWith("matrix:") ? Path.of(world.substring("matrix:".length())) : null;
-  }
 }

@@ -63,6 +63,16 @@ final class DemoWorld {
   }
 
   /**
+   * The world of a demo's {@code --world}: {@code synthetic} or {@code matrix:PATH} (the demo and its
+   * {@link ServerProcess}es build the same one from the same options).
+   */
+  static DemoWorld of(String spec, int servers, int landmarks, long seed, Noise noise) throws IOException {
+    return spec.startsWith("matrix:")
+        ? matrix(Path.of(spec.substring("matrix:".length())), servers, landmarks, seed, noise)
+        : synthetic(servers, landmarks, seed, noise);
+  }
+
+  /**
    * The synthetic geographic world: {@code servers} game servers placed with the real skew of
    * game hosting, {@code landmarks} landmarks split evenly over Europe, North America and Asia
    * (each in the region's next-biggest hosting city) and one client per region.

@@ -125,9 +125,7 @@ final class ServerProcess implements AutoCloseable {
     int from = Integer.parseInt(args[6]);
     int to = Integer.parseInt(args[7]);
     boolean realtime = Boolean.parseBoolean(args[8]);
-    DemoWorld world = spec.startsWith("matrix:")
-        ? DemoWorld.matrix(Path.of(spec.substring("matrix:".length())), n, landmarks, seed, noise)
-        : DemoWorld.synthetic(n, landmarks, seed, noise);
+    DemoWorld world = DemoWorld.of(spec, n, landmarks, seed, noise);
     int[] hosts = Arrays.copyOfRange(world.servers(), from, to);
     PrintStream out = System.out;
     try (EmulatedGameServers servers = EmulatedGameServers.start(world.world(), hosts,
