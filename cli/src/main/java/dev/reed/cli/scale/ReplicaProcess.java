@@ -30,7 +30,7 @@ final class ReplicaProcess implements AutoCloseable {
   private Process process;
   private long startedNanos;
 
-  ReplicaProcess(int index, String bootstrap, Path outDir, String heap, Duration roundInterval, Duration replay,
+  ReplicaProcess(int index, String bootstrap, Path outDir, String heap, List<String> gcOptions, Duration roundInterval, Duration replay,
       Path leaseFile)
       throws IOException {
     this.index = index;
@@ -38,13 +38,12 @@ final class ReplicaProcess implements AutoCloseable {
     this.metricsPort = freePort();
     this.log = outDir.resolve("replica-" + index + ".log");
     String java = ProcessHandle.current().info().command().orElse("java");
-    // ParallelGC: at 250,000 x 30 G1 and ZGC both took cores from ingest (first round served 75 s
-    // after its end, not 40-55 s) and G1 paused queries for seconds (docs/research/scale.md, third
-    // pass). The priority flags are ./reed coordinator's (coordinator README, "Thread priorities");
-    // the GC log shows the pauses behind the query tail.
-    command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-XX:+UseParallelGC",
-        "-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10",
-        "-Xlog:gc:file=" + outDir.resolve("replica-" + index + "-gc-%p.log") + ":uptime",
+    // The priority flags are ./reed coordinator's (coordinator README, "Thread priorities"); the
+    // GC log (collections and safepoints) shows the pauses behind the query tail.
+    command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
+    command.addAll(gcOptions);
+    command.addAll(List.of("-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10",
+        "-Xlog:gc,safepoint:file=" + outDir.resolve("replica-" + index + "-gc-%p.log") + ":uptime",
         "--enable-native-access=ALL-UNNAMED"));
     if (Runtime.version().feature() >= 24) command.add("--sun-misc-unsafe-memory-access=allow");
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.reed.cli.Reed", "coordinator",

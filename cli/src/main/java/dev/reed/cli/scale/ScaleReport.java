@@ -81,9 +81,9 @@ final class ScaleReport {
           "%,d targets in windows; heap after GC %,d MB (start %,d MB): %.1f bytes per pair of the deployment; RSS %,d MB",
           m.windowTargets(), m.heapAfterGc() >> 20, m.heapAtStart() >> 20, r.heapBytesPerPair(m), m.rss() >> 20);
     }
-    row(b, "GetOrderedServers during ingest", "%,.0f req/s offered, %,.0f served, p50 %.2f ms, p99 %.2f ms, %d errors, page %d",
-        s.queryRate(), r.queries().rate(), r.queries().quantileMs(0.5), r.queries().quantileMs(0.99), r.queries().errors(),
-        s.pageSize());
+    row(b, "GetOrderedServers during ingest (load in its own JVM)",
+        "%,.0f req/s offered, %,.0f served, p50 %.2f ms, p99 %.2f ms, %d errors, page %d", s.queryRate(), r.queries().rate(),
+        r.queries().quantileMs(0.5), r.queries().quantileMs(0.99), r.queries().errors(), s.pageSize());
     if (r.failover() != null) {
       row(b, "SIGKILLed replica " + r.failover().replica() + "'s share served again", "%.1f s (%,d targets)",
           r.failover().shareServed(), r.failover().targets());

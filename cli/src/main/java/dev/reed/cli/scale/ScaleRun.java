@@ -88,7 +88,7 @@ final class ScaleRun {
       Runtime.getRuntime().addShutdownHook(cleanup);
       hooks.add(cleanup);
       for (int i = 1; i <= s.replicas(); i++) {
-        ReplicaProcess r = new ReplicaProcess(i, bootstrap, s.out(), s.replicaHeap(), s.coordinatorRound(), s.replay(), lease);
+        ReplicaProcess r = new ReplicaProcess(i, bootstrap, s.out(), s.replicaHeap(), s.replicaGcOptions(), s.coordinatorRound(), s.replay(), lease);
         r.start();
         replicas.add(r);
       }
@@ -106,7 +106,7 @@ final class ScaleRun {
 
       try (GroupLag lag = new GroupLag(bootstrap, CoordinatorConfig.Kafka.DEFAULT_GROUP_ID);
           QueryLoad queries = new QueryLoad(replicas.stream().map(ReplicaProcess::grpcTarget).toList(), s.queryRate(),
-              s.pageSize(), 4, s.queryWarmup())) {
+              s.pageSize(), 4, s.queryWarmup(), s.out().resolve("query-load.log"))) {
         // samples published while the group still rebalances would be replayed by a partition's next
         // owner and counted twice; the invariant needs a settled group first: every member joined, every
         // partition held, and the same assignment for 5 s (a cooperative rebalance moves partitions in
@@ -141,7 +141,7 @@ final class ScaleRun {
             // from the second round on, queries run while ingest does (and the first round is positioned)
             queries.start();
             queriesStarted = true;
-            progress("query load started: %.0f GetOrderedServers/s, pages of %d, round robin over the replicas "
+            progress("query load started in its own JVM: %.0f GetOrderedServers/s, pages of %d, round robin over the replicas "
                 + "(first %d s not measured: warm-up)", s.queryRate(), s.pageSize(), s.queryWarmup().toSeconds());
           }
           double served = monitor.awaitServed(end, feed.targets(), s.round().multipliedBy(3));

@@ -2,6 +2,8 @@ package dev.reed.cli.scale;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * One step of the scale harness.
@@ -13,6 +15,7 @@ import java.time.Duration;
  * @param rounds steady rounds measured
  * @param replicas coordinator processes 1-3
  * @param replicaHeap -Xms/-Xmx of each replica (e.g. 2g)
+ * @param replicaGc the replicas' collector and its options, whitespace-separated JVM options
  * @param coordinatorRound the replicas' --round-interval (embed + position cadence)
  * @param queryRate GetOrderedServers per second while ingest runs (0 = none)
  * @param queryWarmup how long the query load runs unmeasured first
@@ -22,7 +25,7 @@ import java.time.Duration;
  * @param bootstrap an existing broker, or null for an embedded one
  * @param out where the report, plots, logs and (embedded) broker data go
  */
-record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int replicas, String replicaHeap,
+record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int replicas, String replicaHeap, String replicaGc,
     Duration coordinatorRound, double queryRate, Duration queryWarmup, int pageSize, double timeoutRate, boolean killAndRestart,
     String bootstrap, Path out) {
 
@@ -38,6 +41,10 @@ record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int
     if (pageSize < 1 || pageSize > 1000) throw new IllegalArgumentException("--page-size must be 1-1000: " + pageSize);
     if (!(timeoutRate >= 0 && timeoutRate < 1)) throw new IllegalArgumentException("--timeouts must be in [0, 1): " + timeoutRate);
     if (!replicaHeap.matches("[0-9]+[mMgG]")) throw new IllegalArgumentException("--replica-heap like 512m or 2g: " + replicaHeap);
+    List<String> gc = jvmOptions(replicaGc);
+    if (gc.isEmpty() || !gc.stream().allMatch(o -> o.startsWith("-XX:") || o.startsWith("-Xmn") || o.startsWith("-Xlog:"))) {
+      throw new IllegalArgumentException("--replica-gc takes -XX:, -Xmn and -Xlog: options, e.g. -XX:+UseParallelGC: " + replicaGc);
+    }
   }
 
   /**
@@ -47,6 +54,15 @@ record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int
    */
   Duration replay() {
     return round.multipliedBy(dev.reed.coordinator.CoordinatorConfig.Rounds.DEFAULT.window() + 1L);
+  }
+
+  /** {@link #replicaGc} split into JVM options. */
+  List<String> replicaGcOptions() {
+    return jvmOptions(replicaGc);
+  }
+
+  private static List<String> jvmOptions(String spaced) {
+    return Arrays.stream(spaced.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList();
   }
 
   /** Samples per second the feed offers: T x L per round. */

@@ -31,7 +31,7 @@ class ScaleRunTest {
   @Test
   void reducedRunCountsEverySampleOncePositionsEveryTargetAndWritesTheReport(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    ScaleSettings s = new ScaleSettings(20_000, 15, Duration.ofSeconds(12), 2, 2, "512m", Duration.ofSeconds(2), 100,
+    ScaleSettings s = new ScaleSettings(20_000, 15, Duration.ofSeconds(12), 2, 2, "512m", "-XX:+UseParallelGC", Duration.ofSeconds(2), 100,
         Duration.ofSeconds(2), 230, 0.05, true, null, dir.resolve("scale"));
     ScaleResult r;
     try (PrintStream out = new PrintStream(progress, true, StandardCharsets.UTF_8)) {
