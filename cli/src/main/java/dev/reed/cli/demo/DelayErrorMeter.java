@@ -27,7 +27,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * each answered probe's RTT with the intended RTT of its final reply. A landmark probes a server once
  * per round (an A2S challenge reply comes first and is overwritten by the info reply, whose round
  * trip the sample carries), so the last intended RTT per (landmark, server) is the one measured.
- * Servers outside this JVM ({@link ServerProcess}) are not compared.
+ * It runs in the agents' {@link EmulationChild}, beside the servers it compares; the servers of a
+ * server-only child are not compared.
  */
 final class DelayErrorMeter implements EmulatedGameServers.ReplyTap, AutoCloseable {
   private static final int UNKNOWN = -1;

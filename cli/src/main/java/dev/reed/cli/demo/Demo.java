@@ -1,9 +1,5 @@
 package dev.reed.cli.demo;
 
-import dev.reed.agent.AgentConfig;
-import dev.reed.agent.LandmarkAgent;
-import dev.reed.agent.beacon.EchoDelay;
-import dev.reed.agent.round.RoundReport;
 import dev.reed.client.DiscoveredServer;
 import dev.reed.client.DiscoveryEvent;
 import dev.reed.client.DiscoveryRequest;
@@ -25,7 +21,6 @@ import dev.reed.coordinator.index.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerCoordinate;
-import dev.reed.testbed.delay.RealtimePriority;
 import dev.reed.testbed.emulated.EmulatedGameServers;
 import dev.reed.testbed.emulated.EmulatedServer;
 import dev.reed.testbed.kafka.EmbeddedKafka;
@@ -61,8 +56,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -76,7 +69,10 @@ import org.slf4j.LoggerFactory;
  * Heyde, TOMCCAP 2011, section 6.3): landmarks measure each other and every server in rounds,
  * the coordinator embeds and positions, and then clients in Europe, North America and Asia
  * discover servers through the real client SDK, REED (First and Intelligent N_close) against
- * traditional discovery, over real sockets, giving the figures of the paper's Tables III-VI.
+ * traditional discovery, over real sockets, giving the figures of the paper's Tables III-VI. The
+ * emulated servers, the landmark agents and the delay-error meter run in child JVMs ({@link
+ * EmulationProcess}), away from the allocation and GC pauses of Kafka and the coordinator, which
+ * stay here with the clients.
  *
  * <p>Everything it starts is registered as it starts and stopped in reverse order by
  * {@link #close()}, which is idempotent and safe from a shutdown hook while {@link #run()} is
@@ -85,8 +81,6 @@ import org.slf4j.LoggerFactory;
 final class Demo implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Demo.class);
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
-  /** A WebSocket echo from a host the world cannot reach: never, as far as the page waits. */
-  private static final Duration UNREACHABLE = Duration.ofHours(1);
   private static final Duration COORDINATOR_ROUND = Duration.ofMillis(2000);
   /** Random server pairs whose predicted RTT is checked against the world each round. */
   private static final int PAIRS = 2000;
@@ -97,21 +91,6 @@ final class Demo implements AutoCloseable {
   private static final int GEO_LIST_PER_N_CLOSE = 10;
   /** File descriptors kept free for everything but the emulated servers (see {@link #localServerBudget()}). */
   private static final long RESERVED_FILES = 4_000;
-  /**
-   * Threads {@code --realtime} promotes first (Linux keeps 15 characters of a name): the emulated
-   * servers' loops, and HotSpot's VM thread and parallel GC workers (every safepoint and young
-   * collection stops all Java threads until they have run; on a saturated machine a normal-priority
-   * GC worker stretched a pause to tens of ms).
-   */
-  static final List<String> REALTIME_EMULATOR_THREADS = List.of("emulated-server", "VM Thread", "GC Thread");
-  /**
-   * Then, one priority lower so they never hold up a reply, the probe engines' send and receive
-   * threads (not their completion threads: they publish; a thread inherits its creator's policy,
-   * so those created by a promoted thread are promoted too).
-   */
-  static final List<String> REALTIME_PROBE_THREADS = List.of("reed-probe-send", "reed-probe-rece");
-  /** Low among real-time priorities: above every normal thread, below the kernel's own. */
-  static final int REALTIME_PRIORITY = 10;
 
   private final DemoOptions options;
   private final Progress progress;
@@ -124,20 +103,21 @@ final class Demo implements AutoCloseable {
   private Path workDir;
   private EmbeddedKafka kafka;
   private DemoWorld world;
-  /** Every emulated game server, this JVM's first, then those of the {@link ServerProcess}, if any. */
+  /** Every emulated game server, the agents' child's first, then those of the server-only child, if any. */
   private List<EmulatedServer> serverList;
-  private DelayErrorMeter delayMeter;
-  /** The servers of this JVM (the delay error compares their replies). */
-  private EmulatedGameServers localServers;
+  /** The child running the first servers, the landmark agents and the delay-error meter over those servers. */
+  private EmulationProcess emulation;
   private final List<Double> delayErrors = new ArrayList<>();
+  /** The emulated servers' counters after the last measurement round. */
+  private EmulatedGameServers.Counters emulatorCounters;
   private Map<String, Integer> hostByKey;
   private Coordinator coordinator;
   private Path targetsFile;
   /** The world's location database given to the coordinator; null when the run has none. */
   private Path locationsFile;
   private String geo;
-  private final List<LandmarkAgent> agents = new ArrayList<>();
-  private ExecutorService roundPool;
+  /** The landmark agents, as the emulation child announced them. */
+  private List<EmulationProcess.Landmark> landmarks = List.of();
   /** Where the web page's browser is in the world (the WebSocket beacons' echo delays); set with the world. */
   private DemoWorld.Site browser;
 
@@ -160,7 +140,7 @@ final class Demo implements AutoCloseable {
     List<RoundFigures> rounds = new ArrayList<>();
     boolean converged = start(rounds);
     List<MethodFigures> methods = discover();
-    return new DemoReport(world.description(), world.serverCount(), agents.size(), kafka.bootstrapServers(),
+    return new DemoReport(world.description(), world.serverCount(), landmarks.size(), kafka.bootstrapServers(),
         Endpoints.key(coordinator.grpcAddress()), geo, rounds, converged, options.nClose(), methods,
         DelayError.of(delayErrors.stream().mapToDouble(Double::doubleValue).toArray()), progress.secondsSince(t0));
   }
@@ -264,15 +244,13 @@ final class Demo implements AutoCloseable {
     long t = progress.now();
     int[] hosts = world.servers();
     int local = Math.min(hosts.length, localServerBudget());
-    delayMeter = register(new DelayErrorMeter(world.world().size(), world.landmarks(), Arrays.copyOf(hosts, local),
-        kafka.bootstrapServers()));
-    EmulatedGameServers here = localServers = register(EmulatedGameServers.start(world.world(), Arrays.copyOf(hosts, local),
-        EmulatedGameServers.Options.defaults().withSeed(options.seed()), delayMeter));
-    List<EmulatedServer> all = new ArrayList<>(here.servers());
+    emulation = register(EmulationProcess.withLandmarks(options, options.web() ? browser : null, kafka.bootstrapServers(), local,
+        workDir));
+    List<EmulatedServer> all = new ArrayList<>(emulation.servers());
     if (local < hosts.length) {
-      ServerProcess rest = register(ServerProcess.start(options, local, hosts.length, workDir.resolve("servers.log")));
+      EmulationProcess rest = register(EmulationProcess.serversOnly(options, local, hosts.length, workDir.resolve("servers.log")));
       all.addAll(rest.servers());
-      progress.line("%d servers in this JVM (its open-file limit allows ~%d), %d in a second JVM", local,
+      progress.line("%d servers in the agents' JVM (its open-file limit allows ~%d), %d in a second JVM", local,
           maxOpenFiles(), hosts.length - local);
     }
     serverList = List.copyOf(all);
@@ -282,15 +260,16 @@ final class Demo implements AutoCloseable {
       hostByKey.put(Endpoints.key(s.address()), s.host());
       if (s.protocol() == GameProtocol.GAME_PROTOCOL_A2S) a2s++;
     }
-    progress.line("%d emulated game servers answering (%d A2S with challenge, %d Quake3) on %s .. %s (%.1f s)", all.size(),
-        a2s, all.size() - a2s, all.getFirst().address().getAddress().getHostAddress(),
-        all.getLast().address().getAddress().getHostAddress(), progress.secondsSince(t));
+    progress.line("%d emulated game servers answering (%d A2S with challenge, %d Quake3) on %s .. %s, in a child JVM (GC log "
+            + "%s) (%.1f s)", all.size(), a2s, all.size() - a2s, all.getFirst().address().getAddress().getHostAddress(),
+        all.getLast().address().getAddress().getHostAddress(), workDir.resolve("emulation-gc.log"), progress.secondsSince(t));
   }
 
   /**
-   * Emulated servers this JVM may bind: one socket each, within the process's open-file limit
-   * (RLIMIT_NOFILE; Java raises the soft limit to the hard one), less what Kafka, the coordinator,
-   * the agents, the clients and the class path hold (measured ~1,500 at 5,000 x 15; kept generous).
+   * Emulated servers the agents' child may bind: one socket each, within the process's open-file
+   * limit (RLIMIT_NOFILE, the same as this JVM's; Java raises the soft limit to the hard one), less
+   * what the agents and the class path hold (the demo JVM, which held Kafka, the coordinator and
+   * the clients too, measured ~1,500 at 5,000 x 15; kept generous).
    */
   private static int localServerBudget() {
     return (int) Math.max(1_000, Math.min(Integer.MAX_VALUE, maxOpenFiles() - RESERVED_FILES));
@@ -317,60 +296,16 @@ final class Demo implements AutoCloseable {
         locationsFile == null ? "no location database" : "the world's location database", progress.secondsSince(t));
   }
 
-  private void startAgents() throws IOException, InterruptedException {
+  private void startAgents() throws IOException {
     long t = progress.now();
-    AtomicInteger n = new AtomicInteger();
-    roundPool = Executors.newFixedThreadPool(world.landmarks().size(),
-        r -> Thread.ofPlatform().name("reed-demo-round-" + n.incrementAndGet()).daemon().unstarted(r));
-    register(() -> {
-      roundPool.shutdownNow();
-      roundPool.awaitTermination(30, TimeUnit.SECONDS);
-    });
-    // one AutoCloseable for all agents: they stop in parallel (each drains its spool)
-    register(this::closeAgents);
-    List<Future<LandmarkAgent>> starting = new ArrayList<>();
-    int i = 0;
-    for (DemoWorld.Site site : world.landmarks()) {
-      AgentConfig.Builder config = AgentConfig.builder(site.id(), kafka.bootstrapServers())
-          .loopback()
-          .region(site.region())
-          .bind(new InetSocketAddress(world.address(site), 0))
-          .beacon(new InetSocketAddress(world.address(site), 0))
-          .rate(options.agentRate())
-          .probeTimeout(PROBE_TIMEOUT)
-          .spoolDir(workDir.resolve("agent-" + site.id()))
-          .beaconDelay(world.world().replyDelayFor(site.host(), options.seed() * 1_000 + i))
-          .seed(options.seed() * 1_000 + i + 1);
-      if (options.web()) {
-        config.wsBeacon(new InetSocketAddress(world.address(site), 0)).wsEchoDelay(browserDelay(site, options.seed() * 1_000 + 500 + i));
-        Place at = world.location(site.host());
-        // announced, so the page can pick the beacons nearest its location prior and plot them on a map
-        if (at != null) config.location(AgentConfig.location(at.lat(), at.lon()));
-      }
-      starting.add(roundPool.submit(() -> LandmarkAgent.start(config.build())));
-      i++;
-    }
-    List<Throwable> failures = new ArrayList<>();
-    for (Future<LandmarkAgent> f : starting) {
-      try {
-        LandmarkAgent a = f.get();
-        synchronized (lock) {
-          agents.add(a);
-        }
-      } catch (ExecutionException e) {
-        failures.add(e.getCause());
-      }
-    }
-    if (!failures.isEmpty()) {
-      throw new IOException(failures.size() + " landmark agents failed to start: " + failures.getFirst(), failures.getFirst());
-    }
+    landmarks = emulation.startAgents();
     checkOpen();
-    progress.line("%d landmark agents up (beacons %s .. %s, delayed by the world), each probing at %.0f probes/s (%.1f s)",
-        agents.size(), Endpoints.key(agents.getFirst().beaconAddress()), Endpoints.key(agents.getLast().beaconAddress()),
-        options.agentRate(), progress.secondsSince(t));
+    progress.line("%d landmark agents up in the child JVM (beacons %s .. %s, delayed by the world), each probing at %.0f "
+        + "probes/s (%.1f s)", landmarks.size(), Endpoints.key(landmarks.getFirst().beacon()),
+        Endpoints.key(landmarks.getLast().beacon()), options.agentRate(), progress.secondsSince(t));
     if (options.web()) {
-      progress.line("WebSocket beacons %s .. %s, each echo delayed by the world's RTT to the browser in %s", agents.getFirst().wsBeaconUrl(),
-          agents.getLast().wsBeaconUrl(), browser.place());
+      progress.line("WebSocket beacons %s .. %s, each echo delayed by the world's RTT to the browser in %s",
+          landmarks.getFirst().wsBeaconUrl(), landmarks.getLast().wsBeaconUrl(), browser.place());
     }
   }
 
@@ -378,37 +313,14 @@ final class Demo implements AutoCloseable {
    * With {@code --realtime}, the threads whose timing the measured RTTs depend on go to SCHED_FIFO
    * (testbed README, "Delay accuracy": with them promoted the emulator stayed within 1 ms at p99 on a
    * saturated machine; at default priority a thread waits tens to hundreds of ms for a CPU there).
+   * They are all in the child JVMs; this JVM's clients were never promoted (their probe engines start
+   * after the last promotion), so nothing here is.
    */
-  private void promoteTimingThreads() throws IOException, InterruptedException {
+  private void promoteTimingThreads() throws IOException {
     if (!options.realtime()) return;
-    int n = promote();
-    progress.line("real-time priority (SCHED_FIFO %d-%d) for %d timing threads of this JVM%s", REALTIME_PRIORITY,
-        REALTIME_PRIORITY + 1, n, n == 0 ? " (none: needs root and chrt)" : "");
-  }
-
-  /** Promotes the timing threads (again: HotSpot starts GC workers as it needs them). */
-  static int promote() throws IOException, InterruptedException {
-    return RealtimePriority.promote(REALTIME_EMULATOR_THREADS, REALTIME_PRIORITY + 1)
-        + RealtimePriority.promote(REALTIME_PROBE_THREADS, REALTIME_PRIORITY);
-  }
-
-  /**
-   * The echo delay of a landmark's WebSocket beacon: the world's RTT between the landmark and the
-   * browser's host, with the world's jitter, whoever connects (the browser runs on this machine and
-   * connects from 127.0.0.1, outside the world's address plan).
-   */
-  private EchoDelay browserDelay(DemoWorld.Site landmark, long seed) {
-    double base = world.world().rttMs(landmark.host(), browser.host());
-    Noise jitter = new Noise(options.jitterMs(), 0);
-    SplittableRandom rng = new SplittableRandom(seed);
-    return remote -> {
-      if (Double.isNaN(base)) return UNREACHABLE;
-      double ms;
-      synchronized (rng) {
-        ms = jitter.sample(base, rng);
-      }
-      return Duration.ofNanos(Math.round(ms * 1e6));
-    };
+    int n = emulation.promote();
+    progress.line("real-time priority (SCHED_FIFO %d-%d) for %d timing threads of the agents' JVM%s",
+        EmulationChild.REALTIME_PRIORITY, EmulationChild.REALTIME_PRIORITY + 1, n, n == 0 ? " (none: needs root and chrt)" : "");
   }
 
   /** The emulated RTT between a landmark and the browser's host, without jitter (NaN: unreachable). */
@@ -440,18 +352,6 @@ final class Demo implements AutoCloseable {
     return coordinator;
   }
 
-  private void closeAgents() throws InterruptedException {
-    List<LandmarkAgent> toClose;
-    synchronized (lock) {
-      toClose = List.copyOf(agents);
-    }
-    List<Thread> closing = new ArrayList<>();
-    for (LandmarkAgent a : toClose) {
-      closing.add(Thread.ofPlatform().name("reed-demo-stop-" + a.config().id()).start(a::close));
-    }
-    for (Thread th : closing) th.join(60_000);
-  }
-
   // ---------------------------------------------------------------- phase 2: measure
 
   /**
@@ -467,17 +367,17 @@ final class Demo implements AutoCloseable {
       roundAll();
       rounds++;
       if (rounds >= 2) {
-        embedded = await(Duration.ofSeconds(20), () -> coordinator.servingState().landmarks().size() >= agents.size());
+        embedded = await(Duration.ofSeconds(20), () -> coordinator.servingState().landmarks().size() >= landmarks.size());
       }
     }
     ServingState s = coordinator.servingState();
     if (s.landmarks().size() <= options.dimensions()) {
-      throw new IOException("the coordinator embedded only " + s.landmarks().size() + " of " + agents.size()
+      throw new IOException("the coordinator embedded only " + s.landmarks().size() + " of " + landmarks.size()
           + " landmarks after " + rounds + " mesh rounds; cannot position servers");
     }
     double[] errors = s.landmarks().values().stream().mapToDouble(l -> l.getFit().getRelativeError()).sorted().toArray();
     progress.line("landmark mesh: %d rounds, %d/%d landmarks embedded (epoch %d), median mesh fit error %.3f (%.1f s)",
-        rounds, s.landmarks().size(), agents.size(), s.landmarkEpoch(), Stats.quantile(errors, 0.5), progress.secondsSince(t));
+        rounds, s.landmarks().size(), landmarks.size(), s.landmarkEpoch(), Stats.quantile(errors, 0.5), progress.secondsSince(t));
   }
 
   /** The catalog: every server goes into the coordinator's target file, from there to reed.targets. */
@@ -508,7 +408,7 @@ final class Demo implements AutoCloseable {
   private boolean measure(List<RoundFigures> out) throws IOException, InterruptedException {
     long t = progress.now();
     progress.line("measurement rounds: %d landmarks x %d servers, %.0f probes/s per landmark; until the median fit error "
-        + "improves by < %.0f %% (at most %d rounds)", agents.size(), world.serverCount(), options.agentRate(),
+        + "improves by < %.0f %% (at most %d rounds)", landmarks.size(), world.serverCount(), options.agentRate(),
         options.convergence() * 100, options.maxRounds());
     RoundFigures previous = null;
     for (int r = 1; r <= options.maxRounds(); r++) {
@@ -516,9 +416,9 @@ final class Demo implements AutoCloseable {
       out.add(f);
       progress.line("round %d: %d probes, %d replies, %d timeouts in %.1f s | coordinator: %d/%d servers positioned, fit error "
               + "median %.3f p90 %.3f, predicted server-to-server RTT error median %.3f (%.1f s)",
-          r, (long) f.targets() * agents.size(), f.replies(), f.timeouts(), f.measureSeconds(), f.positioned(),
+          r, (long) f.targets() * landmarks.size(), f.replies(), f.timeouts(), f.measureSeconds(), f.positioned(),
           world.serverCount(), f.medianFitError(), f.p90FitError(), f.medianPairError(), f.seconds());
-      EmulatedGameServers.Counters c = localServers.counters();
+      EmulatedGameServers.Counters c = emulatorCounters;
       progress.line("  delay error of the emulation (measured - intended RTT) over %d landmark probes: p50 %.3f ms, p99 %.3f ms, "
           + "max %.1f ms (so far the servers' sender sent %d of %d replies > 1 ms late, the worst %.1f ms late)", f.delayError().probes(),
           f.delayError().p50Ms(), f.delayError().p99Ms(), f.delayError().maxMs(), c.lateOver1ms(), c.sent(), c.maxLatenessMicros() / 1e3);
@@ -536,18 +436,16 @@ final class Demo implements AutoCloseable {
 
   private RoundFigures measureRound(int r) throws IOException, InterruptedException {
     long t = progress.now();
-    if (options.realtime()) promote();
-    List<RoundReport> reports = roundAll();
-    for (LandmarkAgent a : agents) {
-      if (!a.awaitPublished(Duration.ofSeconds(30))) log.warn("landmark {}: samples still spooled after 30 s", a.config().id());
-    }
+    List<EmulationProcess.AgentRound> reports = roundAll();
     double measured = progress.secondsSince(t);
-    double[] delay = delayMeter.collect(hostByKey, Duration.ofSeconds(30));
+    EmulationProcess.Delays delays = emulation.delay(workDir.resolve("delay-errors.bin"));
+    double[] delay = delays.errorsMs();
     for (double d : delay) delayErrors.add(d);
-    long agentRound = reports.stream().mapToLong(RoundReport::round).max().orElse(0);
-    int targets = reports.stream().mapToInt(RoundReport::targets).max().orElse(0);
-    long replies = reports.stream().mapToLong(RoundReport::replies).sum();
-    long timeouts = reports.stream().mapToLong(RoundReport::timeouts).sum();
+    emulatorCounters = delays.counters();
+    long agentRound = reports.stream().mapToLong(EmulationProcess.AgentRound::round).max().orElse(0);
+    int targets = reports.stream().mapToInt(EmulationProcess.AgentRound::targets).max().orElse(0);
+    long replies = reports.stream().mapToLong(EmulationProcess.AgentRound::replies).sum();
+    long timeouts = reports.stream().mapToLong(EmulationProcess.AgentRound::timeouts).sum();
     int n = world.serverCount();
     // every sample of the round is in Kafka now. The coordinator polls between its rounds, so the
     // second round it starts from now on positions with all of them; then the index feed picks up
@@ -598,26 +496,13 @@ final class Demo implements AutoCloseable {
     return new Coordinate(v, c.getHeightMs());
   }
 
-  /** One round of every landmark, all at once (each agent paces its own probes). */
-  private List<RoundReport> roundAll() throws IOException, InterruptedException {
+  /**
+   * One round of every landmark, all at once (each agent paces its own probes), in the child; returns
+   * once every agent has published it.
+   */
+  private List<EmulationProcess.AgentRound> roundAll() throws IOException {
     checkOpen();
-    List<LandmarkAgent> now;
-    synchronized (lock) {
-      now = List.copyOf(agents);
-    }
-    List<Future<RoundReport>> fs = new ArrayList<>();
-    for (LandmarkAgent a : now) fs.add(roundPool.submit(a::runRound));
-    List<RoundReport> out = new ArrayList<>();
-    for (int i = 0; i < fs.size(); i++) {
-      try {
-        out.add(fs.get(i).get(10, TimeUnit.MINUTES));
-      } catch (ExecutionException e) {
-        throw new IOException("round of landmark " + now.get(i).config().id() + " failed: " + e.getCause(), e.getCause());
-      } catch (TimeoutException e) {
-        throw new IOException("round of landmark " + now.get(i).config().id() + " did not end within 10 minutes");
-      }
-    }
-    return out;
+    return emulation.round();
   }
 
   // ---------------------------------------------------------------- phase 3: discover
@@ -965,13 +850,12 @@ final class Demo implements AutoCloseable {
     rounds.scheduleWithFixedDelay(() -> {
       try {
         long t = progress.now();
-        List<RoundReport> reports = roundAll();
-        progress.line("serving: landmark round %d, %d replies (%.1f s)", reports.stream().mapToLong(RoundReport::round).max()
-            .orElse(0), reports.stream().mapToLong(RoundReport::replies).sum(), progress.secondsSince(t));
+        List<EmulationProcess.AgentRound> reports = roundAll();
+        progress.line("serving: landmark round %d, %d replies (%.1f s)", reports.stream()
+            .mapToLong(EmulationProcess.AgentRound::round).max().orElse(0),
+            reports.stream().mapToLong(EmulationProcess.AgentRound::replies).sum(), progress.secondsSince(t));
       } catch (IOException | RuntimeException e) {
         if (!closed) log.warn("serving: measurement round failed: {}", e.toString());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
       }
     }, every, every, TimeUnit.MILLISECONDS);
     stopped.await();

@@ -113,8 +113,9 @@ public final class DemoCommand implements Callable<Integer> {
       + "'REED + reports' rows).")
   boolean noReports;
 
-  @Option(names = "--realtime", description = "Run the timing threads (the emulated servers' receive and send loops, the "
-      + "landmarks' probe send and receive threads, HotSpot's VM thread) at real-time priority (SCHED_FIFO, with chrt; needs "
+  @Option(names = "--realtime", description = "Run the timing threads of the emulation's child JVMs (the emulated servers' "
+      + "receive and send loops, the landmarks' probe send and receive threads, HotSpot's VM thread and GC workers) at "
+      + "real-time priority (SCHED_FIFO, with chrt; needs "
       + "root), as kernel network emulation runs ahead of every process: keeps the emulated delays within ~1 ms on a busy "
       + "machine. Without root nothing changes.")
   boolean realtime;

@@ -37,8 +37,9 @@ import java.util.Objects;
  *     (case-insensitive); null = the first client
  * @param reports the first round's REED discoveries report what they measured, and a second round
  *     from new players in the same cities measures what the coordinator learned (issue 16)
- * @param realtime move the timing threads (the emulated servers' receive and send loops, the
- *     landmarks' probe send and receive threads, HotSpot's VM thread) to SCHED_FIFO, as kernel
+ * @param realtime move the timing threads of the emulation's child JVMs (the emulated servers'
+ *     receive and send loops, the landmarks' probe send and receive threads, HotSpot's VM thread
+ *     and GC workers) to SCHED_FIFO, as kernel
  *     netem runs ahead of every process; needs root, otherwise nothing changes
  */
 record DemoOptions(int servers, int landmarks, String world, int dimensions, boolean height, long seed, double jitterMs, double lossRate,

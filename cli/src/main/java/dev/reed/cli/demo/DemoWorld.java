@@ -64,7 +64,7 @@ final class DemoWorld {
 
   /**
    * The world of a demo's {@code --world}: {@code synthetic} or {@code matrix:PATH} (the demo and its
-   * {@link ServerProcess}es build the same one from the same options).
+   * {@link EmulationChild} processes build the same one from the same options).
    */
   static DemoWorld of(String spec, int servers, int landmarks, long seed, Noise noise) throws IOException {
     return spec.startsWith("matrix:")

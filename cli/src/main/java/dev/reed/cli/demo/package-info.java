@@ -10,9 +10,10 @@
  * dev.reed.cli.demo.DemoWorld}: servers, landmarks 5/5/5 in Europe, North America and Asia, one
  * client per region, each host on its own 127.x address); the world's location database for the
  * coordinator (issue 15; off with {@code --no-geo}, or for a matrix without locations); emulated game servers (testbed, A2S
- * with challenge and Quake3, replies delayed by the world's RTT to the prober); the coordinator
- * (in-process, 4-D+height, a round every 2 s); the landmark agents (in-process, probes sent from
- * their own address, beacons delayed by the world); two mesh-only rounds until the coordinator
+ * with challenge and Quake3, replies delayed by the world's RTT to the prober; in a child JVM,
+ * {@link dev.reed.cli.demo.EmulationProcess}); the coordinator (in-process, 4-D+height, a round
+ * every 2 s); the landmark agents (in the same child JVM, probes sent from their own address,
+ * beacons delayed by the world); two mesh-only rounds until the coordinator
  * has embedded every landmark; the catalog (every server in the coordinator's target file, hence
  * in {@code reed.targets}); measurement rounds until the median fit error improves by less than
  * 5 % or 3 rounds; then from each client REED First and Intelligent N_close (40) through the real

@@ -31,7 +31,7 @@ class DelayErrorMeterTest {
         KafkaProducer<byte[], byte[]> producer = producer(kafka.bootstrapServers())) {
       publish(producer, sample("lm-eu-1", "127.100.0.1", 99_000, ProbeStatus.PROBE_STATUS_OK)); // before the meter: not read
       producer.flush();
-      // servers 0 and 1 run here, server 2 elsewhere (a ServerProcess): never compared
+      // servers 0 and 1 run here, server 2 elsewhere (a server-only EmulationProcess): never compared
       try (DelayErrorMeter meter = new DelayErrorMeter(7, LANDMARKS, new int[] {0, 1}, kafka.bootstrapServers())) {
         meter.scheduled(5, 0, 12_000_000);    // the A2S challenge reply ...
         meter.scheduled(5, 0, 30_000_000);    // ... then the info reply, whose round trip the sample carries
