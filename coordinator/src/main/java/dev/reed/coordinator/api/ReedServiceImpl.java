@@ -406,9 +406,9 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
       if (!m.getMethodDescriptor().getFullMethodName().equals(encoded.getFullMethodName())) b.addMethod(m);
     }
     b.addMethod(encoded, ServerCalls.asyncUnaryCall((GetOrderedServersRequest req, StreamObserver<byte[]> out) -> {
-      // a page nobody waits for is not computed: a hedge another replica answered first, or a call
-      // whose deadline passed while it queued behind a pause; a replica back from a pause would
-      // otherwise work through that backlog first and delay the calls still waiting
+      // a page nobody waits for is not computed: a call whose deadline passed (or whose client
+      // gave up) while it queued behind a pause; a replica back from a pause would otherwise work
+      // through that backlog first and delay the calls still waiting
       if (Context.current().isCancelled()) {
         out.onError(Status.CANCELLED.withDescription("the client cancelled the call before it was served").asRuntimeException());
         return;
