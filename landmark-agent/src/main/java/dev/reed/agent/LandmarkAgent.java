@@ -210,6 +210,22 @@ public final class LandmarkAgent implements AutoCloseable {
   }
 
   /** The beacon address announced to peers and clients. */
+  /**
+   * Reads the target catalog now, as a round does when it starts; the round then reuses every
+   * target that did not change. A process that hosts many agents (the demo's emulation JVM) reads
+   * their catalogs, and collects, before a round instead of during it.
+   *
+   * @return the targets the next round would probe
+   */
+  public int readTargets() throws InterruptedException {
+    roundLock.lockInterruptibly();
+    try {
+      return runner.readTargets();
+    } finally {
+      roundLock.unlock();
+    }
+  }
+
   public InetSocketAddress beaconAddress() {
     return advertised;
   }

@@ -84,9 +84,9 @@ final class EmulationProcess implements AutoCloseable {
    * Starts a JVM serving the demo world's servers {@code [0, to)} in {@link DemoWorld#servers()}
    * order, ready to run the landmark agents ({@link #startAgents()}) and to meter the delay error
    * over its servers, and waits until the servers answer. Its young generation is two thirds of a
-   * heap that grows with the world and it tenures at once: at 20,000 x 30 the agents allocate ~75
-   * MB/s over a live set of ~300 MB, so it collects every ~40 s, and the agents' state is copied
-   * once instead of back and forth between survivor spaces (with a 1 GB heap it paused 25-60 ms
+   * heap that grows with the world and it tenures early: at 20,000 x 30 the agents allocate ~75
+   * MB/s over a live set of ~350 MB, so it collects every ~40 s, and what lives long is not copied
+   * back and forth between survivor spaces (with a 1 GB heap it paused 25-60 ms
    * every 3 s and ran full collections; ZGC stalled allocations on the saturated cores;
    * docs/research/scale.md, "Demo at 20,000 x 30"). Its GC log (collections and safepoints) is
    * {@code emulation-gc.log} in {@code workDir}.

@@ -123,6 +123,11 @@ public final class RoundRunner {
     return counter.last();
   }
 
+  /** Reads the catalog as a round's start does ({@link RoundTargets#current}); call it where rounds run, never beside one. */
+  public int readTargets() {
+    return catalog.current().targets().size();
+  }
+
   /**
    * Runs one round.
    *
