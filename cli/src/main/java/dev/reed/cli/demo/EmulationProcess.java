@@ -84,9 +84,10 @@ final class EmulationProcess implements AutoCloseable {
    * Starts a JVM serving the demo world's servers {@code [0, to)} in {@link DemoWorld#servers()}
    * order, ready to run the landmark agents ({@link #startAgents()}) and to meter the delay error
    * over its servers, and waits until the servers answer. Its young generation is two thirds of a
-   * heap that grows with the world and it tenures early: at 20,000 x 30 the agents allocate ~75
-   * MB/s over a live set of ~350 MB, so it collects every ~40 s, and what lives long is not copied
-   * back and forth between survivor spaces (with a 1 GB heap it paused 25-60 ms
+   * heap that grows with the world, and what survives a young collection is tenured at once: at
+   * 20,000 x 30 the agents allocate ~75 MB/s over a live set of ~350 MB, so it collects every ~40 s
+   * and copies a survivor once, not through the survivor spaces (the child collects fully before
+   * each round, which frees what was tenured and died; with a 1 GB heap it paused 25-60 ms
    * every 3 s and ran full collections; ZGC stalled allocations on the saturated cores;
    * docs/research/scale.md, "Demo at 20,000 x 30"). Its GC log (collections and safepoints) is
    * {@code emulation-gc.log} in {@code workDir}.
@@ -100,7 +101,7 @@ final class EmulationProcess implements AutoCloseable {
       throws IOException {
     long heapMb = Math.max(512, (long) options.servers() * options.landmarks() / 100); // 6 GB at 20,000 x 30
     List<String> jvm = List.of("-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-Xmn" + heapMb * 2 / 3 + "m", "-XX:+UseParallelGC",
-        "-XX:MaxTenuringThreshold=1", "-XX:MetaspaceSize=256m", "-XX:+UseCountedLoopSafepoints", "-XX:LoopStripMiningIter=1000",
+        "-XX:MaxTenuringThreshold=0", "-XX:MetaspaceSize=256m", "-XX:+UseCountedLoopSafepoints", "-XX:LoopStripMiningIter=1000",
         "-Xlog:gc,safepoint:file=" + workDir.resolve("emulation-gc.log") + ":uptime");
     List<String> args = new ArrayList<>(worldArgs(options, 0, to));
     args.addAll(List.of(bootstrap, workDir.toString(), Double.toString(options.agentRate()), browser == null ? "-" : browser.id()));
