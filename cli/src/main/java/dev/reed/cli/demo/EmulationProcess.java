@@ -1,5 +1,6 @@
 package dev.reed.cli.demo;
 
+import dev.reed.cli.ChildJvm;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerInfo;
@@ -128,14 +129,7 @@ final class EmulationProcess implements AutoCloseable {
 
   private static EmulationProcess start(List<String> jvm, List<String> args, int count, Path log, String what)
       throws IOException {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> command = new ArrayList<>(List.of(java));
-    command.addAll(jvm);
-    // Kafka's and Netty's native and off-heap access, allowed as the demo JVM allows it
-    command.add("--enable-native-access=ALL-UNNAMED");
-    if (Runtime.version().feature() >= 24) command.add("--sun-misc-unsafe-memory-access=allow");
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), EmulationChild.class.getName()));
-    command.addAll(args);
+    List<String> command = ChildJvm.command(jvm, EmulationChild.class.getName(), args);
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     List<EmulatedServer> out = new ArrayList<>(count);
     try {

@@ -1,5 +1,6 @@
 package dev.reed.cli.scale;
 
+import dev.reed.cli.ChildJvm;
 import dev.reed.proto.v1.Coordinate;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import dev.reed.proto.v1.ReedServiceGrpc;
@@ -87,13 +88,10 @@ final class QueryLoad implements AutoCloseable {
   QueryLoad(List<String> targets, double ratePerSecond, int pageSize, int dims, java.time.Duration warmup, Path log) {
     this.warmupNanos = warmup.toNanos();
     this.log = log;
-    String java = ProcessHandle.current().info().command().orElse("java");
     Path gcLog = log.resolveSibling(log.getFileName().toString().replace(".log", "") + "-gc.log");
-    command = new ArrayList<>(List.of(java, "-Xms256m", "-Xmx256m", "-XX:+UseSerialGC", "-Xlog:gc:file=" + gcLog + ":uptime",
-        "--enable-native-access=ALL-UNNAMED"));
-    if (Runtime.version().feature() >= 24) command.add("--sun-misc-unsafe-memory-access=allow");
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), QueryLoad.class.getName(), String.join(",", targets),
-        Double.toString(ratePerSecond), Integer.toString(pageSize), Integer.toString(dims), Long.toString(warmup.toMillis())));
+    command = ChildJvm.command(List.of("-Xms256m", "-Xmx256m", "-XX:+UseSerialGC", "-Xlog:gc:file=" + gcLog + ":uptime"),
+        QueryLoad.class.getName(), List.of(String.join(",", targets), Double.toString(ratePerSecond), Integer.toString(pageSize),
+            Integer.toString(dims), Long.toString(warmup.toMillis())));
   }
 
   /** Starts the load process; what it sends in its first {@code warmup} is not measured. */

@@ -1,5 +1,8 @@
 package dev.reed.cli.scale;
 
+import dev.reed.cli.ChildJvm;
+import dev.reed.cli.Reed;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -37,16 +40,13 @@ final class ReplicaProcess implements AutoCloseable {
     this.grpcPort = freePort();
     this.metricsPort = freePort();
     this.log = outDir.resolve("replica-" + index + ".log");
-    String java = ProcessHandle.current().info().command().orElse("java");
     // The priority flags are ./reed coordinator's (coordinator README, "Thread priorities"); the
     // GC log (collections and safepoints) shows the pauses behind the query tail.
-    command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
-    command.addAll(gcOptions);
-    command.addAll(List.of("-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10",
-        "-Xlog:gc,safepoint:file=" + outDir.resolve("replica-" + index + "-gc-%p.log") + ":uptime",
-        "--enable-native-access=ALL-UNNAMED"));
-    if (Runtime.version().feature() >= 24) command.add("--sun-misc-unsafe-memory-access=allow");
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.reed.cli.Reed", "coordinator",
+    List<String> jvm = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap));
+    jvm.addAll(gcOptions);
+    jvm.addAll(List.of("-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10",
+        "-Xlog:gc,safepoint:file=" + outDir.resolve("replica-" + index + "-gc-%p.log") + ":uptime"));
+    command = ChildJvm.command(jvm, Reed.class.getName(), List.of("coordinator",
         "--kafka", bootstrap, "--bind", "127.0.0.1", "--grpc-port", Integer.toString(grpcPort),
         "--metrics-port", Integer.toString(metricsPort), "--q3-master-port", "-1", "--valve-master-port", "-1",
         "--round-interval", roundInterval.toMillis() + "ms", "--replay", replay.toSeconds() + "s", "--leader-election", "file",
@@ -136,7 +136,7 @@ final class ReplicaProcess implements AutoCloseable {
   /** Heap in use right after a full GC ({@code jcmd PID GC.run}, then the heap gauge), -1 if unknown. */
   long heapAfterGcBytes() throws InterruptedException {
     if (!alive()) return -1;
-    Path jcmd = Path.of(ProcessHandle.current().info().command().orElse("java")).resolveSibling("jcmd");
+    Path jcmd = Path.of(ChildJvm.java()).resolveSibling("jcmd");
     try {
       Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")
           .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
