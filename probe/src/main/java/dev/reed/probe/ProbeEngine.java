@@ -31,8 +31,9 @@ import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -52,9 +53,9 @@ import org.slf4j.LoggerFactory;
  * paced by a global token bucket ({@link Builder#rate}) and a minimum spacing per target
  * ({@link Builder#perTargetSpacing}: ioquake3 answers one query per second per source IP after a
  * burst), with at most one probe in flight per target. A receiver thread waits on a selector,
- * stamps each datagram with the ticker right after {@code receive}, and matches it to the probe in
- * flight to its source address; Quake3 replies must also echo the probe's random challenge. An
- * A2S challenge reply is answered at once from the receiver thread, inside the same probe.
+ * stamps each datagram with the ticker right after {@code receive}, without waiting for any lock,
+ * and matches it to the probe in flight to its source address; Quake3 replies must also echo the
+ * probe's random challenge. An A2S challenge reply is answered at once from the receiver thread, inside the same probe.
  * Completions run on a third thread so callers' callbacks never delay the receive timestamps.
  * Outstanding probes are bounded ({@link Builder#maxOutstanding}): {@link #probe} blocks when full.
  */
@@ -162,7 +163,14 @@ public final class ProbeEngine implements Prober {
     // the role first: Linux keeps 15 characters of a thread's name, and a testbed that promotes the
     // timing threads (send, receive) to real-time priority finds them by that prefix
     int port = localAddress.getPort();
-    this.completer = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("reed-probe-complete-" + port).factory());
+    ThreadPoolExecutor completions = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+        Thread.ofPlatform().daemon().name("reed-probe-complete-" + port).factory());
+    // started here, not on the first completion: a thread inherits its creator's scheduling policy,
+    // and created by the receiver (real-time priority in the demo) it ran the callers' callbacks
+    // (publishing, compressing) at the receiver's priority, where SCHED_FIFO let it hold a core the
+    // receiver needed (docs/research/scale.md, "Demo at 20,000 x 30")
+    completions.prestartCoreThread();
+    this.completer = completions;
     this.sender = Thread.ofPlatform().daemon().name("reed-probe-send-" + port).unstarted(this::sendLoop);
     this.receiver = Thread.ofPlatform().daemon().name("reed-probe-receive-" + port).unstarted(this::receiveLoop);
     receiver.start();
@@ -357,12 +365,28 @@ public final class ProbeEngine implements Prober {
 
   // ------------------------------------------------------------------ receiver
 
+  /** A datagram as received: a copy of its bytes and the ticker right after the receive call. */
+  private record Received(InetSocketAddress from, ByteBuffer packet, long nanos) {}
+
+  /** An A2S challenge answered from the receiver, sent once the lock is released. */
+  private record Resend(Probe probe, byte[] request) {}
+
+  /**
+   * Stamps every datagram as it is read and never waits for the lock to do so: the lock is also
+   * taken by callers' threads ({@link #probe}), and one of them preempted while holding it (a
+   * loaded host, a normal-priority thread) would otherwise hold the receiver too, and every reply
+   * arriving meanwhile would be stamped late. With the lock busy the receiver keeps reading and
+   * stamping, and matches what it stamped once the lock is free; nothing expires while stamped
+   * replies wait, so a reply read in time never becomes a timeout (ProbeEngineTest stalls a
+   * caller inside the lock for 1.2 s: the reply that arrives meanwhile keeps its RTT).
+   */
   private void receiveLoop() {
     ByteBuffer buf = ByteBuffer.allocateDirect(65536);
+    ArrayDeque<Received> stamped = new ArrayDeque<>();
     long nextHousekeeping = ticker.read();
     while (!closed) {
       try {
-        selector.select(selectTimeoutMillis());
+        selector.select(stamped.isEmpty() ? selectTimeoutMillis() : 1);
         selector.selectedKeys().clear();
         while (true) {
           buf.clear();
@@ -372,7 +396,7 @@ public final class ProbeEngine implements Prober {
             break;
           }
           buf.flip();
-          onDatagram((InetSocketAddress) from, buf, nanos);
+          stamped.add(new Received((InetSocketAddress) from, ByteBuffer.allocate(buf.remaining()).put(buf).flip(), nanos));
         }
       } catch (IOException | RuntimeException e) {
         if (closed) {
@@ -381,18 +405,42 @@ public final class ProbeEngine implements Prober {
         LOG.warn("probe receive failed, continuing: {}", e.toString());
         LockSupport.parkNanos(1_000_000);
       }
-      long now = ticker.read();
-      expire(now);
-      flushCompletions();
-      if (now - nextHousekeeping >= 0) {
-        dropIdleLanes(now);
-        nextHousekeeping = now + 1_000_000_000L;
+      if (!lock.tryLock()) {
+        continue;
       }
+      List<Resend> resends = new ArrayList<>();
+      List<Completion> batch;
+      long now = ticker.read();
+      try {
+        Received r;
+        while ((r = stamped.poll()) != null) {
+          try {
+            onDatagramLocked(r, resends);
+          } catch (RuntimeException e) {
+            LOG.warn("reply from {} not handled, continuing: {}", r.from(), e.toString());
+          }
+        }
+        expireLocked(now);
+        if (now - nextHousekeeping >= 0) {
+          lanes.values().removeIf(l -> l.idle(now));
+          nextHousekeeping = now + 1_000_000_000L;
+        }
+        batch = takeCompletionsLocked();
+      } finally {
+        lock.unlock();
+      }
+      for (Resend r : resends) {
+        sendUnlocked(r.probe(), r.request());
+      }
+      dispatch(batch);
     }
   }
 
+  /** How long the receiver may wait for a datagram: until the next deadline; 1 ms if the lock is busy. */
   private long selectTimeoutMillis() {
-    lock.lock();
+    if (!lock.tryLock()) {
+      return 1;
+    }
     try {
       Deadline d = deadlines.peek();
       if (d == null) {
@@ -405,75 +453,51 @@ public final class ProbeEngine implements Prober {
     }
   }
 
-  private void onDatagram(InetSocketAddress from, ByteBuffer packet, long receivedNanos) {
-    byte[] resend = null;
-    Probe p;
-    lock.lock();
-    try {
-      Lane lane = lanes.get(from);
-      p = lane == null ? null : lane.inFlight;
-      if (p == null || p.done || p.exchanges == 0) {
-        unexpected.increment();
-        return;
-      }
-      long rtt = receivedNanos - p.sendNanos;
-      QueryExchange.Step step;
-      try {
-        step = p.exchange.onReply(packet);
-      } catch (UnsupportedPacketException e) {
-        finishLocked(p, ProbeResult.error(p.target, p.challengeRttNanos, p.sendTime, e.getMessage()), errors);
-        return;
-      } catch (MalformedPacketException e) {
-        malformed.increment();
-        p.malformedDetail = e.getMessage();
-        return;
-      }
-      switch (step) {
-        case QueryExchange.Done d ->
-            finishLocked(p, ProbeResult.ok(p.target, rtt, p.challengeRttNanos, p.sendTime, d.info()), replies);
-        case QueryExchange.Resend r -> {
-          p.challengeRttNanos = rtt;
-          resend = r.request();
-          registerSendLocked(p, lane);
-        }
-        case QueryExchange.Foreign f -> unexpected.increment();
-        case QueryExchange.Pending pending -> { }
-      }
-    } finally {
-      lock.unlock();
+  private void onDatagramLocked(Received received, List<Resend> resends) {
+    Lane lane = lanes.get(received.from());
+    Probe p = lane == null ? null : lane.inFlight;
+    if (p == null || p.done || p.exchanges == 0) {
+      unexpected.increment();
+      return;
     }
-    if (resend != null) {
-      sendUnlocked(p, resend);
+    long rtt = received.nanos() - p.sendNanos;
+    QueryExchange.Step step;
+    try {
+      step = p.exchange.onReply(received.packet());
+    } catch (UnsupportedPacketException e) {
+      finishLocked(p, ProbeResult.error(p.target, p.challengeRttNanos, p.sendTime, e.getMessage()), errors);
+      return;
+    } catch (MalformedPacketException e) {
+      malformed.increment();
+      p.malformedDetail = e.getMessage();
+      return;
+    }
+    switch (step) {
+      case QueryExchange.Done d ->
+          finishLocked(p, ProbeResult.ok(p.target, rtt, p.challengeRttNanos, p.sendTime, d.info()), replies);
+      case QueryExchange.Resend r -> {
+        p.challengeRttNanos = rtt;
+        registerSendLocked(p, lane);
+        resends.add(new Resend(p, r.request()));
+      }
+      case QueryExchange.Foreign f -> unexpected.increment();
+      case QueryExchange.Pending pending -> { }
     }
   }
 
-  private void expire(long now) {
-    lock.lock();
-    try {
-      while (!deadlines.isEmpty() && now - deadlines.peek().nanos() >= 0) {
-        Deadline d = deadlines.poll();
-        Probe p = d.probe();
-        if (p.done || d.exchange() != p.exchanges) {
-          continue;
-        }
-        if (p.malformedDetail != null) {
-          finishLocked(p, ProbeResult.error(p.target, p.challengeRttNanos, p.sendTime,
-              "no valid reply, malformed: " + p.malformedDetail), errors);
-        } else {
-          finishLocked(p, ProbeResult.timeout(p.target, p.challengeRttNanos, p.sendTime), timeouts);
-        }
+  private void expireLocked(long now) {
+    while (!deadlines.isEmpty() && now - deadlines.peek().nanos() >= 0) {
+      Deadline d = deadlines.poll();
+      Probe p = d.probe();
+      if (p.done || d.exchange() != p.exchanges) {
+        continue;
       }
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void dropIdleLanes(long now) {
-    lock.lock();
-    try {
-      lanes.values().removeIf(l -> l.idle(now));
-    } finally {
-      lock.unlock();
+      if (p.malformedDetail != null) {
+        finishLocked(p, ProbeResult.error(p.target, p.challengeRttNanos, p.sendTime,
+            "no valid reply, malformed: " + p.malformedDetail), errors);
+      } else {
+        finishLocked(p, ProbeResult.timeout(p.target, p.challengeRttNanos, p.sendTime), timeouts);
+      }
     }
   }
 
@@ -504,13 +528,25 @@ public final class ProbeEngine implements Prober {
     List<Completion> batch;
     lock.lock();
     try {
-      if (completions.isEmpty()) {
-        return;
-      }
-      batch = completions;
-      completions = new ArrayList<>();
+      batch = takeCompletionsLocked();
     } finally {
       lock.unlock();
+    }
+    dispatch(batch);
+  }
+
+  private List<Completion> takeCompletionsLocked() {
+    if (completions.isEmpty()) {
+      return List.of();
+    }
+    List<Completion> batch = completions;
+    completions = new ArrayList<>();
+    return batch;
+  }
+
+  private void dispatch(List<Completion> batch) {
+    if (batch.isEmpty()) {
+      return;
     }
     if (closed || completer.isShutdown()) {
       batch.forEach(c -> c.future().complete(c.result()));

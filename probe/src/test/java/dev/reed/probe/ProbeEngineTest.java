@@ -113,6 +113,61 @@ class ProbeEngineTest {
     assertThat(r.rttNanos()).isEqualTo(7_654_321L);
   }
 
+  /**
+   * A caller's thread that stalls inside the engine (preempted on a loaded host; here its ticker
+   * read parks while {@code probe} holds the engine's lock) must not delay the receive stamps of
+   * replies that arrive meanwhile.
+   */
+  @Test
+  void repliesAreStampedWhenReadEvenWhileACallerStallsInsideTheEngine() throws Exception {
+    long stallNanos = 1_200_000_000L;
+    java.util.concurrent.atomic.AtomicReference<Thread> staller = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.CountDownLatch stalling = new java.util.concurrent.CountDownLatch(1);
+    NanoTicker ticker = () -> {
+      if (Thread.currentThread() == staller.get() && stalling.getCount() > 0) {
+        stalling.countDown();
+        java.util.concurrent.locks.LockSupport.parkNanos(stallNanos);
+      }
+      return System.nanoTime();
+    };
+    UdpPeer a = track(new UdpPeer());
+    UdpPeer b = track(new UdpPeer());
+    UdpPeer c = track(new UdpPeer());
+    ProbeEngine engine = track(engine().timeout(Duration.ofSeconds(5)).ticker(ticker).build());
+    CompletableFuture<ProbeResult> first = engine.probe(ProbeTarget.quake3(a.address()));
+    UdpPeer.Datagram qa = a.receive(5000);
+    long secondProbed = System.nanoTime();
+    CompletableFuture<ProbeResult> second = engine.probe(ProbeTarget.quake3(b.address()));
+    UdpPeer.Datagram qb = b.receive(5000);
+
+    Thread t = Thread.ofPlatform().unstarted(() -> engine.probe(ProbeTarget.quake3(c.address())));
+    staller.set(t);
+    t.start();
+    assertThat(stalling.await(5, TimeUnit.SECONDS)).isTrue(); // t holds the engine from now on, for 1.2 s
+    a.send(Quake3Codec.encodeInfoResponse(INFO, Quake3Codec.decodeRequest(ByteBuffer.wrap(qa.data())).challenge()), qa.from());
+    Thread.sleep(100); // the receiver has read the first reply and waits to match it
+    b.send(Quake3Codec.encodeInfoResponse(INFO, Quake3Codec.decodeRequest(ByteBuffer.wrap(qb.data())).challenge()), qb.from());
+    long secondAnswered = System.nanoTime();
+
+    assertThat(get(first).ok()).isTrue();
+    ProbeResult r = get(second);
+    assertThat(r.ok()).isTrue();
+    assertThat(r.rttNanos()).as("stamped when read (the stall ends ~1.1 s after the reply was sent)")
+        .isLessThan(secondAnswered - secondProbed + 300_000_000L);
+    t.join(5000);
+  }
+
+  /**
+   * The completion thread exists once the engine does, created by the caller's thread: made later by
+   * the receiver it would inherit the receiver's scheduling (real-time in the demo).
+   */
+  @Test
+  void theCompletionThreadIsStartedWithTheEngineNotByTheReceiver() throws Exception {
+    ProbeEngine engine = track(engine().build());
+    String name = "reed-probe-complete-" + engine.localAddress().getPort();
+    assertThat(Thread.getAllStackTraces().keySet()).anyMatch(t -> t.getName().equals(name));
+  }
+
   @Test
   void silentTargetTimesOut() throws Exception {
     UdpPeer silent = track(new UdpPeer());

@@ -28,6 +28,20 @@ class EndpointsTest {
   }
 
   @Test
+  void literalParsesDottedQuadsExactlyAsTheJdkAndRejectsEverythingElse() throws Exception {
+    for (String ok : new String[] {"0.0.0.0", "255.255.255.255", "10.0.0.1", "127.100.78.188", "203.0.113.7", "1.22.199.250"}) {
+      assertThat(Endpoints.literal(ok)).as(ok).isEqualTo(java.net.InetAddress.getByName(ok));
+      assertThat(Endpoints.literal(ok).getHostAddress()).isEqualTo(ok);
+    }
+    for (String bad : new String[] {"256.1.1.1", "1.2.3", "1.2.3.4.5", "01.2.3.4", "1.2.3.4 ", "1..2.3", "1.2.3.", ".1.2.3",
+        "1.2.3.1000", "a.b.c.d", "", "1.2.3.-4", "example.com"}) {
+      assertThatThrownBy(() -> Endpoints.literal(bad)).as("'" + bad + "'").hasMessageContaining("not a literal IP address");
+    }
+    assertThat(Endpoints.literal("::1").isLoopbackAddress()).isTrue();
+    assertThat(Endpoints.literal("::ffff:10.0.0.1")).isEqualTo(java.net.InetAddress.getByName("::ffff:10.0.0.1"));
+  }
+
+  @Test
   void hostPortSplitsEveryFormOperatorsTypeAndSaysWhatIsMissing() {
     assertThat(Endpoints.hostPort("kafka:9092", -1)).isEqualTo(new Endpoints.HostPort("kafka", 9092));
     assertThat(Endpoints.hostPort(" [2001:db8::7]:27015 ", -1)).isEqualTo(new Endpoints.HostPort("2001:db8::7", 27015));
