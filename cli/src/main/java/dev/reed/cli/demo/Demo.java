@@ -161,6 +161,7 @@ final class Demo implements AutoCloseable {
     writeLocations();
     startServers();
     startCoordinator();
+    warmUpEmulation();
     startAgents();
     promoteTimingThreads();
     meshRounds();
@@ -296,6 +297,13 @@ final class Demo implements AutoCloseable {
         locationsFile == null ? "no location database" : "the world's location database", progress.secondsSince(t));
   }
 
+  private void warmUpEmulation() throws IOException {
+    long t = progress.now();
+    EmulationProcess.WarmUp w = emulation.warmUp();
+    progress.line("warm-up: %d probes to the child's servers (%d answered) at normal priority, so the JIT has compiled the "
+        + "probe and reply paths before the real-time rounds (%.1f s)", w.probes(), w.replies(), progress.secondsSince(t));
+  }
+
   private void startAgents() throws IOException {
     long t = progress.now();
     landmarks = emulation.startAgents();
@@ -321,6 +329,27 @@ final class Demo implements AutoCloseable {
     int n = emulation.promote();
     progress.line("real-time priority (SCHED_FIFO %d-%d) for %d timing threads of the agents' JVM%s",
         EmulationChild.REALTIME_PRIORITY, EmulationChild.REALTIME_PRIORITY + 1, n, n == 0 ? " (none: needs root and chrt)" : "");
+    String throttle = rtThrottle(RT_RUNTIME);
+    if (n > 0 && throttle != null) progress.line("%s", throttle);
+  }
+
+  private static final Path RT_RUNTIME = Path.of("/proc/sys/kernel/sched_rt_runtime_us");
+
+  /**
+   * A note when the kernel throttles real-time threads (Linux's default: 0.95 s of every second),
+   * null when it does not or cannot be read. Throttled, the timing threads stopped for 0.1-1 s a
+   * few times in a 20,000 x 30 demo's first round (delay error p99 1.2-1.3 ms against 0.65-0.76 ms with
+   * throttling off: docs/research/scale.md); the demo leaves the setting to the operator.
+   */
+  static String rtThrottle(Path runtimeFile) {
+    try {
+      long us = Long.parseLong(Files.readString(runtimeFile).trim());
+      return us < 0 ? null : String.format(java.util.Locale.ROOT, "the kernel throttles real-time threads to %.2f s of each "
+          + "second (%s = %d); in the 20,000 x 30 runs here that stopped the timing threads for up to ~1 s in the first round. "
+          + "`sysctl -w kernel.sched_rt_runtime_us=-1` turns it off (=%d restores it)", us / 1e6, runtimeFile, us, us);
+    } catch (IOException | NumberFormatException e) {
+      return null;
+    }
   }
 
   /** The emulated RTT between a landmark and the browser's host, without jitter (NaN: unreachable). */

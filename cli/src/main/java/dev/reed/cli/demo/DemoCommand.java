@@ -117,7 +117,8 @@ public final class DemoCommand implements Callable<Integer> {
       + "receive and send loops, the landmarks' probe send and receive threads, HotSpot's VM thread and GC workers) at "
       + "real-time priority (SCHED_FIFO, with chrt; needs "
       + "root), as kernel network emulation runs ahead of every process: keeps the emulated delays within ~1 ms on a busy "
-      + "machine. Without root nothing changes.")
+      + "machine. Without root nothing changes. Notes when the kernel throttles real-time threads "
+      + "(kernel.sched_rt_runtime_us), which stopped them for up to ~1 s at 20,000 x 30.")
   boolean realtime;
 
   @Option(names = "--verbose", description = "Show the components' INFO logs (default: warnings only).")

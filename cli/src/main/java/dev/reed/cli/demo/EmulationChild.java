@@ -2,7 +2,11 @@ package dev.reed.cli.demo;
 
 import dev.reed.agent.LandmarkAgent;
 import dev.reed.agent.round.RoundReport;
+import dev.reed.probe.ProbeEngine;
+import dev.reed.probe.ProbeResult;
+import dev.reed.probe.ProbeTarget;
 import dev.reed.proto.Endpoints;
+import dev.reed.proto.v1.GameProtocol;
 import dev.reed.testbed.delay.RealtimePriority;
 import dev.reed.testbed.emulated.EmulatedGameServers;
 import dev.reed.testbed.emulated.EmulatedServer;
@@ -13,15 +17,19 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -162,6 +170,7 @@ final class EmulationChild {
       if (landmarks == null) throw new IllegalStateException("a server-only process takes no commands: " + command);
       if (command.equals("agents")) startAgents();
       else if (command.equals("promote")) out.println("promoted " + promote());
+      else if (command.equals("warm-up")) warmUp();
       else if (command.equals("round")) round();
       else if (command.startsWith("delay ")) delay(Path.of(command.substring("delay ".length())));
       else throw new IllegalArgumentException("unknown command: " + command);
@@ -185,6 +194,40 @@ final class EmulationChild {
       out.println("agent " + a.config().id() + " " + Endpoints.key(a.beaconAddress()) + " "
           + (a.wsBeaconUrl() == null ? "-" : a.wsBeaconUrl()));
     }
+  }
+
+  /** Probes per server in the warm-up: enough invocations of the hot paths for HotSpot's C2 (~15,000). */
+  static final int WARM_UP_PASSES = 3;
+  /** The warm-up's rate, probes/s: about the rounds' (30 agents x 250/s). */
+  static final double WARM_UP_RATE = 8_000;
+
+  /**
+   * Runs the probe and reply paths hot before anything is measured, at normal priority: a probe
+   * engine like the agents' probes every server here {@link #WARM_UP_PASSES} times from the first
+   * client's address (so each reply takes the world's delay, as the landmarks' will; the client
+   * binds it only later, in the demo JVM; loopback, answered at once, in a world without clients). Cold, round 1 ran these paths interpreted on the
+   * real-time threads, which then held both cores and starved the JIT's compiler threads that
+   * would have made them cheap: replies were up to ~1 s late and the first round's delay error
+   * p99 was 13-25 ms against ~1 ms in the second (docs/research/scale.md). Answers
+   * {@code warmed PROBES REPLIES MILLIS}.
+   */
+  private void warmUp() throws IOException, InterruptedException {
+    long t = System.nanoTime();
+    List<CompletableFuture<ProbeResult>> results = new ArrayList<>();
+    InetAddress client = world.clients().isEmpty() ? InetAddress.getLoopbackAddress()
+        : world.world().address(world.clients().getFirst().host());
+    try (ProbeEngine engine = ProbeEngine.builder().bind(new InetSocketAddress(client, 0))
+        .rate(WARM_UP_RATE).perTargetSpacing(Duration.ZERO).build()) {
+      for (int pass = 0; pass < WARM_UP_PASSES; pass++) {
+        for (EmulatedServer s : servers.servers()) {
+          results.add(engine.probe(s.protocol() == GameProtocol.GAME_PROTOCOL_A2S
+              ? ProbeTarget.a2s(s.address()) : ProbeTarget.quake3(s.address())));
+        }
+      }
+      CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).join();
+    }
+    long ok = results.stream().filter(f -> f.join().ok()).count();
+    out.println("warmed " + results.size() + " " + ok + " " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t));
   }
 
   /** Promotes the timing threads (again before each round: HotSpot starts GC workers as it needs them). */

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The child rebuilds the world from the same options (it is deterministic in its seed) and
  * announces its servers on stdout, one line each ({@code host ip port protocol-number info}, the
  * info as base64 protobuf), then {@code ready}. The agents' child then takes one command a line on
- * stdin ({@code agents}, {@code promote}, {@code round}, {@code delay PATH}) and answers lines of
+ * stdin ({@code warm-up}, {@code agents}, {@code promote}, {@code round}, {@code delay PATH}) and answers lines of
  * figures, then {@code ok} or {@code error MESSAGE}. A child stops when its stdin closes, so it
  * cannot outlive the demo.
  */
@@ -84,14 +84,14 @@ final class EmulationProcess implements AutoCloseable {
   /**
    * Starts a JVM serving the demo world's servers {@code [0, to)} in {@link DemoWorld#servers()}
    * order, ready to run the landmark agents ({@link #startAgents()}) and to meter the delay error
-   * over its servers, and waits until the servers answer. Its young generation is two thirds of a
-   * heap that grows with the world, and what survives a young collection is tenured at once: at
-   * 20,000 x 30 the agents allocate ~75 MB/s over a live set of ~350 MB, so it collects every ~40 s
-   * and copies a survivor once, not through the survivor spaces (the child collects fully before
-   * each round, which frees what was tenured and died; with a 1 GB heap it paused 25-60 ms
-   * every 3 s and ran full collections; ZGC stalled allocations on the saturated cores;
-   * docs/research/scale.md, "Demo at 20,000 x 30"). Its GC log (collections and safepoints) is
-   * {@code emulation-gc.log} in {@code workDir}.
+   * over its servers, and waits until the servers answer. Its eden about holds a measurement
+   * round's allocation (~15 KB a probe: ~9 GB in a ~95 s round at 20,000 x 30), and the child
+   * collects fully before each round, so a young collection comes at most in a round's last
+   * seconds, after its probes. What survives one is tenured at once, and the heap is touched at
+   * start, so a round's first use of a page is no page fault. Smaller young generations collected
+   * inside the rounds every ~40 s (6 GB heap) or every 3 s (1 GB), 30-160 ms each; ZGC stalled
+   * allocations on the saturated cores (docs/research/scale.md, "Demo at 20,000 x 30").
+   * Its GC log (collections and safepoints) is {@code emulation-gc.log} in {@code workDir}.
    *
    * @param browser the web page's browser; null without the web face (no WebSocket beacons)
    * @param bootstrap Kafka
@@ -100,10 +100,13 @@ final class EmulationProcess implements AutoCloseable {
    */
   static EmulationProcess withLandmarks(DemoOptions options, DemoWorld.Site browser, String bootstrap, int to, Path workDir)
       throws IOException {
-    long heapMb = Math.max(512, (long) options.servers() * options.landmarks() / 100); // 6 GB at 20,000 x 30
-    List<String> jvm = List.of("-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-Xmn" + heapMb * 2 / 3 + "m", "-XX:+UseParallelGC",
-        "-XX:MaxTenuringThreshold=0", "-XX:MetaspaceSize=256m", "-XX:+UseCountedLoopSafepoints", "-XX:LoopStripMiningIter=1000",
-        "-Xlog:gc,safepoint:file=" + workDir.resolve("emulation-gc.log") + ":uptime");
+    long pairs = (long) options.servers() * options.landmarks();
+    long youngMb = Math.max(256, pairs / 64); // 9.4 GB at 20,000 x 30
+    long oldMb = Math.max(256, pairs / 300); // 2 GB: the world, the agents' catalogs and spools
+    List<String> jvm = List.of("-Xms" + (youngMb + oldMb) + "m", "-Xmx" + (youngMb + oldMb) + "m", "-Xmn" + youngMb + "m",
+        "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0", "-XX:SurvivorRatio=32", "-XX:-UseAdaptiveSizePolicy",
+        "-XX:+AlwaysPreTouch", "-XX:MetaspaceSize=256m", "-XX:+UseCountedLoopSafepoints", "-XX:LoopStripMiningIter=1000",
+        "-Xlog:gc,safepoint:file=" + workDir.resolve("emulation-gc.log") + ":utctime,uptime");
     List<String> args = new ArrayList<>(worldArgs(options, 0, to));
     args.addAll(List.of(bootstrap, workDir.toString(), Double.toString(options.agentRate()), browser == null ? "-" : browser.id()));
     return start(jvm, args, to, workDir.resolve("emulation.log"), "the emulation process (servers 0-" + (to - 1) + ", agents)");
@@ -173,6 +176,15 @@ final class EmulationProcess implements AutoCloseable {
       out.add(new Landmark(f[1], Endpoints.socketAddress(f[2], 0), f[3].equals("-") ? null : f[3]));
     }
     return out;
+  }
+
+  /** What the child's warm-up did: probes sent, answered, and how long it took. */
+  record WarmUp(int probes, int replies, long millis) {}
+
+  /** Runs the child's probe and reply paths hot before anything is measured (see {@code EmulationChild}). */
+  synchronized WarmUp warmUp() throws IOException {
+    String[] f = command("warm-up").getFirst().split(" ");
+    return new WarmUp(Integer.parseInt(f[1]), Integer.parseInt(f[2]), Long.parseLong(f[3]));
   }
 
   /** Moves the child's timing threads to SCHED_FIFO (needs root and chrt); returns how many it moved. */

@@ -88,6 +88,11 @@ class EmulationProcessTest {
             .hasMessageContaining("'round' failed").hasMessageContaining("no landmark agents running");
         publishTargets(kafka.bootstrapServers(), process.servers());
 
+        EmulationProcess.WarmUp warm = process.warmUp();
+        assertThat(warm.probes()).as("every server, %d times", EmulationChild.WARM_UP_PASSES)
+            .isEqualTo(200 * EmulationChild.WARM_UP_PASSES);
+        assertThat(warm.replies()).as("answered, after the world's delay").isBetween(warm.probes() * 9 / 10, warm.probes());
+
         landmarks = process.startAgents();
         assertThat(landmarks).extracting(EmulationProcess.Landmark::id)
             .containsExactlyElementsOf(WORLD.landmarks().stream().map(DemoWorld.Site::id).toList());
