@@ -14,9 +14,9 @@ import dev.reed.runtime.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,8 +63,8 @@ public final class IndexFeed implements AutoCloseable {
   /** Shared by the decoder threads while catching up. */
   private final Map<String, String> names = new ConcurrentHashMap<>();
   private static final int MAX_SHARED_NAMES = 65_536;
-  /** Poll batches (up to 5,000 records each) decoded or being decoded ahead of the one applied. */
-  private static final int MAX_DECODING = 8;
+  /** Coordinate records per decoding task when the catch-up's newest records are decoded. */
+  private static final int DECODE_CHUNK = 5_000;
   private final LandmarkNumbers landmarkNumbers = new LandmarkNumbers();
   private final Map<String, LandmarkCoordinate> landmarkCoordinates = new HashMap<>();
   private final Map<String, Landmark> announcements = new ConcurrentHashMap<>();
@@ -75,11 +75,10 @@ public final class IndexFeed implements AutoCloseable {
   private final CountDownLatch caughtUp = new CountDownLatch(1);
   private final Thread thread;
   /**
-   * Decodes coordinate records while the feed thread reads, until caught up: all cores but one,
-   * like the common pool. Afterwards the feed thread decodes the few new records itself.
+   * Decodes the newest coordinate record of every server once the feed has read to the end: all
+   * cores (the feed thread waits). Afterwards the feed thread decodes the few new records itself.
    */
-  private final ExecutorService decoder = Executors.newFixedThreadPool(
-      Math.max(1, Runtime.getRuntime().availableProcessors() - 1),
+  private final ExecutorService decoder = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
       Thread.ofPlatform().name("index-decode-", 0).daemon().factory());
   private volatile boolean closed;
   private volatile Runnable onRebuild = () -> { };
@@ -151,10 +150,11 @@ public final class IndexFeed implements AutoCloseable {
       boolean dirty = true;
       long lastBuild = 0;
       long buildMillis = 0;
-      // until caught up, coordinate records are decoded (a parse and a template each, most of a
-      // restart's work) on the decoder threads a poll's batch at a time while this thread reads on, and
-      // applied here in the order they were read (restart at 250,000 x 30: docs/research/scale.md)
-      ArrayDeque<CompletableFuture<List<Decoded>>> decoding = new ArrayDeque<>();
+      // until caught up, only the newest coordinate record of each server is kept, undecoded, and
+      // all are decoded once at the end: a restart reads 1.2-1.8 records per server (the compacted
+      // topic's head is not cleaned yet), and decoding (a parse and a template each) was most of its
+      // time (restart at 250,000 x 30: docs/research/scale.md). Compaction would leave the same.
+      Map<String, ConsumerRecord<byte[], byte[]>> newest = new HashMap<>();
       long started = System.nanoTime();
       long readNanos = 0;
       while (!closed) {
@@ -162,23 +162,20 @@ public final class IndexFeed implements AutoCloseable {
         List<ConsumerRecord<byte[], byte[]>> coordinates = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : batch) {
           records.incrementAndGet();
-          if (r.topic().equals(Topic.COORDINATES.name())) coordinates.add(r);
-          else dirty |= apply(r);
+          if (!r.topic().equals(Topic.COORDINATES.name())) dirty |= apply(r);
+          else if (caughtUp()) coordinates.add(r);
+          else newest.put(key(r), r);
         }
         if (!coordinates.isEmpty()) {
-          decoding.add(caughtUp() ? CompletableFuture.completedFuture(decode(coordinates))
-              : CompletableFuture.supplyAsync(() -> decode(coordinates), decoder));
+          applyDecoded(decode(coordinates));
+          dirty = true;
         }
         boolean atEnd = caughtUp() || end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
-        if (atEnd && readNanos == 0) readNanos = System.nanoTime() - started;
-        // at the end every batch is applied before the index is built; before it, at most MAX_DECODING
-        // batches wait, so a reader faster than its decoders does not hold the whole topic decoded
-        while (!decoding.isEmpty() && (atEnd || decoding.size() > MAX_DECODING || decoding.peek().isDone())) {
-          for (Decoded d : decoding.poll().join()) {
-            if (d.server() == null) servers.remove(d.key());
-            else servers.put(d.key(), d.server());
-            dirty = true;
-          }
+        if (atEnd && !caughtUp() && readNanos == 0) {
+          readNanos = System.nanoTime() - started;
+          decodeNewest(newest.values());
+          newest = Map.of();
+          dirty = true;
         }
         long now = clock.millis();
         // a rebuild puts every server into a new ranking index (250,000 servers: 0.2 s warm in
@@ -259,6 +256,24 @@ public final class IndexFeed implements AutoCloseable {
 
   /** A coordinate record decoded: the server, or null for a tombstone. */
   private record Decoded(String key, IndexedServer server) {}
+
+  private void applyDecoded(List<Decoded> decoded) {
+    for (Decoded d : decoded) {
+      if (d.server() == null) servers.remove(d.key());
+      else servers.put(d.key(), d.server());
+    }
+  }
+
+  /** Decodes the catch-up's newest record of each server on the decoder threads, and applies them. */
+  private void decodeNewest(Collection<ConsumerRecord<byte[], byte[]>> newest) {
+    List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(newest);
+    List<CompletableFuture<List<Decoded>>> parts = new ArrayList<>();
+    for (int from = 0; from < all.size(); from += DECODE_CHUNK) {
+      List<ConsumerRecord<byte[], byte[]>> chunk = all.subList(from, Math.min(all.size(), from + DECODE_CHUNK));
+      parts.add(CompletableFuture.supplyAsync(() -> decode(chunk), decoder));
+    }
+    for (CompletableFuture<List<Decoded>> p : parts) applyDecoded(p.join());
+  }
 
   /** Decodes coordinate records, skipping (and counting) invalid ones; on a decoder thread. */
   private List<Decoded> decode(List<ConsumerRecord<byte[], byte[]>> coordinates) {
