@@ -196,7 +196,7 @@ final class EmulationChild {
     }
   }
 
-  /** Probes per server in the warm-up: enough invocations of the hot paths for HotSpot's C2 (~15,000). */
+  /** Probes per server in the warm-up: at 16,000 servers, 48,000 invocations of the hot paths (C2 compiles at ~15,000). */
   static final int WARM_UP_PASSES = 3;
   /** The warm-up's rate, probes/s: about the rounds' (30 agents x 250/s). */
   static final double WARM_UP_RATE = 8_000;
@@ -204,12 +204,12 @@ final class EmulationChild {
   /**
    * Runs the probe and reply paths hot before anything is measured, at normal priority: a probe
    * engine like the agents' probes every server here {@link #WARM_UP_PASSES} times from the first
-   * client's address (so each reply takes the world's delay, as the landmarks' will; the client
-   * binds it only later, in the demo JVM; loopback, answered at once, in a world without clients). Cold, round 1 ran these paths interpreted on the
-   * real-time threads, which then held both cores and starved the JIT's compiler threads that
-   * would have made them cheap: replies were up to ~1 s late and the first round's delay error
-   * p99 was 13-25 ms against ~1 ms in the second (docs/research/scale.md). Answers
-   * {@code warmed PROBES REPLIES MILLIS}.
+   * client's address, so each reply takes the world's delay as the landmarks' will (the client
+   * binds that address only later, in the demo JVM; a world without clients probes from loopback,
+   * answered at once). Cold, round 1 ran these paths interpreted on the real-time threads, which
+   * then held both cores and starved the JIT's compiler threads that would have made them cheap:
+   * the first round's delay error p99 was 13-25 ms against ~1 ms in the second, 1.5-1.9 ms with
+   * the warm-up (docs/research/scale.md). Answers {@code warmed PROBES REPLIES MILLIS}.
    */
   private void warmUp() throws IOException, InterruptedException {
     long t = System.nanoTime();
