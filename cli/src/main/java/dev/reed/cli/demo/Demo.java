@@ -337,9 +337,10 @@ final class Demo implements AutoCloseable {
 
   /**
    * A note when the kernel throttles real-time threads (Linux's default: 0.95 s of every second),
-   * null when it does not or cannot be read. Throttled, the timing threads stopped for 0.1-1 s a
-   * few times in a 20,000 x 30 demo's first round (delay error p99 1.2-1.3 ms against 0.65-0.76 ms with
-   * throttling off: docs/research/scale.md); the demo leaves the setting to the operator.
+   * null when it does not or cannot be read. Throttled, the timing threads stopped for up to ~1 s
+   * in some of a 20,000 x 30 demo's first rounds (delay error p99 0.73-1.3 ms over four runs,
+   * against 0.65-0.76 ms with throttling off: docs/research/scale.md); the demo leaves the
+   * setting to the operator.
    */
   static String rtThrottle(Path runtimeFile) {
     try {
