@@ -175,7 +175,8 @@ public final class EmbeddedKafka implements AutoCloseable {
    * Waits until the broker leads every partition of the topics: a topic is created before its
    * partitions' leadership reaches the broker, and an idempotent producer that writes in between
    * gets NOT_LEADER, retries, and can then be refused with OutOfOrderSequenceException for its
-   * whole delivery timeout (seen as a 2-minute stall in a test).
+   * whole delivery timeout (seen as a 2-minute stall in a test). Waits for the partitions' logs on
+   * the broker too, which come after the metadata that names the leader.
    */
   private static void awaitLeaders(Admin admin, List<String> names)
       throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
@@ -183,9 +184,18 @@ public final class EmbeddedKafka implements AutoCloseable {
     while (true) {
       boolean led;
       try {
-        led = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
-            .flatMap(d -> d.partitions().stream())
+        var topics = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS).values();
+        led = topics.stream().flatMap(d -> d.partitions().stream())
             .allMatch(p -> p.leader() != null && p.leader().id() == NODE_ID);
+        if (led) {
+          // the metadata can name the broker leader before its replica manager has made the logs
+          // (a producer still got NOT_LEADER then, in ReplicasTest): wait for every partition's log too
+          java.util.Set<org.apache.kafka.common.TopicPartition> logs = new java.util.HashSet<>();
+          admin.describeLogDirs(List.of(NODE_ID)).allDescriptions().get(30, TimeUnit.SECONDS).values().forEach(
+              dirs -> dirs.values().forEach(d -> logs.addAll(d.replicaInfos().keySet())));
+          led = topics.stream().allMatch(d -> d.partitions().stream()
+              .allMatch(p -> logs.contains(new org.apache.kafka.common.TopicPartition(d.name(), p.partition()))));
+        }
       } catch (ExecutionException e) {
         // a topic just created may not be in the broker's metadata yet: not led yet, ask again
         if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) throw e;
