@@ -345,7 +345,7 @@ final class Demo implements AutoCloseable {
   static String rtThrottle(Path runtimeFile) {
     try {
       long us = Long.parseLong(Files.readString(runtimeFile).trim());
-      return us < 0 ? null : String.format(java.util.Locale.ROOT, "the kernel throttles real-time threads to %.2f s of each "
+      return us < 0 ? null : String.format(Locale.ROOT, "the kernel throttles real-time threads to %.2f s of each "
           + "second (%s = %d); in the 20,000 x 30 runs here that stopped the timing threads for up to ~1 s in the first round. "
           + "`sysctl -w kernel.sched_rt_runtime_us=-1` turns it off (=%d restores it)", us / 1e6, runtimeFile, us, us);
     } catch (IOException | NumberFormatException e) {

@@ -6,7 +6,6 @@ import dev.reed.probe.ProbeEngine;
 import dev.reed.probe.ProbeResult;
 import dev.reed.probe.ProbeTarget;
 import dev.reed.proto.Endpoints;
-import dev.reed.proto.v1.GameProtocol;
 import dev.reed.testbed.delay.RealtimePriority;
 import dev.reed.testbed.emulated.EmulatedGameServers;
 import dev.reed.testbed.emulated.EmulatedServer;
@@ -220,8 +219,7 @@ final class EmulationChild {
         .rate(WARM_UP_RATE).perTargetSpacing(Duration.ZERO).build()) {
       for (int pass = 0; pass < WARM_UP_PASSES; pass++) {
         for (EmulatedServer s : servers.servers()) {
-          results.add(engine.probe(s.protocol() == GameProtocol.GAME_PROTOCOL_A2S
-              ? ProbeTarget.a2s(s.address()) : ProbeTarget.quake3(s.address())));
+          results.add(engine.probe(new ProbeTarget(s.address(), s.protocol())));
         }
       }
       CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).join();

@@ -15,8 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -171,7 +171,7 @@ public final class IndexFeed implements AutoCloseable {
           dirty = true;
         }
         boolean atEnd = caughtUp() || end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
-        if (atEnd && !caughtUp() && readNanos == 0) {
+        if (atEnd && !caughtUp()) {
           readNanos = System.nanoTime() - started;
           decodeNewest(newest.values());
           newest = Map.of();

@@ -13,9 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -24,6 +26,7 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.utils.Exit;
@@ -190,11 +193,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         if (led) {
           // the metadata can name the broker leader before its replica manager has made the logs
           // (a producer still got NOT_LEADER then, in ReplicasTest): wait for every partition's log too
-          java.util.Set<org.apache.kafka.common.TopicPartition> logs = new java.util.HashSet<>();
+          Set<TopicPartition> logs = new HashSet<>();
           admin.describeLogDirs(List.of(NODE_ID)).allDescriptions().get(30, TimeUnit.SECONDS).values().forEach(
               dirs -> dirs.values().forEach(d -> logs.addAll(d.replicaInfos().keySet())));
           led = topics.stream().allMatch(d -> d.partitions().stream()
-              .allMatch(p -> logs.contains(new org.apache.kafka.common.TopicPartition(d.name(), p.partition()))));
+              .allMatch(p -> logs.contains(new TopicPartition(d.name(), p.partition()))));
         }
       } catch (ExecutionException e) {
         // a topic just created may not be in the broker's metadata yet: not led yet, ask again
