@@ -20,16 +20,18 @@ RUN --mount=type=cache,target=/root/.m2 \
 FROM eclipse-temurin:21-jre
 RUN groupadd --system --gid 10001 reed \
  && useradd --system --uid 10001 --gid reed --home-dir /var/lib/reed --no-create-home --shell /usr/sbin/nologin reed \
- && install -d -o reed -g reed -m 0750 /var/lib/reed/snapshots
+ && install -d -o reed -g reed -m 0750 /var/lib/reed/snapshots /var/lib/reed/index
 COPY --from=build --chown=root:root /src/coordinator/target/reed-coordinator.jar /opt/reed/reed-coordinator.jar
 COPY --from=build --chown=root:root /src/coordinator/target/lib/ /opt/reed/lib/
 
-# Writable paths: snapshots for analysts, and /tmp (Netty unpacks its native transport there).
-VOLUME ["/var/lib/reed/snapshots", "/tmp"]
+# Writable paths: snapshots for analysts, the index checkpoint a restarted container serves from,
+# and /tmp (Netty unpacks its native transport there).
+VOLUME ["/var/lib/reed/snapshots", "/var/lib/reed/index", "/tmp"]
 ENV REED_COORDINATOR_GRPC_PORT=50051 \
     REED_COORDINATOR_METRICS_PORT=9464 \
     REED_COORDINATOR_HTTP=0.0.0.0:8080 \
     REED_COORDINATOR_SNAPSHOT_DIR=/var/lib/reed/snapshots \
+    REED_COORDINATOR_INDEX_CHECKPOINT=/var/lib/reed/index/index.checkpoint \
     REED_COORDINATOR_Q3_MASTER_PORT=27950 \
     REED_COORDINATOR_VALVE_MASTER_PORT=27011
 

@@ -176,7 +176,7 @@ public final class Coordinator implements AutoCloseable {
     resources.add(() -> producer.close(Duration.ofSeconds(5)));
 
     feed = new IndexFeed(config.kafka().clients(), config.rounds().dimensions(), config.rounds().height(), config.clock(),
-        Duration.ofMillis(250));
+        Duration.ofMillis(250), config.checkpoints());
     resources.add(feed);
     Supplier<ServingState> state = feed::current;
     ReportConfig reportConfig = config.reports().config();

@@ -6,6 +6,7 @@ import dev.reed.coordinator.CoordinatorConfig.Kafka;
 import dev.reed.coordinator.CoordinatorConfig.Leadership;
 import dev.reed.coordinator.CoordinatorConfig.Rounds;
 import dev.reed.coordinator.CoordinatorConfig.Snapshots;
+import dev.reed.coordinator.index.IndexFeed;
 import dev.reed.runtime.Durations;
 import dev.reed.runtime.EnvironmentDefaults;
 import dev.reed.runtime.KafkaClientProperties;
@@ -68,6 +69,20 @@ public final class CoordinatorCommand implements Callable<Integer> {
 
   @Option(names = "--snapshot-keep", description = "snapshot generations kept (default: ${DEFAULT-VALUE})")
   int snapshotKeep = Snapshots.DEFAULT.keep();
+
+  @Option(names = "--index-checkpoint", paramLabel = "FILE",
+      description = "keep a local checkpoint of the coordinate index here; a restarted replica serves from it within "
+          + "seconds and reads only the records written since (default: none: read the whole topic)")
+  Path indexCheckpoint = IndexFeed.Checkpoints.NONE.file();
+
+  @Option(names = "--index-checkpoint-every", paramLabel = "DURATION",
+      description = "index checkpoint interval (default: ${DEFAULT-VALUE})")
+  String indexCheckpointEvery = Durations.format(IndexFeed.Checkpoints.NONE.every());
+
+  @Option(names = "--index-checkpoint-serve-within", paramLabel = "DURATION",
+      description = "serve a checkpoint at most this old before the newer records are read; an older one only shortens "
+          + "the read (default: ${DEFAULT-VALUE})")
+  String indexCheckpointServeWithin = Durations.format(IndexFeed.Checkpoints.NONE.serveWithin());
 
   @Option(names = "--targets", paramLabel = "FILE",
       description = "static target list: 'q3 HOST:PORT' / 'a2s HOST:PORT' lines (default: none)")
@@ -221,6 +236,8 @@ public final class CoordinatorCommand implements Callable<Integer> {
             : KafkaClientProperties.read(kafkaConfig, CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator"))
         .bindAddress(bind).grpcPort(grpcPort).metricsPort(metricsPort).dimensions(dims).height(height)
         .snapshotDir(snapshotDir).snapshotEvery(duration("--snapshot-every", snapshotEvery)).snapshotKeep(snapshotKeep)
+        .checkpoints(new IndexFeed.Checkpoints(indexCheckpoint, duration("--index-checkpoint-every", indexCheckpointEvery),
+            duration("--index-checkpoint-serve-within", indexCheckpointServeWithin)))
         .targetsFile(targets).denyFile(deny).quake3MasterPort(q3MasterPort).valveMasterPort(valveMasterPort)
         .crawlMasters(crawl == null ? List.of() : crawl).crawlEvery(duration("--crawl-every", crawlEvery))
         .tls(tlsCert, tlsKey).apiKeysFile(apiKeys)

@@ -1,7 +1,7 @@
 package dev.reed.coordinator;
 
 import dev.reed.coordinates.integrity.QuarantineConfig;
-
+import dev.reed.coordinator.index.IndexFeed;
 import dev.reed.geo.GeoFiles;
 import dev.reed.runtime.KafkaClients;
 import java.nio.file.Path;
@@ -27,6 +27,7 @@ import java.util.Set;
  * @param rounds the coordinate space and the positioning rounds
  * @param catalog where targets come from
  * @param snapshots snapshot files
+ * @param checkpoints the index's local checkpoint, which a restarted replica serves from (none by default)
  * @param leadership which replica embeds the landmarks
  * @param geo IP-to-location and IP-to-AS databases (none by default); opened at start. The command
  *     line never locates loopback addresses; the demo's embedded coordinator does, with the testbed's
@@ -44,6 +45,7 @@ public record CoordinatorConfig(
     Rounds rounds,
     Catalog catalog,
     Snapshots snapshots,
+    IndexFeed.Checkpoints checkpoints,
     Leadership leadership,
     GeoFiles geo,
     Clock clock,
@@ -75,6 +77,7 @@ public record CoordinatorConfig(
     Objects.requireNonNull(rounds, "rounds");
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(snapshots, "snapshots");
+    Objects.requireNonNull(checkpoints, "checkpoints");
     Objects.requireNonNull(leadership, "leadership");
     Objects.requireNonNull(geo, "geo");
     Objects.requireNonNull(clock, "clock");
@@ -406,6 +409,7 @@ public record CoordinatorConfig(
     private Path snapshotDir;
     private Duration snapshotEvery;
     private int snapshotKeep;
+    private IndexFeed.Checkpoints checkpoints;
     private String leaderElection;
     private String leaseNamespace;
     private String leaseName;
@@ -423,7 +427,7 @@ public record CoordinatorConfig(
 
     private Builder(String kafkaBootstrap) {
       this(new CoordinatorConfig(new Kafka(kafkaBootstrap, Map.of(), Kafka.DEFAULT_GROUP_ID), DEFAULT_BIND_ADDRESS, DEFAULT_METRICS_PORT, Api.DEFAULT, Rounds.DEFAULT, Catalog.DEFAULT,
-          Snapshots.DEFAULT, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC(), Http.OFF, Reports.DEFAULT,
+          Snapshots.DEFAULT, IndexFeed.Checkpoints.NONE, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC(), Http.OFF, Reports.DEFAULT,
           Integrity.DEFAULT));
     }
 
@@ -458,6 +462,7 @@ public record CoordinatorConfig(
       snapshotDir = c.snapshots.dir();
       snapshotEvery = c.snapshots.every();
       snapshotKeep = c.snapshots.keep();
+      checkpoints = c.checkpoints;
       leaderElection = c.leadership.election();
       leaseNamespace = c.leadership.leaseNamespace();
       leaseName = c.leadership.leaseName();
@@ -504,6 +509,8 @@ public record CoordinatorConfig(
     public Builder snapshotDir(Path v) { snapshotDir = v; return this; }
     public Builder snapshotEvery(Duration v) { snapshotEvery = v; return this; }
     public Builder snapshotKeep(int v) { snapshotKeep = v; return this; }
+    /** The index's local checkpoint ({@code --index-checkpoint}); {@link IndexFeed.Checkpoints#NONE} = none. */
+    public Builder checkpoints(IndexFeed.Checkpoints v) { checkpoints = v; return this; }
     public Builder leaderElection(String v) { leaderElection = v; return this; }
     public Builder lease(String namespace, String name) { leaseNamespace = namespace; leaseName = name; return this; }
     public Builder identity(String v) { identity = v; return this; }
@@ -539,7 +546,7 @@ public record CoordinatorConfig(
           new Api(grpcPort, tlsCert, tlsKey, apiKeysFile, calibrationMaxError, calibrationRotation, trustedProxies),
           new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers, quarantine),
           new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
-          new Snapshots(snapshotDir, snapshotEvery, snapshotKeep),
+          new Snapshots(snapshotDir, snapshotEvery, snapshotKeep), checkpoints,
           new Leadership(leaderElection, leaseNamespace, leaseName, identity, leaseFile), geo, clock,
           new Http(http, corsOrigins, wsOverheadMs),
           new Reports(reports, reportKeyFile, reportParams),

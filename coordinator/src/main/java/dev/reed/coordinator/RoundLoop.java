@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * The coordinator's one processing thread: it polls samples into the windows and, every
  * {@code roundInterval}, runs a round: the leader embeds the landmarks and runs the catalog,
  * every replica positions its targets. Keeping ingest and rounds on one thread means the windows
- * need no locks; a round of tens of thousands of targets blocks polling for a moment, which the
- * consumer's poll interval easily allows.
+ * need no locks. A round blocks polling while it runs, and a rebalance waits for the next poll, so
+ * a round fits for at most {@link TargetPositioning#DEFAULT_BUDGET} and leaves the rest of its
+ * targets to the next, which follows once the samples that came meanwhile are read.
  */
 final class RoundLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RoundLoop.class);
@@ -123,13 +124,19 @@ final class RoundLoop implements AutoCloseable {
     try {
       ingest.start();
       long nextRound = clock.millis() + config.rounds().interval().toMillis();
+      long roundEnded = 0;
       while (!closed) {
-        ingest.poll(Duration.ofMillis(100));
+        int polled = ingest.poll(Duration.ofMillis(100));
         long now = clock.millis();
+        // the targets a round left when its fitting budget ran out go on once the samples that came
+        // meanwhile are read (a poll short of a full one) or a second has passed: ingest keeps up, and
+        // a rebalance gets its poll
+        boolean carryOn = positioning.carrying() && (polled < SampleIngest.MAX_POLL_RECORDS || now - roundEnded >= 1000);
         // targets just taken over (seeded) are positioned now, not up to a round later: a fail-over's clock runs
-        if (now >= nextRound || ingest.takeSeeded()) {
+        if (now >= nextRound || ingest.takeSeeded() || carryOn) {
           round();
           nextRound = now + config.rounds().interval().toMillis();
+          roundEnded = clock.millis();
         }
       }
     } catch (WakeupException e) {
@@ -181,9 +188,9 @@ final class RoundLoop implements AutoCloseable {
     long n = rounds.incrementAndGet();
     roundNanos.set(System.nanoTime() - t0);
     SampleIngest.Counters ic = ingest.counters();
-    log.info("round {}: leader={} quarantined: {} embedding: {} | targets={} fitted={} unmoved={} published={} tooFewLandmarks={} failed={} "
+    log.info("round {}: leader={} quarantined: {} embedding: {} | targets={} fitted={} unmoved={} published={} carried={} tooFewLandmarks={} failed={} "
             + "tombstoned={} medErr={} flagged={} | catalog: {} swept={} | samples={} mesh={} deadLetters={} partitions={} | {} ms",
-        n, leading, quarantine, embed, windows.size(), p.fitted(), p.unmoved(), p.published(), p.tooFewLandmarks(), p.failed(), p.tombstoned(),
+        n, leading, quarantine, embed, windows.size(), p.fitted(), p.unmoved(), p.published(), p.carried(), p.tooFewLandmarks(), p.failed(), p.tombstoned(),
         Double.isNaN(p.medianRelativeError()) ? "-" : String.format("%.3f", p.medianRelativeError()), p.flagged(), cat, swept,
         ic.samples(), ic.meshSamples(), ic.deadLettered(), ingest.ownedPartitions().size(),
         (System.nanoTime() - t0) / 1_000_000);

@@ -83,6 +83,7 @@ class ContainerEntrypointSmokeTest {
     env.put("REED_COORDINATOR_Q3_MASTER_PORT", Integer.toString(freeUdpPort()));
     env.put("REED_COORDINATOR_VALVE_MASTER_PORT", Integer.toString(freeUdpPort()));
     env.put("REED_COORDINATOR_SNAPSHOT_DIR", Files.createDirectories(tmp.resolve("snapshots")).toString());
+    env.put("REED_COORDINATOR_INDEX_CHECKPOINT", tmp.resolve("index/index.checkpoint").toString());
     env.put("REED_COORDINATOR_LEADER_ELECTION", "standalone");
     String http = "http://127.0.0.1:" + freeTcpPort();
     env.put("REED_COORDINATOR_HTTP", http.substring("http://".length()));

@@ -213,7 +213,10 @@ class OverlayWiringTest {
       // The read-only root needs writable volumes wherever the process writes.
       Map<String, String> env = w.env(set);
       List<String> writable = new ArrayList<>(List.of("/tmp"));
-      env.forEach((k, v) -> { if (k.endsWith("_DIR")) writable.add(v); });
+      env.forEach((k, v) -> {
+        if (k.endsWith("_DIR")) writable.add(v);
+        if (k.endsWith("_CHECKPOINT")) writable.add(java.nio.file.Path.of(v).getParent().toString());
+      });
       for (String dir : writable) {
         Map<String, Object> mount = w.mountFor(dir).orElseThrow(() -> new AssertionError(id + ": nothing mounted at " + dir));
         assertThat(mount.get("readOnly")).as("%s: %s writable", id, dir).isNotEqualTo(true);

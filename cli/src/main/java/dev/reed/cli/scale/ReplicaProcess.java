@@ -50,7 +50,8 @@ final class ReplicaProcess implements AutoCloseable {
         "--kafka", bootstrap, "--bind", "127.0.0.1", "--grpc-port", Integer.toString(grpcPort),
         "--metrics-port", Integer.toString(metricsPort), "--q3-master-port", "-1", "--valve-master-port", "-1",
         "--round-interval", roundInterval.toMillis() + "ms", "--replay", replay.toSeconds() + "s", "--leader-election", "file",
-        "--lease-file", leaseFile.toString(), "--no-reports"));
+        "--lease-file", leaseFile.toString(), "--no-reports",
+        "--index-checkpoint", outDir.resolve("replica-" + index + ".checkpoint").toString()));
   }
 
   int index() {

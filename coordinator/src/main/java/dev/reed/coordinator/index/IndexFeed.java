@@ -1,9 +1,7 @@
 package dev.reed.coordinator.index;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.ranking.RankingIndex;
-import dev.reed.coordinates.ranking.ServerAttributes;
 import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.Landmark;
@@ -11,7 +9,10 @@ import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.Target;
 import dev.reed.runtime.KafkaClients;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * reed.landmarks, reed.targets) and keeps a {@link ServingState} that queries read through one
  * volatile reference (DESIGN.md section 2: every replica holds the full coordinate index). A
  * restarted replica serves from these topics as soon as it has read them to the end, seconds
- * after start, long before its windows are rebuilt.
+ * after start, long before its windows are rebuilt; with a local {@link IndexCheckpoint} it serves
+ * the checkpoint once the small topics are read, and reads the coordinate records written after it
+ * in the background.
  *
  * <p>Records that cannot be decoded or carry invalid coordinates are counted and skipped here;
  * they never reach the index. The state is rebuilt at most every {@code rebuildEvery}.
@@ -79,12 +82,42 @@ public final class IndexFeed implements AutoCloseable {
    * cores (the feed thread waits). Afterwards the feed thread decodes the few new records itself.
    */
   private final ExecutorService decoder = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
-      Thread.ofPlatform().name("index-decode-", 0).daemon().factory());
+      Thread.ofPlatform().name("index-decode-", 0).priority(Thread.NORM_PRIORITY).daemon().factory());
+  private final Checkpoints checkpoints;
+  /** Writes checkpoints off the feed thread, one at a time, at the lowest priority. */
+  private final ExecutorService checkpointWriter = Executors.newSingleThreadExecutor(
+      Thread.ofPlatform().name("index-checkpoint").priority(Thread.MIN_PRIORITY).daemon().factory());
+  private volatile boolean writingCheckpoint;
   private volatile boolean closed;
   private volatile Runnable onRebuild = () -> { };
 
+  /**
+   * Local checkpoints of the index ({@link IndexCheckpoint}).
+   *
+   * @param file where the checkpoint is; null = none
+   * @param every how often one is written once the feed has caught up
+   * @param serveWithin a checkpoint at most this old is served as soon as the small topics are read,
+   *     while the coordinate records written after it are still being read (they follow within
+   *     seconds); an older one only seeds the catch-up, which then reads to the topic's end first
+   */
+  public record Checkpoints(Path file, Duration every, Duration serveWithin) {
+    public static final Checkpoints NONE = new Checkpoints(null, Duration.ofMinutes(1), Duration.ofMinutes(10));
+
+    public Checkpoints {
+      if (every.isNegative() || every.isZero()) throw new IllegalArgumentException("checkpoint interval must be > 0: " + every);
+      if (serveWithin.isNegative()) throw new IllegalArgumentException("serve-within must be >= 0: " + serveWithin);
+    }
+  }
+
   /** @param kafka the broker and the operator's Kafka settings (TLS, SASL); the feed's own settings win */
   public IndexFeed(KafkaClients kafka, int dimensions, boolean heightModel, Clock clock, Duration rebuildEvery) {
+    this(kafka, dimensions, heightModel, clock, rebuildEvery, Checkpoints.NONE);
+  }
+
+  /** @param kafka the broker and the operator's Kafka settings (TLS, SASL); the feed's own settings win */
+  public IndexFeed(KafkaClients kafka, int dimensions, boolean heightModel, Clock clock, Duration rebuildEvery,
+      Checkpoints checkpoints) {
+    this.checkpoints = checkpoints;
     this.dimensions = dimensions;
     this.heightModel = heightModel;
     this.clock = clock;
@@ -145,17 +178,22 @@ public final class IndexFeed implements AutoCloseable {
         for (PartitionInfo i : infos) partitions.add(new TopicPartition(t, i.partition()));
       }
       consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
       boolean dirty = true;
       long lastBuild = 0;
       long buildMillis = 0;
+      long lastCheckpoint = clock.millis();
+      Built built = null;
+      long checkpointed = -1; // the build last written (a number: a state kept here would keep its whole index alive)
       // until caught up, only the newest coordinate record of each server is kept, undecoded, and
       // all are decoded once at the end: a restart reads 1.2-1.8 records per server (the compacted
       // topic's head is not cleaned yet), and decoding (a parse and a template each) was most of its
       // time (restart at 250,000 x 30: docs/research/scale.md). Compaction would leave the same.
       Map<String, ConsumerRecord<byte[], byte[]>> newest = new HashMap<>();
       long started = System.nanoTime();
+      // the coordinate partitions a served checkpoint lets the catch-up leave unread, and their ends
+      Map<TopicPartition, Long> tail = seek(partitions, end);
+      int seeded = servers.size();
       long readNanos = 0;
       while (!closed) {
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
@@ -163,19 +201,37 @@ public final class IndexFeed implements AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> r : batch) {
           records.incrementAndGet();
           if (!r.topic().equals(Topic.COORDINATES.name())) dirty |= apply(r);
-          else if (caughtUp()) coordinates.add(r);
+          else if (caughtUp() && tail.isEmpty()) coordinates.add(r);
           else newest.put(key(r), r);
         }
         if (!coordinates.isEmpty()) {
           applyDecoded(decode(coordinates));
           dirty = true;
         }
-        boolean atEnd = caughtUp() || end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+        boolean atEnd = caughtUp() || end.entrySet().stream()
+            .allMatch(e -> tail.containsKey(e.getKey()) || consumer.position(e.getKey()) >= e.getValue());
         if (atEnd && !caughtUp()) {
           readNanos = System.nanoTime() - started;
           decodeNewest(newest.values());
-          newest = Map.of();
+          newest = new HashMap<>();
           dirty = true;
+        }
+        // the records written after a served checkpoint are read like a catch-up's (each server's
+        // newest, decoded at the end on all cores): one at a time on the feed thread, 411,000 took 28 s
+        // beside a survivor's take-over at 250,000 x 30 (docs/research/scale.md)
+        if (caughtUp() && !tail.isEmpty() && tail.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
+          long t0 = System.nanoTime();
+          int n = newest.size();
+          decodeNewest(newest.values());
+          newest = new HashMap<>();
+          tail.clear();
+          decoder.shutdown();
+          Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
+          dirty = true;
+          lastBuild = 0;
+          log.info("index read the coordinate records written after its checkpoint {} ms after the feed started: {} "
+              + "records read in all, the newest of {} servers decoded in {} ms", (System.nanoTime() - started) / 1_000_000,
+              records.get(), n, (System.nanoTime() - t0) / 1_000_000);
         }
         long now = clock.millis();
         // a rebuild puts every server into a new ranking index (250,000 servers: 0.2 s warm in
@@ -188,15 +244,31 @@ public final class IndexFeed implements AutoCloseable {
           buildMillis = (System.nanoTime() - t0) / 1_000_000;
           lastBuild = now;
           dirty = false;
+          // the state holds every record read (none held undecoded): these offsets are the state's
+          if (caughtUp() && tail.isEmpty() && checkpoints.file() != null) built = built(partitions);
+        }
+        // from the last build, not the next: builds come every 3 build durations, up to 18 s apart
+        // while a survivor takes over, and the checkpoint is what a restart has to read after it
+        if (built != null && now - lastCheckpoint >= checkpoints.every().toMillis() && !writingCheckpoint
+            && built.build() != checkpointed) {
+          lastCheckpoint = now;
+          checkpointed = built.build();
+          writeCheckpoint(built.state(), built.offsets());
         }
         if (atEnd && !caughtUp()) {
+          consumer.resume(consumer.paused());
           caughtUp.countDown();
-          decoder.shutdown();
-          // from now on the feed is background work: queries come first (coordinator README, "Thread priorities")
-          Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
+          if (tail.isEmpty()) {
+            if (checkpoints.file() != null) built = built(partitions); // built above, from all read
+            decoder.shutdown();
+            // from now on the feed is background work: queries come first (coordinator README, "Thread priorities")
+            Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
+          }
           ServingState s = state.get();
-          log.info("index caught up: {} records read in {} ms, decoded and applied {} ms later, index built in {} ms: "
+          log.info("index caught up: {} records read{} in {} ms, decoded and applied {} ms later, index built in {} ms: "
               + "{} servers, {} landmarks (epoch {}), {} targets, {} invalid records skipped", records.get(),
+              seeded == 0 ? "" : " after " + seeded + " servers from the checkpoint"
+                  + (tail.isEmpty() ? "" : " (the coordinate records written since follow)"),
               readNanos / 1_000_000, (System.nanoTime() - started - readNanos) / 1_000_000 - buildMillis, buildMillis,
               s.servers().size(), s.landmarks().size(), s.landmarkEpoch(), s.targets().size(), invalid.get());
         }
@@ -254,6 +326,103 @@ public final class IndexFeed implements AutoCloseable {
     }
   }
 
+  /**
+   * Positions the consumer: the small topics at their beginning, reed.coordinates after the
+   * checkpoint when there is a usable one (whose servers and landmark numbers the feed then starts
+   * from), else at its beginning.
+   *
+   * @return the coordinate partitions the catch-up need not read to their end (the checkpoint is
+   *     served first), with their end offsets; empty otherwise
+   */
+  private Map<TopicPartition, Long> seek(List<TopicPartition> partitions, Map<TopicPartition, Long> end) {
+    consumer.seekToBeginning(partitions);
+    if (checkpoints.file() == null) return new HashMap<>();
+    IndexCheckpoint file = new IndexCheckpoint(checkpoints.file());
+    IndexCheckpoint.Contents c;
+    long t0 = System.nanoTime();
+    try {
+      c = file.read(this::shared).orElse(null);
+    } catch (IOException e) {
+      log.warn("index checkpoint {} not used ({}): reading reed.coordinates from its beginning", file.file(), e.getMessage());
+      return new HashMap<>();
+    }
+    if (c == null) {
+      log.info("no index checkpoint at {} yet: reading reed.coordinates from its beginning", file.file());
+      return new HashMap<>();
+    }
+    if (c.dimensions() != dimensions || c.heightModel() != heightModel) {
+      log.warn("index checkpoint {} not used: written for {} dimensions{}, this replica has {}{}; reading reed.coordinates "
+          + "from its beginning", file.file(), c.dimensions(), c.heightModel() ? " and heights" : "", dimensions,
+          heightModel ? " and heights" : "");
+      return new HashMap<>();
+    }
+    Map<TopicPartition, Long> from = new HashMap<>();
+    for (TopicPartition tp : partitions) {
+      if (!tp.topic().equals(Topic.COORDINATES.name())) continue;
+      Long offset = c.offsets().get(tp.partition());
+      if (offset == null) continue; // a partition added since: read from its beginning
+      if (offset > end.get(tp)) {
+        log.warn("index checkpoint {} not used: it read partition {} to offset {}, beyond the topic's end {} (another "
+            + "topic or cluster); reading reed.coordinates from its beginning", file.file(), tp.partition(), offset, end.get(tp));
+        return new HashMap<>();
+      }
+      from.put(tp, offset);
+    }
+    // the feed numbers nothing before this, so the checkpoint's landmarks get their old numbers back
+    for (String id : c.landmarkIds()) landmarkNumbers.number(id);
+    if (!landmarkNumbers.table().equals(c.landmarkIds())) {
+      throw new IllegalStateException("landmarks were numbered before the checkpoint was read");
+    }
+    from.forEach(consumer::seek);
+    servers.putAll(c.servers());
+    long newer = from.entrySet().stream().mapToLong(e -> end.get(e.getKey()) - e.getValue()).sum();
+    Duration age = Duration.between(c.writtenAt(), clock.instant());
+    boolean serveFirst = age.compareTo(checkpoints.serveWithin()) <= 0;
+    log.info("index checkpoint {}: {} servers as of {} ({} s ago), read in {} ms; {} the {} coordinate records written since",
+        file.file(), c.servers().size(), c.writtenAt(), Math.max(0, age.toSeconds()), (System.nanoTime() - t0) / 1_000_000,
+        serveFirst ? "serving it while reading" : "reading, before serving,", newer);
+    Map<TopicPartition, Long> tail = new HashMap<>();
+    if (serveFirst) {
+      from.keySet().forEach(tp -> tail.put(tp, end.get(tp)));
+      // not read until the checkpoint is served: their records would otherwise be read (60,000 at
+      // 250,000 x 30, most of the partitions' fetches) and decoded before it (docs/research/scale.md)
+      consumer.pause(tail.keySet());
+    }
+    return tail;
+  }
+
+  /** The state the feed last built, its number and, per reed.coordinates partition, the offset it had read to. */
+  private record Built(ServingState state, long build, Map<Integer, Long> offsets) {}
+
+  /** The current state, which holds every record read so far. */
+  private Built built(List<TopicPartition> partitions) {
+    Map<Integer, Long> offsets = new HashMap<>();
+    for (TopicPartition tp : partitions) {
+      if (tp.topic().equals(Topic.COORDINATES.name())) offsets.put(tp.partition(), consumer.position(tp));
+    }
+    return new Built(state.get(), rebuilds.get(), offsets);
+  }
+
+  /** Writes a checkpoint of {@code s}, which holds every coordinate record before {@code offsets}, on the writer thread. */
+  private void writeCheckpoint(ServingState s, Map<Integer, Long> offsets) {
+    if (!(s.servers() instanceof ServerCoordinates servers)) return; // the feed's states always are
+    writingCheckpoint = true;
+    checkpointWriter.execute(() -> {
+      IndexCheckpoint file = new IndexCheckpoint(checkpoints.file());
+      long t0 = System.nanoTime();
+      try {
+        file.write(new IndexCheckpoint.Contents(s.builtAt(), dimensions, heightModel, offsets, s.landmarkIds(),
+            servers.indexed()));
+        log.info("index checkpoint written to {}: {} servers, {} MB, in {} ms", file.file(), servers.size(),
+            Files.size(file.file()) >> 20, (System.nanoTime() - t0) / 1_000_000);
+      } catch (IOException | RuntimeException e) {
+        log.warn("index checkpoint to {} failed: {}", file.file(), e.toString());
+      } finally {
+        writingCheckpoint = false;
+      }
+    });
+  }
+
   /** A coordinate record decoded: the server, or null for a tombstone. */
   private record Decoded(String key, IndexedServer server) {}
 
@@ -291,12 +460,7 @@ public final class IndexFeed implements AutoCloseable {
 
   /** A coordinate record's server; thread-safe. */
   private IndexedServer decode(String key, byte[] value) throws InvalidProtocolBufferException {
-    ServerCoordinate c = ServerCoordinate.parseFrom(value);
-    Coordinate coordinate = CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of " + key);
-    ServerAttributes a = CoordinateCodec.attributes(c.getServerInfo(), c.getProtocol(), RankedTemplate.suspect(c),
-        this::shared);
-    return new IndexedServer(RankedTemplate.of(c, landmarkNumbers), ServerCoordinates.rest(c),
-        new ServerEntry(key, coordinate, a));
+    return IndexedServer.of(key, ServerCoordinate.parseFrom(value), dimensions, landmarkNumbers, this::shared);
   }
 
   private static String key(ConsumerRecord<byte[], byte[]> r) {
@@ -332,5 +496,6 @@ public final class IndexFeed implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     decoder.shutdownNow();
+    checkpointWriter.shutdownNow();
   }
 }

@@ -37,6 +37,11 @@ final class ServerCoordinates extends ServerView<ServerCoordinate> {
     this.withLandmarkRtts = withLandmarkRtts;
   }
 
+  /** The servers as the feed holds them, by key. */
+  Map<String, IndexedServer> indexed() {
+    return servers;
+  }
+
   /** The same servers' templates, by key. */
   Map<String, RankedTemplate> templates() {
     return new ServerView<>(servers, IndexedServer::template);

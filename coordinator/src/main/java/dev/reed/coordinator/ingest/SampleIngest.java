@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
  * counted. Not thread-safe: the round loop owns it and calls {@link #poll} between rounds.
  */
 public final class SampleIngest implements AutoCloseable {
+  /** Sample records a poll returns at most: fewer means the backlog has been read. */
+  public static final int MAX_POLL_RECORDS = 10_000;
   private static final Logger log = LoggerFactory.getLogger(SampleIngest.class);
 
   /** Ingest counters. */
@@ -87,7 +89,7 @@ public final class SampleIngest implements AutoCloseable {
     p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true");
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(MAX_POLL_RECORDS));
     p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "1");
     p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "600000");
     // a crashed replica's partitions move to the others after 6 s, not the default 45 s: 6 s is the

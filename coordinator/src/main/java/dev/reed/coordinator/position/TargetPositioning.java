@@ -45,7 +45,16 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class TargetPositioning {
   /** What one positioning round did. */
   public record Result(int candidates, int fitted, int published, int tooFewLandmarks, int failed, int tombstoned,
-      double medianRelativeError, long landmarkEpoch, int flagged, int unmoved) {}
+      double medianRelativeError, long landmarkEpoch, int flagged, int unmoved, int carried) {}
+
+  /**
+   * A round's time for positioning, after which the rest of its targets are left for the next round
+   * (the first of them first). The round loop polls Kafka between rounds, and a rebalance waits for
+   * that poll: a new landmark epoch re-fits every target, 15 s for 125,000 on the loaded two cores
+   * at 250,000 x 30, and a fail-over that came then waited for it (21.2 s instead of 11.7-13.0 s,
+   * docs/research/scale.md).
+   */
+  public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(2);
 
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TargetPositioning.class);
 
@@ -95,6 +104,11 @@ public final class TargetPositioning {
 
   private final Map<String, Published> published = new HashMap<>();
   private final HostIntegrity integrity;
+  private final Duration budget;
+  /** Targets the last round left when its budget ran out, in order, and whether each owes a new epoch's re-fit. */
+  private final Map<String, Boolean> carried = new java.util.LinkedHashMap<>();
+  /** The last round could fit nothing (too few anchors): its leftovers wait for the next regular round. */
+  private boolean stalled;
   private long epochSeen = -1;
 
   /**
@@ -105,6 +119,13 @@ public final class TargetPositioning {
    */
   public TargetPositioning(CoordinateConfig config, Producer<byte[], byte[]> producer, Clock clock,
       Duration refreshEvery, double moveThresholdMs, HostIntegrity integrity) {
+    this(config, producer, clock, refreshEvery, moveThresholdMs, integrity, DEFAULT_BUDGET);
+  }
+
+  /** @param budget a round's time for fitting ({@link #DEFAULT_BUDGET}); at least one batch is fitted a round */
+  public TargetPositioning(CoordinateConfig config, Producer<byte[], byte[]> producer, Clock clock,
+      Duration refreshEvery, double moveThresholdMs, HostIntegrity integrity, Duration budget) {
+    this.budget = budget;
     this.integrity = integrity;
     this.positioner = new HostPositioner(config);
     this.minAnchors = config.minAnchors();
@@ -112,6 +133,11 @@ public final class TargetPositioning {
     this.clock = clock;
     this.refreshEvery = refreshEvery;
     this.moveThresholdMs = moveThresholdMs;
+  }
+
+  /** Whether the last round left targets for the next (its budget ran out): the next should come soon. */
+  public boolean carrying() {
+    return !stalled && !carried.isEmpty();
   }
 
   /** A round without a landmark mesh: no integrity verdicts. */
@@ -125,6 +151,7 @@ public final class TargetPositioning {
    * @param mesh this replica's landmark mesh (window minima), for the integrity check; null = none
    */
   public Result run(TargetWindows windows, ServingState state, Duration expireAfter, MeshWindows.Mesh mesh) {
+    long started = System.nanoTime();
     List<String> gone = windows.expire(expireAfter.toMillis());
     for (String key : gone) {
       producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), key.getBytes(StandardCharsets.UTF_8), null));
@@ -133,18 +160,27 @@ public final class TargetPositioning {
     // targets of revoked partitions are the new owner's to publish now
     published.keySet().removeIf(k -> windows.get(k) == null);
     List<ServingState.Anchor> anchors = state.landmarkAnchors();
-    if (anchors.size() < minAnchors) {
-      return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch(), 0, 0);
+    stalled = anchors.size() < minAnchors;
+    if (stalled) {
+      return new Result(0, 0, 0, windows.size(), 0, gone.size(), Double.NaN, state.landmarkEpoch(), 0, 0, carried.size());
     }
     boolean newEpoch = state.landmarkEpoch() != epochSeen;
     long epochStart = state.landmarks().values().stream().filter(LandmarkCoordinate::hasUpdateTime)
         .mapToLong(c -> millis(c.getUpdateTime())).min().orElse(Long.MAX_VALUE);
-    java.util.LinkedHashSet<TargetWindows.Target> pending = new java.util.LinkedHashSet<>(windows.drainDirty());
+    // per candidate, whether it owes a new epoch's re-fit though its minima have not moved; the
+    // last round's leftovers first (still owned ones)
+    Map<TargetWindows.Target, Boolean> pending = new java.util.LinkedHashMap<>();
+    carried.forEach((key, refit) -> {
+      TargetWindows.Target t = windows.get(key);
+      if (t != null) pending.put(t, refit);
+    });
+    carried.clear();
+    for (TargetWindows.Target t : windows.drainDirty()) pending.putIfAbsent(t, false);
     long now = clock.millis();
     for (TargetWindows.Target t : windows.all()) {
       Published p = published.get(t.key());
       Long at = p == null ? null : p.at();
-      if (newEpoch || at == null || now - at >= refreshEvery.toMillis()) pending.add(t);
+      if (newEpoch || at == null || now - at >= refreshEvery.toMillis()) pending.putIfAbsent(t, false);
     }
     List<String> ids = anchors.stream().map(ServingState.Anchor::landmarkId).toList();
     List<Coordinate> anchorCoords = anchors.stream().map(ServingState.Anchor::coordinate).toList();
@@ -160,11 +196,21 @@ public final class TargetPositioning {
     Timestamp ts = Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
     // in batches: a batch's fits run on several threads while the next batch waits, and what a job holds
     // (a parsed coordinate, the minima) lives only as long as its batch
-    java.util.Iterator<TargetWindows.Target> candidates = pending.iterator();
-    while (candidates.hasNext()) {
+    java.util.Iterator<Map.Entry<TargetWindows.Target, Boolean>> candidates = pending.entrySet().iterator();
+    int examined = 0;
+    for (int batch = 0; candidates.hasNext(); batch++) {
+      if (batch > 0 && System.nanoTime() - started > budget.toNanos()) {
+        candidates.forEachRemaining(c -> carried.put(c.getKey().key(), newEpoch || c.getValue()));
+        break;
+      }
       List<FitJob> jobs = new ArrayList<>();
       while (candidates.hasNext() && jobs.size() < FIT_BATCH) {
-        TargetWindows.Target t = candidates.next();
+        // a batch can pass over tens of thousands of unmoved targets (each read back and compared):
+        // 5-9 s at round 1's end at 250,000 x 30 before the budget counted them
+        if ((++examined & 1023) == 0 && System.nanoTime() - started > budget.toNanos()) break;
+        Map.Entry<TargetWindows.Target, Boolean> candidate = candidates.next();
+        TargetWindows.Target t = candidate.getKey();
+        boolean refit = newEpoch || candidate.getValue();
         double[] rtt = windows.minimaMs(t, ids);
         int usable = 0;
         for (double r : rtt) if (!Double.isNaN(r)) usable++;
@@ -177,7 +223,7 @@ public final class TargetPositioning {
         Long at = p == null ? null : p.at();
         List<LandmarkRtt> minima = landmarkRtts(ids, rtt);
         boolean adopted = false;
-        if (last == null && !newEpoch) {
+        if (last == null && !refit) {
           // taken over from another replica (fail-over, rebalance) and seeded with its published minima:
           // its fit is this epoch's if it is newer than the epoch
           ServerCoordinate known = state.servers().get(t.key());
@@ -187,7 +233,7 @@ public final class TargetPositioning {
             adopted = true;
           }
         }
-        if (!newEpoch && last != null && at != null && now - at < refreshEvery.toMillis()
+        if (!refit && last != null && at != null && now - at < refreshEvery.toMillis()
             && !landmarkRttsMoved(last.getLandmarkRttsList(), minima)) {
           // the minima it was fitted from have not moved: warm-started there, a fit would land where it
           // is. Every new sample changes a window, not always its minimum (in the 250,000 x 30 runs, two
@@ -262,7 +308,7 @@ public final class TargetPositioning {
     epochSeen = state.landmarkEpoch();
     double median = Stats.median(errors, fitted);
     return new Result(pending.size(), fitted, sent, tooFew, failed, gone.size(), median, state.landmarkEpoch(), flagged,
-        unmoved);
+        unmoved, carried.size());
   }
 
   /** A target to fit: its window minima (ms, in the anchors' order), what it last published, and where to start. */

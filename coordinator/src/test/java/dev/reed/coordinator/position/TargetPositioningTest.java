@@ -49,10 +49,8 @@ class TargetPositioningTest {
   }
 
   /** Enough targets for two batches fitted on more than one thread: each published with its own fit and minima. */
-  @Test
-  void manyTargetsAreEachPublishedWithTheirOwnFitAndMinima() throws Exception {
-    int n = 5_000;
-    TargetWindows w = new TargetWindows(8, n);
+  /** {@code n} targets at random places, one round of samples each; their true places by key. */
+  static Map<String, double[]> world(TargetWindows w, int n) {
     java.util.Random random = new java.util.Random(7);
     Map<String, double[]> truth = new java.util.HashMap<>();
     for (int i = 0; i < n; i++) {
@@ -65,6 +63,14 @@ class TargetPositioningTest {
             .setProtocol(GameProtocol.GAME_PROTOCOL_QUAKE3).setStatus(ProbeStatus.PROBE_STATUS_OK).setRttUs(rtt).build(), 0);
       }
     }
+    return truth;
+  }
+
+  @Test
+  void manyTargetsAreEachPublishedWithTheirOwnFitAndMinima() throws Exception {
+    int n = 5_000;
+    TargetWindows w = new TargetWindows(8, n);
+    Map<String, double[]> truth = world(w, n);
     MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     TargetPositioning positioning = new TargetPositioning(new CoordinateConfig(2, false), producer,
         Clock.fixed(Instant.parse("2026-11-21T06:00:00Z"), ZoneOffset.UTC), Duration.ofMinutes(10), 0.5,
@@ -86,6 +92,44 @@ class TargetPositioningTest {
         assertThat(l.getRttUs()).isEqualTo(RttWindows.held((int) Math.round(Math.hypot(at[0] - lm[0], at[1] - lm[1]) * 1000)));
       }
     }
+  }
+
+  /**
+   * A round out of time leaves the rest for the next, first in line; what a new landmark epoch owes
+   * them (a re-fit though their minima have not moved) goes with them.
+   */
+  @Test
+  void aRoundOutOfTimeLeavesTheRestToTheNextWithWhatANewEpochOwesThem() throws Exception {
+    int n = 5_000; // two batches
+    TargetWindows w = new TargetWindows(8, n);
+    world(w, n);
+    MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    TargetPositioning positioning = new TargetPositioning(new CoordinateConfig(2, false), producer,
+        Clock.fixed(Instant.parse("2026-11-21T06:00:00Z"), ZoneOffset.UTC), Duration.ofMinutes(10), 0.5,
+        new HostIntegrity(new dev.reed.coordinates.integrity.ServerConsistency(
+            dev.reed.coordinates.integrity.IntegrityConfig.defaults())), Duration.ZERO);
+    TargetPositioning.Result first = positioning.run(w, state(1), Duration.ofHours(1));
+    assertThat(first.fitted()).as("some a round at least").isBetween(1, n - 1);
+    assertThat(first.carried()).isEqualTo(n - first.fitted());
+    assertThat(positioning.carrying()).isTrue();
+    assertThat(fittedUntilDone(positioning, w, 1, first.fitted())).isEqualTo(n);
+    assertThat(producer.history()).extracting(ProducerRecord::key).map(k -> new String(k, java.nio.charset.StandardCharsets.UTF_8))
+        .doesNotHaveDuplicates().hasSize(n);
+    assertThat(positioning.run(w, state(1), Duration.ofHours(1)).fitted()).as("nothing moved").isZero();
+
+    // epoch 2: the targets left over are re-fitted in later rounds though their minima stayed put
+    TargetPositioning.Result third = positioning.run(w, state(2), Duration.ofHours(1));
+    assertThat(third.carried()).isPositive();
+    assertThat(fittedUntilDone(positioning, w, 2, third.fitted())).isEqualTo(n);
+  }
+
+  /** Runs rounds of {@code epoch} until none is left over; the targets fitted, {@code fitted} before them. */
+  private static int fittedUntilDone(TargetPositioning positioning, TargetWindows w, long epoch, int fitted) {
+    for (int round = 0; positioning.carrying(); round++) {
+      assertThat(round).as("rounds").isLessThan(1_000);
+      fitted += positioning.run(w, state(epoch), Duration.ofHours(1)).fitted();
+    }
+    return fitted;
   }
 
   @Test
