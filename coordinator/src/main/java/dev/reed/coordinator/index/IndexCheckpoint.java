@@ -42,7 +42,7 @@ import java.util.zip.CheckedOutputStream;
  * the whole topic, exactly as without a checkpoint. Losing the file loses nothing: the topic is the
  * durable copy.
  *
- * <p>Format (big-endian, strings in modified UTF-8): {@code "REEDIDX2"}, written-at (UNIX ms),
+ * <p>Format (big-endian, strings in modified UTF-8): {@code "REEDIDX1"}, written-at (UNIX ms),
  * dimensions, height model; partition count, then per partition its number and the next offset to
  * read; landmark count, then the landmark ids in number order; server count, then per server its
  * key, the template's common bytes, compact RTT bytes, largest landmark number and integrity kind,
@@ -50,7 +50,7 @@ import java.util.zip.CheckedOutputStream;
  * (game, map, players, max players, password, protocol, suspect); then the CRC-32C of all before it.
  */
 final class IndexCheckpoint {
-  private static final byte[] MAGIC = {'R', 'E', 'E', 'D', 'I', 'D', 'X', '2'};
+  private static final byte[] MAGIC = {'R', 'E', 'E', 'D', 'I', 'D', 'X', '1'};
   /** Larger than any part of a server (the broker's default message size is 1 MB). */
   private static final int MAX_BYTES = 1 << 20;
 

@@ -91,7 +91,7 @@ class IndexCheckpointTest {
         .hasMessageContaining("after the checksum");
 
     byte[] older = whole.clone();
-    older[7] = '1';
+    older[7] = '9'; // another format version
     Files.write(c.file(), older);
     assertThatThrownBy(() -> c.read(n -> n)).isInstanceOf(IndexCheckpoint.InvalidCheckpointException.class)
         .hasMessageContaining("not an index checkpoint of this version");
