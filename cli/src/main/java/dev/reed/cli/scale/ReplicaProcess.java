@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One coordinator replica as its own JVM, started exactly as {@code ./reed coordinator} runs (this
@@ -27,6 +29,7 @@ final class ReplicaProcess implements AutoCloseable {
   private final int index;
   private final List<String> command;
   private final Path log;
+  private final Path outDir;
   private final int grpcPort;
   private final int metricsPort;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -40,6 +43,7 @@ final class ReplicaProcess implements AutoCloseable {
     this.grpcPort = freePort();
     this.metricsPort = freePort();
     this.log = outDir.resolve("replica-" + index + ".log");
+    this.outDir = outDir;
     // The priority flags are ./reed coordinator's (coordinator README, "Thread priorities"); the
     // GC log (collections and safepoints) shows the pauses behind the query tail.
     List<String> jvm = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap));
@@ -134,19 +138,47 @@ final class ReplicaProcess implements AutoCloseable {
     return -1;
   }
 
-  /** Heap in use right after a full GC ({@code jcmd PID GC.run}, then the heap gauge), -1 if unknown. */
+  /**
+   * Heap in use right after a full GC ({@code jcmd PID GC.run}): what the replica's GC log gives for
+   * that collection, else the heap gauge; -1 if unknown. The gauge is read after jcmd returns, when
+   * the replica has allocated again (60-110 MB more at 250,000 x 30), and counts non-heap memory
+   * too (docs/research/scale.md, sixth pass).
+   */
   long heapAfterGcBytes() throws InterruptedException {
     if (!alive()) return -1;
     Path jcmd = Path.of(ChildJvm.java()).resolveSibling("jcmd");
+    Path gcLog = outDir.resolve("replica-" + index + "-gc-" + process.pid() + ".log");
     try {
+      int before = gcLog.toFile().exists() ? Files.readAllLines(gcLog).size() : 0;
       Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")
           .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       p.waitFor();
+      if (gcLog.toFile().exists()) {
+        List<String> lines = Files.readAllLines(gcLog);
+        for (int i = lines.size() - 1; i >= before; i--) {
+          long after = heapAfter(lines.get(i));
+          if (after >= 0) return after;
+        }
+      }
     } catch (IOException e) {
       return -1;
     }
     Double used = metrics().get("jvm_memory_used_bytes");
     return used == null ? -1 : used.longValue();
+  }
+
+  private static final Pattern DCMD_GC = Pattern.compile("Pause Full \\(Diagnostic Command\\) \\d+[KMG]->(\\d+)([KMG])\\(");
+
+  /** The heap after a {@code jcmd GC.run} collection in a unified GC log line, in bytes; -1 for other lines. */
+  static long heapAfter(String gcLogLine) {
+    Matcher m = DCMD_GC.matcher(gcLogLine);
+    if (!m.find()) return -1;
+    int shift = switch (m.group(2)) {
+      case "K" -> 10;
+      case "M" -> 20;
+      default -> 30;
+    };
+    return Long.parseLong(m.group(1)) << shift;
   }
 
   @Override
