@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * {@code roundInterval}, runs a round: the leader embeds the landmarks and runs the catalog,
  * every replica positions its targets. Keeping ingest and rounds on one thread means the windows
  * need no locks. A round blocks polling while it runs, and a rebalance waits for the next poll, so
- * a round fits for at most {@link TargetPositioning#DEFAULT_BUDGET} and leaves the rest of its
+ * a round positions for at most {@link TargetPositioning#DEFAULT_BUDGET} and leaves the rest of its
  * targets to the next, which follows once the samples that came meanwhile are read.
  */
 final class RoundLoop implements AutoCloseable {
@@ -128,7 +128,7 @@ final class RoundLoop implements AutoCloseable {
       while (!closed) {
         int polled = ingest.poll(Duration.ofMillis(100));
         long now = clock.millis();
-        // the targets a round left when its fitting budget ran out go on once the samples that came
+        // the targets a round left when its positioning budget ran out go on once the samples that came
         // meanwhile are read (a poll short of a full one) or a second has passed: ingest keeps up, and
         // a rebalance gets its poll
         boolean carryOn = positioning.carrying() && (polled < SampleIngest.MAX_POLL_RECORDS || now - roundEnded >= 1000);

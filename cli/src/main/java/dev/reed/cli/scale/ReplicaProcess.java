@@ -9,6 +9,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -149,16 +152,21 @@ final class ReplicaProcess implements AutoCloseable {
     Path jcmd = Path.of(ChildJvm.java()).resolveSibling("jcmd");
     Path gcLog = outDir.resolve("replica-" + index + "-gc-" + process.pid() + ".log");
     try {
-      int before = gcLog.toFile().exists() ? Files.readAllLines(gcLog).size() : 0;
+      long before = Files.exists(gcLog) ? Files.size(gcLog) : 0; // only this collection's lines are read
       Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")
           .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       p.waitFor();
-      if (gcLog.toFile().exists()) {
-        List<String> lines = Files.readAllLines(gcLog);
-        for (int i = lines.size() - 1; i >= before; i--) {
-          long after = heapAfter(lines.get(i));
-          if (after >= 0) return after;
+      if (Files.exists(gcLog)) {
+        String added;
+        try (SeekableByteChannel ch = Files.newByteChannel(gcLog)) {
+          added = new String(Channels.newInputStream(ch.position(before)).readAllBytes(), StandardCharsets.UTF_8);
         }
+        long after = -1;
+        for (String line : added.split("\n")) {
+          long heap = heapAfter(line);
+          if (heap >= 0) after = heap;
+        }
+        if (after >= 0) return after;
       }
     } catch (IOException e) {
       return -1;

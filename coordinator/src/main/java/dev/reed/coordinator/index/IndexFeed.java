@@ -84,6 +84,8 @@ public final class IndexFeed implements AutoCloseable {
   private final ExecutorService decoder = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
       Thread.ofPlatform().name("index-decode-", 0).priority(Thread.NORM_PRIORITY).daemon().factory());
   private final Checkpoints checkpoints;
+  /** The checkpoint file, null for none. */
+  private final IndexCheckpoint checkpoint;
   /** Writes checkpoints off the feed thread, one at a time, at the lowest priority. */
   private final ExecutorService checkpointWriter = Executors.newSingleThreadExecutor(
       Thread.ofPlatform().name("index-checkpoint").priority(Thread.MIN_PRIORITY).daemon().factory());
@@ -118,6 +120,7 @@ public final class IndexFeed implements AutoCloseable {
   public IndexFeed(KafkaClients kafka, int dimensions, boolean heightModel, Clock clock, Duration rebuildEvery,
       Checkpoints checkpoints) {
     this.checkpoints = checkpoints;
+    this.checkpoint = checkpoints.file() == null ? null : new IndexCheckpoint(checkpoints.file());
     this.dimensions = dimensions;
     this.heightModel = heightModel;
     this.clock = clock;
@@ -225,8 +228,7 @@ public final class IndexFeed implements AutoCloseable {
           decodeNewest(newest.values());
           newest = new HashMap<>();
           tail.clear();
-          decoder.shutdown();
-          Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
+          toBackground();
           dirty = true;
           lastBuild = 0;
           log.info("index read the coordinate records written after its checkpoint {} ms after the feed started: {} "
@@ -244,8 +246,9 @@ public final class IndexFeed implements AutoCloseable {
           buildMillis = (System.nanoTime() - t0) / 1_000_000;
           lastBuild = now;
           dirty = false;
-          // the state holds every record read (none held undecoded): these offsets are the state's
-          if (caughtUp() && tail.isEmpty() && checkpoints.file() != null) built = built(partitions);
+          // a build comes only at the end of what was read (atEnd); without a tail held undecoded
+          // the state holds every record read, and these offsets are the state's
+          if (tail.isEmpty() && checkpoint != null) built = built(partitions);
         }
         // from the last build, not the next: builds come every 3 build durations, up to 18 s apart
         // while a survivor takes over, and the checkpoint is what a restart has to read after it
@@ -258,12 +261,7 @@ public final class IndexFeed implements AutoCloseable {
         if (atEnd && !caughtUp()) {
           consumer.resume(consumer.paused());
           caughtUp.countDown();
-          if (tail.isEmpty()) {
-            if (checkpoints.file() != null) built = built(partitions); // built above, from all read
-            decoder.shutdown();
-            // from now on the feed is background work: queries come first (coordinator README, "Thread priorities")
-            Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
-          }
+          if (tail.isEmpty()) toBackground();
           ServingState s = state.get();
           log.info("index caught up: {} records read{} in {} ms, decoded and applied {} ms later, index built in {} ms: "
               + "{} servers, {} landmarks (epoch {}), {} targets, {} invalid records skipped", records.get(),
@@ -336,23 +334,22 @@ public final class IndexFeed implements AutoCloseable {
    */
   private Map<TopicPartition, Long> seek(List<TopicPartition> partitions, Map<TopicPartition, Long> end) {
     consumer.seekToBeginning(partitions);
-    if (checkpoints.file() == null) return new HashMap<>();
-    IndexCheckpoint file = new IndexCheckpoint(checkpoints.file());
+    if (checkpoint == null) return new HashMap<>();
     IndexCheckpoint.Contents c;
     long t0 = System.nanoTime();
     try {
-      c = file.read(this::shared).orElse(null);
+      c = checkpoint.read(this::shared).orElse(null);
     } catch (IOException e) {
-      log.warn("index checkpoint {} not used ({}): reading reed.coordinates from its beginning", file.file(), e.getMessage());
+      log.warn("index checkpoint {} not used ({}): reading reed.coordinates from its beginning", checkpoint.file(), e.getMessage());
       return new HashMap<>();
     }
     if (c == null) {
-      log.info("no index checkpoint at {} yet: reading reed.coordinates from its beginning", file.file());
+      log.info("no index checkpoint at {} yet: reading reed.coordinates from its beginning", checkpoint.file());
       return new HashMap<>();
     }
     if (c.dimensions() != dimensions || c.heightModel() != heightModel) {
       log.warn("index checkpoint {} not used: written for {} dimensions{}, this replica has {}{}; reading reed.coordinates "
-          + "from its beginning", file.file(), c.dimensions(), c.heightModel() ? " and heights" : "", dimensions,
+          + "from its beginning", checkpoint.file(), c.dimensions(), c.heightModel() ? " and heights" : "", dimensions,
           heightModel ? " and heights" : "");
       return new HashMap<>();
     }
@@ -363,7 +360,7 @@ public final class IndexFeed implements AutoCloseable {
       if (offset == null) continue; // a partition added since: read from its beginning
       if (offset > end.get(tp)) {
         log.warn("index checkpoint {} not used: it read partition {} to offset {}, beyond the topic's end {} (another "
-            + "topic or cluster); reading reed.coordinates from its beginning", file.file(), tp.partition(), offset, end.get(tp));
+            + "topic or cluster); reading reed.coordinates from its beginning", checkpoint.file(), tp.partition(), offset, end.get(tp));
         return new HashMap<>();
       }
       from.put(tp, offset);
@@ -379,7 +376,7 @@ public final class IndexFeed implements AutoCloseable {
     Duration age = Duration.between(c.writtenAt(), clock.instant());
     boolean serveFirst = age.compareTo(checkpoints.serveWithin()) <= 0;
     log.info("index checkpoint {}: {} servers as of {} ({} s ago), read in {} ms; {} the {} coordinate records written since",
-        file.file(), c.servers().size(), c.writtenAt(), Math.max(0, age.toSeconds()), (System.nanoTime() - t0) / 1_000_000,
+        checkpoint.file(), c.servers().size(), c.writtenAt(), Math.max(0, age.toSeconds()), (System.nanoTime() - t0) / 1_000_000,
         serveFirst ? "serving it while reading" : "reading, before serving,", newer);
     Map<TopicPartition, Long> tail = new HashMap<>();
     if (serveFirst) {
@@ -408,19 +405,25 @@ public final class IndexFeed implements AutoCloseable {
     if (!(s.servers() instanceof ServerCoordinates servers)) return; // the feed's states always are
     writingCheckpoint = true;
     checkpointWriter.execute(() -> {
-      IndexCheckpoint file = new IndexCheckpoint(checkpoints.file());
       long t0 = System.nanoTime();
       try {
-        file.write(new IndexCheckpoint.Contents(s.builtAt(), dimensions, heightModel, offsets, s.landmarkIds(),
+        checkpoint.write(new IndexCheckpoint.Contents(s.builtAt(), dimensions, heightModel, offsets, s.landmarkIds(),
             servers.indexed()));
-        log.info("index checkpoint written to {}: {} servers, {} MB, in {} ms", file.file(), servers.size(),
-            Files.size(file.file()) >> 20, (System.nanoTime() - t0) / 1_000_000);
+        log.info("index checkpoint written to {}: {} servers, {} MB, in {} ms", checkpoint.file(), servers.size(),
+            Files.size(checkpoint.file()) >> 20, (System.nanoTime() - t0) / 1_000_000);
       } catch (IOException | RuntimeException e) {
-        log.warn("index checkpoint to {} failed: {}", file.file(), e.toString());
+        log.warn("index checkpoint to {} failed: {}", checkpoint.file(), e.toString());
       } finally {
         writingCheckpoint = false;
       }
     });
+  }
+
+  /** Caught up with everything there was to read: the feed is background work from now on. */
+  private void toBackground() {
+    decoder.shutdown();
+    // queries come first (coordinator README, "Thread priorities")
+    Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
   }
 
   /** A coordinate record decoded: the server, or null for a tombstone. */

@@ -122,7 +122,7 @@ public final class TargetPositioning {
     this(config, producer, clock, refreshEvery, moveThresholdMs, integrity, DEFAULT_BUDGET);
   }
 
-  /** @param budget a round's time for fitting ({@link #DEFAULT_BUDGET}); at least one batch is fitted a round */
+  /** @param budget a round's time for positioning ({@link #DEFAULT_BUDGET}); at least one batch is fitted a round */
   public TargetPositioning(CoordinateConfig config, Producer<byte[], byte[]> producer, Clock clock,
       Duration refreshEvery, double moveThresholdMs, HostIntegrity integrity, Duration budget) {
     this.budget = budget;
@@ -133,6 +133,10 @@ public final class TargetPositioning {
     this.clock = clock;
     this.refreshEvery = refreshEvery;
     this.moveThresholdMs = moveThresholdMs;
+  }
+
+  private boolean outOfTime(long startedNanos) {
+    return System.nanoTime() - startedNanos > budget.toNanos();
   }
 
   /** Whether the last round left targets for the next (its budget ran out): the next should come soon. */
@@ -199,7 +203,7 @@ public final class TargetPositioning {
     java.util.Iterator<Map.Entry<TargetWindows.Target, Boolean>> candidates = pending.entrySet().iterator();
     int examined = 0;
     for (int batch = 0; candidates.hasNext(); batch++) {
-      if (batch > 0 && System.nanoTime() - started > budget.toNanos()) {
+      if (batch > 0 && outOfTime(started)) {
         candidates.forEachRemaining(c -> carried.put(c.getKey().key(), newEpoch || c.getValue()));
         break;
       }
@@ -207,7 +211,7 @@ public final class TargetPositioning {
       while (candidates.hasNext() && jobs.size() < FIT_BATCH) {
         // a batch can pass over tens of thousands of unmoved targets (each read back and compared):
         // 5-9 s at round 1's end at 250,000 x 30 before the budget counted them
-        if ((++examined & 1023) == 0 && System.nanoTime() - started > budget.toNanos()) break;
+        if ((++examined & 1023) == 0 && outOfTime(started)) break;
         Map.Entry<TargetWindows.Target, Boolean> candidate = candidates.next();
         TargetWindows.Target t = candidate.getKey();
         boolean refit = newEpoch || candidate.getValue();
