@@ -217,7 +217,8 @@ final class RoundLoop implements AutoCloseable {
       }
     }
     MeshWindows.Mesh m = embedding.snapshot(mesh);
-    embedJob = java.util.concurrent.CompletableFuture.supplyAsync(() -> embedding.run(m, state, quarantined), embedder);
+    LandmarkEmbeddingRound.KnownLandmarks known = LandmarkEmbeddingRound.KnownLandmarks.of(state);
+    embedJob = java.util.concurrent.CompletableFuture.supplyAsync(() -> embedding.run(m, known, quarantined), embedder);
     return last;
   }
 

@@ -109,8 +109,27 @@ public final class LandmarkEmbeddingRound {
     this.moveThresholdMs = moveThresholdMs;
   }
 
+  /**
+   * What a round reads of the serving state: its landmarks, not its servers. A round runs on the
+   * embedding thread for up to tens of seconds while the feed builds new states; holding a whole
+   * state there kept a superseded index (~80 MB at 250,000 servers) alive on the leader
+   * (docs/research/scale.md, seventh pass).
+   *
+   * @param announcements latest announcement per landmark id
+   * @param coordinates landmark coordinates of epoch {@code epoch}, by id
+   * @param epoch the serving state's embedding epoch
+   * @param quarantined landmarks of that epoch the leader quarantined, by id
+   */
+  public record KnownLandmarks(Map<String, Landmark> announcements, Map<String, LandmarkCoordinate> coordinates, long epoch,
+      Map<String, LandmarkCoordinate> quarantined) {
+    public static KnownLandmarks of(ServingState s) {
+      return new KnownLandmarks(Map.copyOf(s.announcements()), Map.copyOf(s.landmarks()), s.landmarkEpoch(),
+          Map.copyOf(s.quarantinedLandmarks()));
+    }
+  }
+
   public Result run(MeshWindows mesh, ServingState state) {
-    return run(snapshot(mesh), state, Map.of());
+    return run(snapshot(mesh), KnownLandmarks.of(state), Map.of());
   }
 
   /** The mesh as this round embeds it; taken on the thread that owns the windows. */
@@ -125,19 +144,19 @@ public final class LandmarkEmbeddingRound {
    * snapshot: may run on another thread than the windows' owner (the round loop solves on a
    * background thread so ingest goes on), one call at a time.
    */
-  public Result run(MeshWindows.Mesh m, ServingState state, Map<String, LandmarkIntegrityRound.Held> quarantined) {
+  public Result run(MeshWindows.Mesh m, KnownLandmarks landmarks, Map<String, LandmarkIntegrityRound.Held> quarantined) {
     List<String> ids = new ArrayList<>();
     List<Integer> rows = new ArrayList<>();
     for (int i = 0; i < m.landmarkIds().size(); i++) {
-      if (state.announcements().containsKey(m.landmarkIds().get(i)) && !quarantined.containsKey(m.landmarkIds().get(i))) {
+      if (landmarks.announcements().containsKey(m.landmarkIds().get(i)) && !quarantined.containsKey(m.landmarkIds().get(i))) {
         ids.add(m.landmarkIds().get(i));
         rows.add(i);
       }
     }
-    int leftOut = state.announcements().size() - ids.size();
-    long current = Math.max(epoch, state.landmarkEpoch());
-    Map<String, LandmarkCoordinate> known = state.landmarkEpoch() >= epoch ? state.landmarks() : lastPublished;
-    Set<String> knownQuarantined = state.landmarkEpoch() >= epoch ? state.quarantinedLandmarks().keySet() : lastQuarantined;
+    int leftOut = landmarks.announcements().size() - ids.size();
+    long current = Math.max(epoch, landmarks.epoch());
+    Map<String, LandmarkCoordinate> known = landmarks.epoch() >= epoch ? landmarks.coordinates() : lastPublished;
+    Set<String> knownQuarantined = landmarks.epoch() >= epoch ? landmarks.quarantined().keySet() : lastQuarantined;
     Map<String, LandmarkIntegrityRound.Held> shown = new HashMap<>(quarantined);
     shown.values().removeIf(h -> h.position() == null); // nowhere to show it: it gets a tombstone like a landmark that left
     if (ids.size() < config.dimensions() + 2) {
@@ -204,7 +223,7 @@ public final class LandmarkEmbeddingRound {
     Timestamp ts = Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()).build();
     Map<String, LandmarkCoordinate> sent = new HashMap<>();
     for (int i = 0; i < ids.size(); i++) {
-      Landmark a = state.announcements().get(ids.get(i));
+      Landmark a = landmarks.announcements().get(ids.get(i));
       LandmarkCoordinate lc = LandmarkCoordinate.newBuilder()
           .setLandmarkId(ids.get(i))
           .setBeacon(a.getBeacon())
@@ -219,7 +238,7 @@ public final class LandmarkEmbeddingRound {
           lc.toByteArray()));
     }
     shown.forEach((id, h) -> {
-      Landmark a = state.announcements().get(id);
+      Landmark a = landmarks.announcements().get(id);
       LandmarkCoordinate lc = LandmarkCoordinate.newBuilder()
           .setLandmarkId(id)
           .setBeacon(a == null ? dev.reed.proto.v1.Endpoint.getDefaultInstance() : a.getBeacon())
