@@ -58,9 +58,13 @@ final class RoundLoop implements AutoCloseable {
   private volatile boolean alive = true;
   private volatile TargetPositioning.Result lastPositioning;
   private volatile Runnable afterRound = () -> { };
-  /** One embedding at a time, off the ingest thread. */
+  /**
+   * One embedding at a time, off the ingest thread. Started at normal priority and lowered once an
+   * embedding exists ({@link #embed}): without CAP_SYS_NICE a thread may lower its priority but not
+   * raise it again.
+   */
   private final java.util.concurrent.ExecutorService embedder = java.util.concurrent.Executors.newSingleThreadExecutor(
-      r -> Thread.ofPlatform().name("landmark-embedding").priority(Thread.MIN_PRIORITY).daemon().unstarted(r));
+      r -> Thread.ofPlatform().name("landmark-embedding").daemon().unstarted(r));
   private java.util.concurrent.CompletableFuture<LandmarkEmbeddingRound.Result> embedJob;
 
   RoundLoop(CoordinatorConfig config, SampleIngest ingest, TargetWindows windows, MeshWindows mesh, IndexFeed feed,
@@ -218,7 +222,13 @@ final class RoundLoop implements AutoCloseable {
     }
     MeshWindows.Mesh m = embedding.snapshot(mesh);
     LandmarkEmbeddingRound.KnownLandmarks known = LandmarkEmbeddingRound.KnownLandmarks.of(state);
-    embedJob = java.util.concurrent.CompletableFuture.supplyAsync(() -> embedding.run(m, known, quarantined), embedder);
+    // until the first embedding lands no replica can position a target, so it is solved at normal priority; at nice 10
+    // beside ingest and queries it took 39 s of the scale harness's first round (docs/research/scale.md, item 45)
+    int priority = known.epoch() == 0 ? Thread.NORM_PRIORITY : Thread.MIN_PRIORITY;
+    embedJob = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      Thread.currentThread().setPriority(priority);
+      return embedding.run(m, known, quarantined);
+    }, embedder);
     return last;
   }
 

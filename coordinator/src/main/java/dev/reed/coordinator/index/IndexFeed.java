@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.proto.Topic;
+import dev.reed.proto.v1.IntegrityKind;
 import dev.reed.proto.v1.Landmark;
 import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ServerCoordinate;
@@ -17,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +77,7 @@ public final class IndexFeed implements AutoCloseable {
   private final AtomicLong invalid = new AtomicLong();
   private final AtomicLong records = new AtomicLong();
   private final AtomicLong rebuilds = new AtomicLong();
+  private volatile Map<IntegrityKind, Long> flagged = Map.of();
   private final CountDownLatch caughtUp = new CountDownLatch(1);
   private final Thread thread;
   /**
@@ -478,15 +481,32 @@ public final class IndexFeed implements AutoCloseable {
   private void rebuild() {
     ServingState.EpochLandmarks lm = ServingState.EpochLandmarks.newest(landmarkCoordinates, dimensions);
     List<ServerEntry> entries = new ArrayList<>(servers.size());
-    for (IndexedServer s : servers.values()) entries.add(s.entry());
+    Map<IntegrityKind, Long> flaggedNow = new EnumMap<>(IntegrityKind.class);
+    for (IndexedServer s : servers.values()) {
+      entries.add(s.entry());
+      IntegrityKind k = s.template().integrity();
+      if (k == IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY || k == IntegrityKind.INTEGRITY_KIND_INCONSISTENT) {
+        flaggedNow.merge(k, 1L, Long::sum);
+      }
+    }
     RankingIndex index = RankingIndex.of(entries);
     List<String> table = landmarkNumbers.table(); // after every template of this state was numbered: it covers their refs
     ServerCoordinates coordinates = new ServerCoordinates(Map.copyOf(servers), table);
     state.set(new ServingState(index, coordinates, coordinates.templates(),
         lm.coordinates(), lm.anchors(), Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(),
         dimensions, heightModel, table, lm.quarantined()));
+    flagged = flaggedNow;
     rebuilds.incrementAndGet();
     onRebuild.run();
+  }
+
+  /**
+   * Servers of the current state the host integrity check flags as {@code kind}, counted at its
+   * build: a metric scrape that streamed the state's 250,000 templates per kind cost the scale
+   * harness's replicas 6.5 % of a core at one scrape every 500 ms (docs/research/scale.md, item 43).
+   */
+  public long flagged(IntegrityKind kind) {
+    return flagged.getOrDefault(kind, 0L);
   }
 
   @Override

@@ -75,6 +75,12 @@ public final class LandmarkEmbeddingRound {
    * after any other outcome.
    */
   private Unchanged lastUnchanged;
+  private volatile long solves;
+
+  /** Embeddings solved so far (rounds that kept an unchanged input's embedding solve nothing). */
+  public long solves() {
+    return solves;
+  }
 
   private record Unchanged(List<String> ids, double[][] d, List<Coordinate> previous, Set<String> known, double median) {
     boolean sameInput(List<String> ids, double[][] d, List<Coordinate> previous, Set<String> known, double toleranceMs) {
@@ -191,6 +197,7 @@ public final class LandmarkEmbeddingRound {
     try {
       // a fresh generator from the same seed every round: the same mesh gives the same solution (the random
       // restarts would otherwise land in other minima of about the same cost, a new epoch every round)
+      solves++;
       e = new LandmarkEmbedder(config, new SplittableRandom(seed)).embed(d, any ? previous : null);
     } catch (IllegalArgumentException ex) {
       return new Result(ids.size(), leftOut, false, current, Double.NaN, ex.getMessage());
@@ -262,6 +269,10 @@ public final class LandmarkEmbeddingRound {
     producer.flush();
     lastPublished = Map.copyOf(sent);
     lastQuarantined = Set.copyOf(shown.keySet());
+    // the next round sees this solution as the previous one: solving the same mesh again only confirms it (same
+    // seed, aligned to itself), and that solve cost the leader ~10 s of a core in the middle of the scale harness's
+    // first round (docs/research/scale.md, item 44)
+    lastUnchanged = new Unchanged(List.copyOf(ids), d, List.copyOf(e.coordinates()), Set.copyOf(ids), median);
     return new Result(ids.size(), leftOut, true, epoch, median, null);
   }
 

@@ -56,6 +56,7 @@ class LandmarkEmbeddingRoundTest {
     assertThat(first.landmarks()).isEqualTo(4);
     assertThat(first.leftOut()).isEqualTo(1);
     assertThat(first.epoch()).isEqualTo(1);
+    assertThat(round.solves()).isEqualTo(1);
     Map<String, LandmarkCoordinate> published = new HashMap<>();
     for (ProducerRecord<byte[], byte[]> r : producer.history()) {
       LandmarkCoordinate c = LandmarkCoordinate.parseFrom(r.value());
@@ -79,12 +80,14 @@ class LandmarkEmbeddingRoundTest {
     LandmarkEmbeddingRound.Result again = round.run(mesh, state(published, 1));
     assertThat(again.published()).as("same mesh, aligned to the previous: no new epoch").isFalse();
     assertThat(producer.history()).isEmpty();
+    assertThat(round.solves()).as("the published solution is the next round's previous: the same mesh is not solved again").isEqualTo(1);
 
     for (int j = 2; j < 4; j++) mesh.add(mesh(4, j, 2)); // now l4 has enough peers
     LandmarkEmbeddingRound.Result third = round.run(mesh, state(published, 1));
     assertThat(third.published()).isTrue();
     assertThat(third.landmarks()).isEqualTo(5);
     assertThat(third.epoch()).isEqualTo(2);
+    assertThat(round.solves()).as("a landmark joined: solved").isEqualTo(2);
 
     producer.clear();
     LandmarkEmbeddingRound.Result lagged = round.run(mesh, state(published, 1));
