@@ -66,12 +66,14 @@ class LandmarkEmbedderTest {
     assertThat(e.medianRelativeError()).isLessThan(0.01);
   }
 
-  @Test
-  void embedsManyLandmarksHierarchically() {
-    List<Coordinate> truth = Synthetic.points(60, 4, 200, false, 21);
+  @ParameterizedTest
+  @ValueSource(ints = {30, 60})
+  void embedsManyLandmarksHierarchically(int n) {
+    assertThat(n).isGreaterThan(LandmarkEmbedder.JOINT_LIMIT);
+    List<Coordinate> truth = Synthetic.points(n, 4, 200, false, 21);
     LandmarkEmbedding e = new LandmarkEmbedder(new CoordinateConfig(4, false), new SplittableRandom(1))
         .embed(Synthetic.matrix(truth), null);
-    assertThat(e.coordinates()).hasSize(60);
+    assertThat(e.coordinates()).hasSize(n);
     assertThat(e.medianRelativeError()).isLessThan(0.02);
   }
 

@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Landmark embedding (GNP) of 15 and 100 landmarks in the default model, from an RTT matrix with
+ * Landmark embedding (GNP) of 15, 30 and 100 landmarks in the default model, from an RTT matrix with
  * 10 % noise, aligned to the previous round's solution as the coordinator does every round.
  */
 @State(Scope.Benchmark)
@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Threads(1)
 public class EmbeddingBenchmark {
 
-  @Param({"15", "100"})
+  @Param({"15", "30", "100"})
   int landmarks;
 
   double[][] rtt;
