@@ -107,21 +107,21 @@ final class ScaleRun {
       try (GroupLag lag = new GroupLag(bootstrap, CoordinatorConfig.Kafka.DEFAULT_GROUP_ID);
           QueryLoad queries = new QueryLoad(replicas.stream().map(ReplicaProcess::grpcTarget).toList(), s.queryRate(),
               s.pageSize(), 4, s.queryWarmup(), s.out().resolve("query-load.log"))) {
-        // samples published while the group still rebalances would be replayed by a partition's next
-        // owner and counted twice; the invariant needs a settled group first: every member joined, every
-        // partition held, and the same assignment for 5 s (a cooperative rebalance moves partitions in
-        // two steps, the first of which already looks complete)
         long queriesFrom = System.nanoTime();
         if (s.queryRate() > 0) {
-          // queries run before the first sample and on, as on a deployment that serves while it ingests: the load
-          // generator's JVM start and warm-up come before round 1. Started at round 1's end (until the seventh
+          // queries run from before the first sample on, as on a deployment that serves while it ingests, and the
+          // load generator's JVM start and warm-up come before round 1: started at round 1's end (until the seventh
           // pass) they took about a core from the positioning round 1's served time waits for, and started with
-          // round 1 from its first embedding (docs/research/scale.md, item 42).
+          // round 1 they took it from the first embedding (docs/research/scale.md, item 42)
           queries.start();
           progress("query load started in its own JVM: %.0f GetOrderedServers/s, pages of %d, round robin over the replicas "
               + "(first %d s not measured: warm-up, before the first sample; round 1's figures are reported apart, the "
               + "summary's are from round 2 on)", s.queryRate(), s.pageSize(), s.queryWarmup().toSeconds());
         }
+        // samples published while the group still rebalances would be replayed by a partition's next
+        // owner and counted twice; the invariant needs a settled group first: every member joined, every
+        // partition held, and the same assignment for 5 s (a cooperative rebalance moves partitions in
+        // two steps, the first of which already looks complete)
         String[] settled = {""};
         long[] since = {0};
         awaitCondition("consumer group stable: " + s.replicas() + " member(s) hold all "

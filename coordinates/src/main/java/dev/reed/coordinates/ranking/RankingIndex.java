@@ -200,12 +200,12 @@ public final class RankingIndex {
     return n;
   }
 
-  /** Dimension count of the indexed coordinates (0 when empty). */
   /** How many servers the integrity check flags ({@link ServerAttributes#suspect}). */
   public int suspects() {
     return suspects;
   }
 
+  /** Dimension count of the indexed coordinates (0 when empty). */
   public int dimensions() {
     return d;
   }
