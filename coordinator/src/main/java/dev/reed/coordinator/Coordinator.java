@@ -371,7 +371,7 @@ public final class Coordinator implements AutoCloseable {
     FunctionCounter.builder("reed_index_records", feed, IndexFeed::recordsRead).register(registry);
     FunctionCounter.builder("reed_index_rebuilds", feed, IndexFeed::rebuilds).register(registry);
     for (IntegrityKind k : List.of(IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY, IntegrityKind.INTEGRITY_KIND_INCONSISTENT)) {
-      Gauge.builder("reed_servers_flagged", feed, f -> f.flagged(k))
+      Gauge.builder("reed_servers_flagged", feed, f -> f.servers(k))
           .description("servers in the index the host integrity check flags, by kind")
           .tag("kind", k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT)).register(registry);
     }
