@@ -233,6 +233,16 @@ public final class Coordinator implements AutoCloseable {
       resources.add(reportLearning);
     }
 
+    if (config.serveOnly()) {
+      startSnapshots(geo);
+      registerServingMetrics();
+      startMetrics();
+      log.info("coordinator {} started in {} ms as a serving replica (no ingest, no positioning, no leadership): grpc {}{}, "
+          + "dims {}{}, kafka {}", config.leadership().identity(), (System.nanoTime() - t0) / 1_000_000, api.address(),
+          http == null ? "" : ", http " + http.url(), config.rounds().dimensions(), config.rounds().height() ? "+height" : "",
+          config.kafka().bootstrap());
+      return;
+    }
     if (leader == null) leader = switch (config.leadership().election()) {
       case "standalone" -> LeaderElection.standalone();
       case "file" -> LeaderElection.fileLock(config.leadership().leaseFile(), config.leadership().identity(), Duration.ofSeconds(1));
@@ -274,34 +284,41 @@ public final class Coordinator implements AutoCloseable {
     resources.add(loop);
     loop.start();
 
-    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
-        Thread.ofPlatform().name("snapshots").priority(Thread.MIN_PRIORITY).daemon().factory());
-    resources.add(scheduler::shutdownNow);
-    if (config.snapshots().dir() != null) {
-      SnapshotFiles files = new SnapshotFiles(config.snapshots().dir(), config.snapshots().keep());
-      long every = config.snapshots().every().toMillis();
-      scheduler.scheduleAtFixedRate(() -> {
-        try {
-          ServingState s = feed.current();
-          files.write(s, geo.get(), config.clock().instant());
-          log.info("snapshot written to {}: {} servers, {} landmarks", config.snapshots().dir(), s.servers().size(),
-              s.landmarks().size());
-        } catch (IOException | RuntimeException e) {
-          log.warn("snapshot to {} failed: {}", config.snapshots().dir(), e.toString());
-        }
-      }, every, every, TimeUnit.MILLISECONDS);
-    }
-    registerMetrics(deadLetters, ingest);
-    if (config.metricsPort() >= 0) {
-      metrics = OpsServer.start(new InetSocketAddress(config.bindAddress(), config.metricsPort()), registry::scrape,
-          this::health);
-      resources.add(metrics);
-      log.info("metrics on http://{}/metrics, health on /healthz", Endpoints.key(metrics.address()));
-    }
+    startSnapshots(geo);
+    registerServingMetrics();
+    registerIngestMetrics(deadLetters, ingest);
+    startMetrics();
     log.info("coordinator {} started in {} ms: grpc {}{}, dims {}{}, leader election {}, kafka {}", config.leadership().identity(),
         (System.nanoTime() - t0) / 1_000_000, api.address(), http == null ? "" : ", http " + http.url(),
         config.rounds().dimensions(), config.rounds().height() ? "+height" : "",
         leader.describe(), config.kafka().bootstrap());
+  }
+
+  /** Snapshot files every {@code --snapshot-every}, when a directory is set. */
+  private void startSnapshots(Supplier<GeoModel> geo) {
+    if (config.snapshots().dir() == null) return;
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
+        Thread.ofPlatform().name("snapshots").priority(Thread.MIN_PRIORITY).daemon().factory());
+    resources.add(scheduler::shutdownNow);
+    SnapshotFiles files = new SnapshotFiles(config.snapshots().dir(), config.snapshots().keep());
+    long every = config.snapshots().every().toMillis();
+    scheduler.scheduleAtFixedRate(() -> {
+      try {
+        ServingState s = feed.current();
+        files.write(s, geo.get(), config.clock().instant());
+        log.info("snapshot written to {}: {} servers, {} landmarks", config.snapshots().dir(), s.servers().size(),
+            s.landmarks().size());
+      } catch (IOException | RuntimeException e) {
+        log.warn("snapshot to {} failed: {}", config.snapshots().dir(), e.toString());
+      }
+    }, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  private void startMetrics() throws IOException {
+    if (config.metricsPort() < 0) return;
+    metrics = OpsServer.start(new InetSocketAddress(config.bindAddress(), config.metricsPort()), registry::scrape, this::health);
+    resources.add(metrics);
+    log.info("metrics on http://{}/metrics, health on /healthz", Endpoints.key(metrics.address()));
   }
 
   private void ensureTopics() throws IOException {
@@ -343,25 +360,10 @@ public final class Coordinator implements AutoCloseable {
     return out;
   }
 
-  private void registerMetrics(DeadLetters deadLetters, SampleIngest ingest) {
+  /** What every replica serves from: the JVM's memory, the index, the location model, client reports. */
+  private void registerServingMetrics() {
     // heap and non-heap pools (jvm_memory_used_bytes{area="heap"}): what sizing a replica needs
     new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
-    FunctionCounter.builder("reed_ingest_samples", ingest, i -> i.counters().samples())
-        .description("valid RTT samples ingested").register(registry);
-    FunctionCounter.builder("reed_ingest_mesh_samples", ingest, i -> i.counters().meshSamples())
-        .description("valid mesh samples ingested").register(registry);
-    FunctionCounter.builder("reed_ingest_seeded_targets", ingest, SampleIngest::seededTargets)
-        .description("targets taken over from another replica, seeded with the minima it published").register(registry);
-    FunctionCounter.builder("reed_dead_letters", deadLetters, DeadLetters::count)
-        .description("records refused and sent to reed.dead-letter").register(registry);
-    FunctionCounter.builder("reed_rounds", loop, RoundLoop::rounds).description("rounds completed").register(registry);
-    FunctionCounter.builder("reed_targets_positioned", loop, RoundLoop::positioned).register(registry);
-    FunctionCounter.builder("reed_coordinates_published", loop, RoundLoop::published).register(registry);
-    Gauge.builder("reed_round_seconds", loop, l -> l.lastRoundNanos() / 1e9).description("duration of the last round")
-        .register(registry);
-    Gauge.builder("reed_window_targets", windows, TargetWindows::size).description("targets with windows here")
-        .register(registry);
-    Gauge.builder("reed_window_bytes", windows, w -> w.windows().bytesAllocated()).register(registry);
     Gauge.builder("reed_index_servers", feed, f -> f.current().servers().size()).register(registry);
     Gauge.builder("reed_index_landmarks", feed, f -> f.current().landmarks().size()).register(registry);
     Gauge.builder("reed_index_landmark_epoch", feed, f -> f.current().landmarkEpoch()).register(registry);
@@ -375,21 +377,8 @@ public final class Coordinator implements AutoCloseable {
           .description("servers in the index the host integrity check flags, by kind")
           .tag("kind", k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT)).register(registry);
     }
-    Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
     Gauge.builder("reed_landmarks_quarantined", feed, f -> f.current().quarantinedLandmarks().size())
         .description("landmarks the leader quarantined for RTTs inconsistent with the others' (issue 18)").register(registry);
-    FunctionCounter.builder("reed_landmark_checks", loop, RoundLoop::landmarkChecks)
-        .description("landmark rounds the lying-landmark check judged (leader)").register(registry);
-    // 1 = quarantined, 0 = serving, per landmark of the current epoch: every replica reads the same published set
-    MultiGauge perLandmark = MultiGauge.builder("reed_landmark_quarantined")
-        .description("1 while the landmark is quarantined, 0 while it is an anchor").register(registry);
-    loop.afterRound(() -> {
-      ServingState s = feed.current();
-      List<MultiGauge.Row<?>> rows = new ArrayList<>();
-      s.landmarks().keySet().forEach(id -> rows.add(MultiGauge.Row.of(Tags.of("landmark", id), 0)));
-      s.quarantinedLandmarks().keySet().forEach(id -> rows.add(MultiGauge.Row.of(Tags.of("landmark", id), 1)));
-      perLandmark.register(rows, true);
-    });
     if (geoTraining != null) {
       for (HostLocations.Reason r : HostLocations.Reason.values()) {
         FunctionCounter.builder("reed_geo_locations_ignored", locations, l -> l.ignored(r))
@@ -409,6 +398,39 @@ public final class Coordinator implements AutoCloseable {
           .description("median relative error of the served fused prediction in cross-validation").register(registry);
     }
     if (reportIntake != null) registerReportMetrics();
+  }
+
+  /** What only an ingesting replica has: its share of reed.samples, its rounds, leadership, the master front ends. */
+  private void registerIngestMetrics(DeadLetters deadLetters, SampleIngest ingest) {
+    FunctionCounter.builder("reed_ingest_samples", ingest, i -> i.counters().samples())
+        .description("valid RTT samples ingested").register(registry);
+    FunctionCounter.builder("reed_ingest_mesh_samples", ingest, i -> i.counters().meshSamples())
+        .description("valid mesh samples ingested").register(registry);
+    FunctionCounter.builder("reed_ingest_seeded_targets", ingest, SampleIngest::seededTargets)
+        .description("targets taken over from another replica, seeded with the minima it published").register(registry);
+    FunctionCounter.builder("reed_dead_letters", deadLetters, DeadLetters::count)
+        .description("records refused and sent to reed.dead-letter").register(registry);
+    FunctionCounter.builder("reed_rounds", loop, RoundLoop::rounds).description("rounds completed").register(registry);
+    FunctionCounter.builder("reed_targets_positioned", loop, RoundLoop::positioned).register(registry);
+    FunctionCounter.builder("reed_coordinates_published", loop, RoundLoop::published).register(registry);
+    Gauge.builder("reed_round_seconds", loop, l -> l.lastRoundNanos() / 1e9).description("duration of the last round")
+        .register(registry);
+    Gauge.builder("reed_window_targets", windows, TargetWindows::size).description("targets with windows here")
+        .register(registry);
+    Gauge.builder("reed_window_bytes", windows, w -> w.windows().bytesAllocated()).register(registry);
+    Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
+    FunctionCounter.builder("reed_landmark_checks", loop, RoundLoop::landmarkChecks)
+        .description("landmark rounds the lying-landmark check judged (leader)").register(registry);
+    // 1 = quarantined, 0 = serving, per landmark of the current epoch: every replica reads the same published set
+    MultiGauge perLandmark = MultiGauge.builder("reed_landmark_quarantined")
+        .description("1 while the landmark is quarantined, 0 while it is an anchor").register(registry);
+    loop.afterRound(() -> {
+      ServingState s = feed.current();
+      List<MultiGauge.Row<?>> rows = new ArrayList<>();
+      s.landmarks().keySet().forEach(id -> rows.add(MultiGauge.Row.of(Tags.of("landmark", id), 0)));
+      s.quarantinedLandmarks().keySet().forEach(id -> rows.add(MultiGauge.Row.of(Tags.of("landmark", id), 1)));
+      perLandmark.register(rows, true);
+    });
     if (quake3Master != null) {
       FunctionCounter.builder("reed_q3_master_heartbeats", quake3Master, m -> m.counters().heartbeats()).register(registry);
       FunctionCounter.builder("reed_q3_master_registered", quake3Master, m -> m.counters().registered()).register(registry);
@@ -464,10 +486,10 @@ public final class Coordinator implements AutoCloseable {
     return reportLearning;
   }
 
-  /** {@code /healthz}: serving only while the index is caught up and the round loop runs. */
+  /** {@code /healthz}: serving only while the index is caught up and (unless serving only) the round loop runs. */
   private OpsServer.Health health() {
     if (closed) return new OpsServer.Health(false, "shutting down");
-    if (!loop.alive()) return new OpsServer.Health(false, "round loop stopped");
+    if (loop != null && !loop.alive()) return new OpsServer.Health(false, "round loop stopped");
     if (!feed.caughtUp()) return new OpsServer.Health(false, "index not caught up");
     return new OpsServer.Health(true, "serving");
   }
@@ -521,12 +543,12 @@ public final class Coordinator implements AutoCloseable {
   /** The state queries are served from right now. */
   /** Landmark rounds the lying-landmark check has judged on this replica (while leading; 0 otherwise). */
   long landmarkChecks() {
-    return loop.landmarkChecks();
+    return loop == null ? 0 : loop.landmarkChecks();
   }
 
   /** The leader's current quarantine decision (empty on a replica that is not leading). */
   Set<String> quarantineDecided() {
-    return loop.quarantineDecided();
+    return loop == null ? Set.of() : loop.quarantineDecided();
   }
 
   public ServingState servingState() {

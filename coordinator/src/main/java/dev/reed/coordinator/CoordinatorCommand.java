@@ -203,6 +203,11 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "minViolatingPairs, lightToleranceMs; coordinates IntegrityConfig); repeatable")
   Map<String, String> integrityParams;
 
+  @Option(names = "--serve-only",
+      description = "a serving replica: reads the index topics and answers gRPC and HTTP queries, but takes no share "
+          + "of reed.samples, positions nothing, never leads and runs no master front end (default: ${DEFAULT-VALUE})")
+  boolean serveOnly;
+
   @Option(names = "--group-id", description = "consumer group the replicas share reed.samples in (default: ${DEFAULT-VALUE})")
   String groupId = Kafka.DEFAULT_GROUP_ID;
 
@@ -253,6 +258,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
             : dev.reed.coordinates.integrity.QuarantineConfig.off())
         .reports(reports).reportKeyFile(reportKeyFile).reportParams(reportParams == null ? Map.of() : reportParams)
         .integrityParams(integrityParams == null ? Map.of() : integrityParams)
+        .serveOnly(serveOnly)
         .build();
   }
 

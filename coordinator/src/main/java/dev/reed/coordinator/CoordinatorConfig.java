@@ -36,6 +36,10 @@ import java.util.Set;
  * @param http the HTTP face for web clients (JSON, gRPC-Web, the page); {@link Http#OFF} by default
  * @param reports client reports (issue 16): on by default
  * @param integrity the host integrity check's tolerances (issue 18): the measured defaults
+ * @param serveOnly a serving replica: it reads the index topics and answers queries, but takes no
+ *     share of reed.samples, positions nothing and never leads (false by default). Its heap turns
+ *     over only with the index, so its collections are rare and short beside an ingesting
+ *     replica's (docs/research/scale.md, eighth pass); more of them scale the reads alone
  */
 public record CoordinatorConfig(
     Kafka kafka,
@@ -51,7 +55,8 @@ public record CoordinatorConfig(
     Clock clock,
     Http http,
     Reports reports,
-    Integrity integrity) {
+    Integrity integrity,
+    boolean serveOnly) {
 
   public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
 
@@ -84,6 +89,11 @@ public record CoordinatorConfig(
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(reports, "reports");
     Objects.requireNonNull(integrity, "integrity");
+    if (serveOnly && !geo.isEmpty()) {
+      // the location model trains on the landmark mesh, which only the ingesting replicas read
+      throw new IllegalArgumentException("--serve-only does not take --geoip or --asn: the location model is trained "
+          + "on the landmark mesh, which serving replicas do not read");
+    }
   }
 
   /**
@@ -424,11 +434,12 @@ public record CoordinatorConfig(
     private Path reportKeyFile;
     private Map<String, String> reportParams;
     private Map<String, String> integrityParams;
+    private boolean serveOnly;
 
     private Builder(String kafkaBootstrap) {
       this(new CoordinatorConfig(new Kafka(kafkaBootstrap, Map.of(), Kafka.DEFAULT_GROUP_ID), DEFAULT_BIND_ADDRESS, DEFAULT_METRICS_PORT, Api.DEFAULT, Rounds.DEFAULT, Catalog.DEFAULT,
           Snapshots.DEFAULT, IndexFeed.Checkpoints.NONE, Leadership.DEFAULT, GeoFiles.NONE, Clock.systemUTC(), Http.OFF, Reports.DEFAULT,
-          Integrity.DEFAULT));
+          Integrity.DEFAULT, false));
     }
 
     private Builder(CoordinatorConfig c) {
@@ -477,6 +488,7 @@ public record CoordinatorConfig(
       reportKeyFile = c.reports.keyFile();
       reportParams = c.reports.params();
       integrityParams = c.integrity.params();
+      serveOnly = c.serveOnly;
     }
 
     public Builder kafkaProperties(Map<String, String> v) { kafkaProperties = v; return this; }
@@ -536,6 +548,9 @@ public record CoordinatorConfig(
     /** The databases as a whole, e.g. the testbed's {@code HostLocationsCsv.geoFiles(file)} for the demo. */
     public Builder geo(GeoFiles v) { geo = v; return this; }
 
+    /** A serving replica ({@code --serve-only}): the index and the API, no ingest, no positioning, no leadership. */
+    public Builder serveOnly(boolean v) { serveOnly = v; return this; }
+
     /** Loopback listeners on free ports: what tests, the demo and the client SDK tests use. */
     public Builder loopbackEphemeral() {
       return bindAddress("127.0.0.1").grpcPort(0).quake3MasterPort(0).valveMasterPort(0).leaderElection("standalone");
@@ -550,7 +565,7 @@ public record CoordinatorConfig(
           new Leadership(leaderElection, leaseNamespace, leaseName, identity, leaseFile), geo, clock,
           new Http(http, corsOrigins, wsOverheadMs),
           new Reports(reports, reportKeyFile, reportParams),
-          new Integrity(integrityParams));
+          new Integrity(integrityParams), serveOnly);
     }
   }
 }

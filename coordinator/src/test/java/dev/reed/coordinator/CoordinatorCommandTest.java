@@ -101,6 +101,15 @@ class CoordinatorCommandTest {
   }
 
   @Test
+  void serveOnlyComesFromTheFlagOrTheEnvironmentAndRefusesLocationDatabases() {
+    assertThat(parse("--kafka", "k:1").config().serveOnly()).isFalse();
+    assertThat(parse("--kafka", "k:1", "--serve-only").config().serveOnly()).isTrue();
+    assertThat(parse(Map.of("REED_COORDINATOR_SERVE_ONLY", "true"), "--kafka", "k:1").config().serveOnly()).isTrue();
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--serve-only", "--geoip", "city.mmdb").config())
+        .hasMessageContaining("--serve-only does not take --geoip");
+  }
+
+  @Test
   void helpShowsTheDefaultsOfTheConfiguration() {
     StringWriter out = new StringWriter();
     new CommandLine(new CoordinatorCommand()).setDefaultValueProvider(new EnvironmentDefaults(Map.of()))

@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 final class ReplicaProcess implements AutoCloseable {
   private final int index;
   private final List<String> command;
+  private final String name;
   private final Path log;
   private final Path outDir;
   private final int grpcPort;
@@ -39,26 +40,30 @@ final class ReplicaProcess implements AutoCloseable {
   private Process process;
   private long startedNanos;
 
-  ReplicaProcess(int index, String bootstrap, Path outDir, String heap, List<String> gcOptions, Duration roundInterval, Duration replay,
-      Path leaseFile)
+  /** @param serveOnly a serving replica ({@code --serve-only}), named serving-N in the output directory */
+  ReplicaProcess(int index, boolean serveOnly, String bootstrap, Path outDir, String heap, List<String> gcOptions,
+      Duration roundInterval, Duration replay, Path leaseFile)
       throws IOException {
     this.index = index;
     this.grpcPort = freePort();
     this.metricsPort = freePort();
-    this.log = outDir.resolve("replica-" + index + ".log");
+    this.name = (serveOnly ? "serving-" : "replica-") + index;
+    this.log = outDir.resolve(name + ".log");
     this.outDir = outDir;
     // The priority flags are ./reed coordinator's (coordinator README, "Thread priorities"); the
     // GC log (collections and safepoints) shows the pauses behind the query tail.
     List<String> jvm = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap));
     jvm.addAll(gcOptions);
     jvm.addAll(List.of("-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10",
-        "-Xlog:gc,safepoint:file=" + outDir.resolve("replica-" + index + "-gc-%p.log") + ":uptime"));
-    command = ChildJvm.command(jvm, Reed.class.getName(), List.of("coordinator",
+        "-Xlog:gc,safepoint:file=" + outDir.resolve(name + "-gc-%p.log") + ":uptime"));
+    List<String> args = new ArrayList<>(List.of("coordinator",
         "--kafka", bootstrap, "--bind", "127.0.0.1", "--grpc-port", Integer.toString(grpcPort),
         "--metrics-port", Integer.toString(metricsPort), "--q3-master-port", "-1", "--valve-master-port", "-1",
         "--round-interval", roundInterval.toMillis() + "ms", "--replay", replay.toSeconds() + "s", "--leader-election", "file",
         "--lease-file", leaseFile.toString(), "--no-reports",
-        "--index-checkpoint", outDir.resolve("replica-" + index + ".checkpoint").toString()));
+        "--index-checkpoint", outDir.resolve(name + ".checkpoint").toString()));
+    if (serveOnly) args.add("--serve-only");
+    command = ChildJvm.command(jvm, Reed.class.getName(), args);
   }
 
   int index() {
@@ -73,7 +78,7 @@ final class ReplicaProcess implements AutoCloseable {
   void start() throws IOException {
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    pb.environment().put("HOSTNAME", "replica" + index);
+    pb.environment().put("HOSTNAME", name.replace("-", "")); // the replica's identity: replica1, serving1
     startedNanos = System.nanoTime();
     process = pb.start();
   }
@@ -150,7 +155,7 @@ final class ReplicaProcess implements AutoCloseable {
   long heapAfterGcBytes() throws InterruptedException {
     if (!alive()) return -1;
     Path jcmd = Path.of(ChildJvm.java()).resolveSibling("jcmd");
-    Path gcLog = outDir.resolve("replica-" + index + "-gc-" + process.pid() + ".log");
+    Path gcLog = outDir.resolve(name + "-gc-" + process.pid() + ".log");
     try {
       long before = Files.exists(gcLog) ? Files.size(gcLog) : 0; // only this collection's lines are read
       Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")

@@ -39,6 +39,11 @@ public final class ScaleCommand implements Callable<Integer> {
   @Option(names = "--replicas", paramLabel = "R", description = "Coordinator processes, 1-3 (default: ${DEFAULT-VALUE}).")
   int replicas = 1;
 
+  @Option(names = "--serving-replicas", paramLabel = "N",
+      description = "Serving replicas, 0-3 (./reed coordinator --serve-only: the index and the API, no share of the "
+          + "samples); when set, the query load goes to them instead of the ingesting replicas (default: ${DEFAULT-VALUE}).")
+  int servingReplicas = 0;
+
   @Option(names = "--replica-heap", paramLabel = "SIZE", description = "-Xms/-Xmx of each replica (default: ${DEFAULT-VALUE}).")
   String replicaHeap = "2g";
 
@@ -80,13 +85,14 @@ public final class ScaleCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ScaleSettings s;
     try {
-      s = new ScaleSettings(targets, landmarks, Duration.ofSeconds(roundSeconds), rounds, replicas, replicaHeap, replicaGc,
+      s = new ScaleSettings(targets, landmarks, Duration.ofSeconds(roundSeconds), rounds, replicas, servingReplicas, replicaHeap, replicaGc,
           Duration.ofSeconds(coordinatorRoundSeconds), queryRate, Duration.ofSeconds(queryWarmupSeconds), pageSize, timeouts, !noKill, bootstrap, out);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    spec.commandLine().getOut().printf("scale: %,d targets x %d landmarks every %d s = %,.0f samples/s offered, %d replica(s)%n",
-        targets, landmarks, roundSeconds, s.offeredRate(), replicas);
+    spec.commandLine().getOut().printf("scale: %,d targets x %d landmarks every %d s = %,.0f samples/s offered, %d replica(s)%s%n",
+        targets, landmarks, roundSeconds, s.offeredRate(), replicas,
+        servingReplicas == 0 ? "" : " and " + servingReplicas + " serving replica(s)");
     ScaleResult r = new ScaleRun(s, System.out).run();
     Path md = ScaleReport.write(r, "./reed " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
     System.out.println("report: " + md.toAbsolutePath());

@@ -59,8 +59,9 @@ final class ScaleReport {
   private static String markdown(ScaleResult r, String command, List<String> plots) {
     ScaleSettings s = r.settings();
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "# Scale run: %,d targets x %d landmarks, %d replica(s), %d s rounds%n%n",
-        s.targets(), s.landmarks(), s.replicas(), s.round().toSeconds()));
+    b.append(String.format(Locale.ROOT, "# Scale run: %,d targets x %d landmarks, %d replica(s)%s, %d s rounds%n%n",
+        s.targets(), s.landmarks(), s.replicas(), s.servingReplicas() == 0 ? "" : " + " + s.servingReplicas() + " serving",
+        s.round().toSeconds()));
     b.append("Command: `").append(command).append("`  \n");
     b.append(String.format(Locale.ROOT, "Load average at the end (/proc/loadavg): %s; %d cores.%n%n", r.load(),
         Runtime.getRuntime().availableProcessors()));
@@ -81,7 +82,11 @@ final class ScaleReport {
           "%,d targets in windows; heap after GC %,d MB (start %,d MB): %.1f bytes per pair of the deployment; RSS %,d MB",
           m.windowTargets(), m.heapAfterGc() >> 20, m.heapAtStart() >> 20, r.heapBytesPerPair(m), m.rss() >> 20);
     }
-    row(b, "GetOrderedServers during ingest (load in its own JVM)",
+    for (ScaleResult.ServingFigures m : r.serving()) {
+      row(b, "serving replica " + m.index() + " (--serve-only)", "%,d servers in its index; heap after GC %,d MB; RSS %,d MB",
+          m.indexServers(), m.heapAfterGc() >> 20, m.rss() >> 20);
+    }
+    row(b, "GetOrderedServers during ingest (load in its own JVM" + (r.serving().isEmpty() ? "" : ", to the serving replicas") + ")",
         "%,.0f req/s offered, %,.0f served, p50 %.2f ms, p99 %.2f ms, %d errors, page %d", s.queryRate(), r.queries().rate(),
         r.queries().quantileMs(0.5), r.queries().quantileMs(0.99), r.queries().errors(), s.pageSize());
     if (r.failover() != null) {

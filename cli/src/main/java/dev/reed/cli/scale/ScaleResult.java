@@ -9,7 +9,8 @@ import java.util.List;
  * @param published samples the feed published in the steady phase
  * @param counted samples the replicas counted as ingested (reed_ingest_samples_total, summed)
  * @param deadLetters records the replicas refused
- * @param allServed every replica's index held every target at the end of the steady phase
+ * @param allServed every replica's index, the serving replicas' too, held every target at the end of the steady phase
+ * @param serving the serving replicas ({@code --serve-only}), empty for none
  * @param windowBytes the replicas' window arrays (reed_window_bytes), summed
  * @param queries GetOrderedServers latencies over the steady phase after the first served round
  * @param failover the kill and restart, null when not run
@@ -18,7 +19,7 @@ import java.util.List;
  * @param sampleLogBytes reed.samples' log segments on the embedded broker's disk then; -1 with --bootstrap
  */
 record ScaleResult(ScaleSettings settings, long samplesPerRound, List<RoundFigures> rounds, long published, long counted,
-    long deadLetters, boolean allServed, List<ReplicaFigures> replicas, long windowBytes, QueryLoad.Window queries,
+    long deadLetters, boolean allServed, List<ReplicaFigures> replicas, List<ServingFigures> serving, long windowBytes, QueryLoad.Window queries,
     Failover failover, List<Tick> ticks, String load, double steadyEnd, long sampleLogBytes) {
 
   /** @param served seconds from the round's last sample until every target was positioned and served */
@@ -27,6 +28,9 @@ record ScaleResult(ScaleSettings settings, long samplesPerRound, List<RoundFigur
   /** Memory of one replica at the end of the steady phase; heap after a full GC. */
   record ReplicaFigures(int index, boolean leader, int windowTargets, long windowBytes, long heapAfterGc,
       long heapAtStart, long rss) {}
+
+  /** A serving replica at the end of the steady phase: servers in its index, heap after a full GC, RSS. */
+  record ServingFigures(int index, int indexServers, long heapAfterGc, long rss) {}
 
   /** @param shareServed seconds from SIGKILL until its partitions were positioned by the others (or by itself again) */
   record Failover(int replica, int targets, double shareServed, double restartToServing) {}

@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
@@ -58,6 +59,7 @@ final class ScaleRun {
     Files.createDirectories(s.out());
     EmbeddedKafka broker = null;
     List<ReplicaProcess> replicas = new ArrayList<>();
+    List<ReplicaProcess> serving = new ArrayList<>();
     Publisher publisher = null;
     KafkaProducer<byte[], byte[]> producer = null;
     try {
@@ -82,20 +84,28 @@ final class ScaleRun {
       feed.announce(producer, s.round().toMillis());
       Path lease = s.out().resolve("leader.lock");
       // Ctrl-C or SIGTERM of the harness must not leave replica processes behind
-      Thread cleanup = new Thread(() -> replicas.forEach(r -> {
+      Thread cleanup = new Thread(() -> Stream.concat(replicas.stream(), serving.stream()).forEach(r -> {
         if (r.alive()) ProcessHandle.of(r.pid()).ifPresent(ProcessHandle::destroyForcibly);
       }));
       Runtime.getRuntime().addShutdownHook(cleanup);
       hooks.add(cleanup);
       for (int i = 1; i <= s.replicas(); i++) {
-        ReplicaProcess r = new ReplicaProcess(i, bootstrap, s.out(), s.replicaHeap(), s.replicaGcOptions(), s.coordinatorRound(), s.replay(), lease);
+        ReplicaProcess r = new ReplicaProcess(i, false, bootstrap, s.out(), s.replicaHeap(), s.replicaGcOptions(),
+            s.coordinatorRound(), s.replay(), lease);
         r.start();
         replicas.add(r);
       }
-      progress("started %d coordinator replica(s), -Xmx%s each, round interval %s", replicas.size(), s.replicaHeap(),
+      for (int i = 1; i <= s.servingReplicas(); i++) {
+        ReplicaProcess r = new ReplicaProcess(i, true, bootstrap, s.out(), s.replicaHeap(), s.replicaGcOptions(),
+            s.coordinatorRound(), s.replay(), lease);
+        r.start();
+        serving.add(r);
+      }
+      progress("started %d coordinator replica(s)%s, -Xmx%s each, round interval %s", replicas.size(),
+          serving.isEmpty() ? "" : " and " + serving.size() + " serving replica(s) (--serve-only)", s.replicaHeap(),
           s.coordinatorRound());
       awaitCondition("replicas up with " + s.landmarks() + " landmarks", Duration.ofSeconds(120), () -> {
-        for (ReplicaProcess r : replicas) {
+        for (ReplicaProcess r : Stream.concat(replicas.stream(), serving.stream()).toList()) {
           Double lm = r.metrics().get("reed_index_landmarks");
           if (lm == null) return false;
         }
@@ -105,8 +115,8 @@ final class ScaleRun {
       for (ReplicaProcess r : replicas) baselineHeap.add(r.heapAfterGcBytes());
 
       try (GroupLag lag = new GroupLag(bootstrap, CoordinatorConfig.Kafka.DEFAULT_GROUP_ID);
-          QueryLoad queries = new QueryLoad(replicas.stream().map(ReplicaProcess::grpcTarget).toList(), s.queryRate(),
-              s.pageSize(), 4, s.queryWarmup(), s.out().resolve("query-load.log"))) {
+          QueryLoad queries = new QueryLoad((serving.isEmpty() ? replicas : serving).stream().map(ReplicaProcess::grpcTarget)
+              .toList(), s.queryRate(), s.pageSize(), 4, s.queryWarmup(), s.out().resolve("query-load.log"))) {
         long queriesFrom = System.nanoTime();
         if (s.queryRate() > 0) {
           // queries run from before the first sample on, as on a deployment that serves while it ingests, and the
@@ -114,9 +124,10 @@ final class ScaleRun {
           // pass) they took about a core from the positioning round 1's served time waits for, and started with
           // round 1 they took it from the first embedding (docs/research/scale.md, item 42)
           queries.start();
-          progress("query load started in its own JVM: %.0f GetOrderedServers/s, pages of %d, round robin over the replicas "
+          progress("query load started in its own JVM: %.0f GetOrderedServers/s, pages of %d, round robin over the %s "
               + "(first %d s not measured: warm-up, before the first sample; round 1's figures are reported apart, the "
-              + "summary's are from round 2 on)", s.queryRate(), s.pageSize(), s.queryWarmup().toSeconds());
+              + "summary's are from round 2 on)", s.queryRate(), s.pageSize(), serving.isEmpty() ? "replicas" : "serving replicas",
+              s.queryWarmup().toSeconds());
         }
         // samples published while the group still rebalances would be replayed by a partition's next
         // owner and counted twice; the invariant needs a settled group first: every member joined, every
@@ -176,6 +187,16 @@ final class ScaleRun {
           dead += mr.getOrDefault("reed_dead_letters_total", 0.0).longValue();
           if (mr.getOrDefault("reed_index_servers", 0.0).intValue() != feed.targets()) allServed = false;
         }
+        List<ScaleResult.ServingFigures> servingFigures = new ArrayList<>();
+        for (ReplicaProcess r : serving) {
+          int servers = r.metrics().getOrDefault("reed_index_servers", 0.0).intValue();
+          if (servers != feed.targets()) allServed = false;
+          long heap = r.heapAfterGcBytes();
+          long rss = r.rssBytes();
+          servingFigures.add(new ScaleResult.ServingFigures(r.index(), servers, heap, rss));
+          progress("serving replica %d: %,d servers in its index, heap after GC %,d MB, RSS %,d MB", r.index(), servers,
+              heap >> 20, rss >> 20);
+        }
         progress("steady phase: published %,d samples, coordinators counted %,d, dead letters %d, every replica serves "
             + "all %,d targets: %s", publishedNow, counted, dead, feed.targets(), allServed);
         List<ScaleResult.ReplicaFigures> memory = new ArrayList<>();
@@ -208,13 +229,14 @@ final class ScaleRun {
         }
         publisher.stop();
         return new ScaleResult(s, feed.samplesPerRound(), rounds, publishedNow, counted, dead, allServed, memory,
-            windowBytes, allQueries, failover, List.copyOf(ticks), uptime(), steadyEnd, sampleLogBytes);
+            servingFigures, windowBytes, allQueries, failover, List.copyOf(ticks), uptime(), steadyEnd, sampleLogBytes);
       } finally {
         if (publisher != null) publisher.stop();
       }
     } finally {
       for (Monitor m : monitors) m.close();
       for (ReplicaProcess r : replicas) r.close();
+      for (ReplicaProcess r : serving) r.close();
       for (Thread h : hooks) Runtime.getRuntime().removeShutdownHook(h);
       if (producer != null) producer.close(Duration.ofSeconds(5)); // before the broker: its threads would retry it forever
       if (broker != null) broker.close();

@@ -14,6 +14,9 @@ import java.util.List;
  *     round and raises the rate)
  * @param rounds steady rounds measured
  * @param replicas coordinator processes 1-3
+ * @param servingReplicas serving replicas ({@code ./reed coordinator --serve-only}) 0-3, with the
+ *     replicas' heap and collector; when there are any, the query load goes to them instead of the
+ *     ingesting replicas
  * @param replicaHeap -Xms/-Xmx of each replica (e.g. 2g)
  * @param replicaGc the replicas' collector and its options, whitespace-separated JVM options
  * @param coordinatorRound the replicas' --round-interval (embed + position cadence)
@@ -25,7 +28,7 @@ import java.util.List;
  * @param bootstrap an existing broker, or null for an embedded one
  * @param out where the report, plots, logs and (embedded) broker data go
  */
-record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int replicas, String replicaHeap, String replicaGc,
+record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int replicas, int servingReplicas, String replicaHeap, String replicaGc,
     Duration coordinatorRound, double queryRate, Duration queryWarmup, int pageSize, double timeoutRate, boolean killAndRestart,
     String bootstrap, Path out) {
 
@@ -36,6 +39,9 @@ record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int
     }
     if (rounds < 1) throw new IllegalArgumentException("--rounds must be >= 1: " + rounds);
     if (replicas < 1 || replicas > 3) throw new IllegalArgumentException("--replicas must be 1-3: " + replicas);
+    if (servingReplicas < 0 || servingReplicas > 3) {
+      throw new IllegalArgumentException("--serving-replicas must be 0-3: " + servingReplicas);
+    }
     if (round.toMillis() < 1000) throw new IllegalArgumentException("--round-seconds must be >= 1");
     if (queryRate < 0) throw new IllegalArgumentException("--query-rate must be >= 0: " + queryRate);
     if (pageSize < 1 || pageSize > 1000) throw new IllegalArgumentException("--page-size must be 1-1000: " + pageSize);

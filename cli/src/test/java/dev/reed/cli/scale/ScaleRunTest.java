@@ -19,8 +19,9 @@ import picocli.CommandLine;
 
 /**
  * The scale harness, reduced (issue 19): 20,000 targets x 15 landmarks through the embedded broker
- * into two coordinator processes sharing the partitions, two 12 s rounds, queries during ingest,
- * then a replica SIGKILLed and started again. The pipeline's invariants are what is asserted:
+ * into two coordinator processes sharing the partitions and a serving replica ({@code --serve-only},
+ * which the queries go to), two 12 s rounds, queries during ingest, then a replica SIGKILLed and
+ * started again. The pipeline's invariants are what is asserted:
  * every sample the feed published counted exactly once by the replicas together, none refused,
  * every target positioned and in every replica's index, every round served, the killed replica's
  * share served again and the restarted one serving, the report and plots written, nothing left
@@ -31,7 +32,7 @@ class ScaleRunTest {
   @Test
   void reducedRunCountsEverySampleOncePositionsEveryTargetAndWritesTheReport(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    ScaleSettings s = new ScaleSettings(20_000, 15, Duration.ofSeconds(12), 2, 2, "512m", "-XX:+UseParallelGC", Duration.ofSeconds(2), 100,
+    ScaleSettings s = new ScaleSettings(20_000, 15, Duration.ofSeconds(12), 2, 2, 1, "512m", "-XX:+UseParallelGC", Duration.ofSeconds(2), 100,
         Duration.ofSeconds(2), 230, 0.05, true, null, dir.resolve("scale"));
     ScaleResult r;
     try (PrintStream out = new PrintStream(progress, true, StandardCharsets.UTF_8)) {
@@ -50,6 +51,8 @@ class ScaleRunTest {
     assertThat(r.replicas().stream().mapToInt(ScaleResult.ReplicaFigures::windowTargets).sum())
         .as("the replicas' windows partition the targets").isEqualTo(20_000);
     assertThat(r.replicas().stream().filter(ScaleResult.ReplicaFigures::leader)).as("one leader (file lock)").hasSize(1);
+    assertThat(r.serving()).as("the serving replica").hasSize(1);
+    assertThat(r.serving().getFirst().indexServers()).as("the serving replica's index holds every target").isEqualTo(20_000);
     assertThat(r.rounds()).extracting(RoundFigures::served).allMatch(t -> t >= 0);
     assertThat(r.queries().requests()).isPositive();
     assertThat(r.failover()).isNotNull();
@@ -57,6 +60,7 @@ class ScaleRunTest {
     assertThat(r.failover().restartToServing()).as("restart to serving").isPositive();
 
     assertThat(Files.readString(md)).contains("every sample counted once", "true (600,000 published, 600,000 counted",
+        "serving replica 1 (--serve-only) | 20,000 servers in its index", "to the serving replicas",
         "SIGKILLed replica", "![ingest.png](ingest.png)");
     for (String png : List.of("ingest.png", "lag.png", "heap.png", "rss.png", "served.png", "windows.png")) {
       assertThat(ImageIO.read(md.resolveSibling(png).toFile())).as(png).isNotNull();
@@ -75,5 +79,9 @@ class ScaleRunTest {
     rc = new CommandLine(new ScaleCommand()).setErr(new PrintWriter(err)).execute("--landmarks", "3");
     assertThat(rc).isEqualTo(2);
     assertThat(err.toString()).contains("--landmarks must be 6-64");
+    err.getBuffer().setLength(0);
+    rc = new CommandLine(new ScaleCommand()).setErr(new PrintWriter(err)).execute("--serving-replicas", "4");
+    assertThat(rc).isEqualTo(2);
+    assertThat(err.toString()).contains("--serving-replicas must be 0-3");
   }
 }
