@@ -99,6 +99,8 @@ public final class Coordinator implements AutoCloseable {
   private HttpFace http;
   private LeaderElection leader;
   private RoundLoop loop;
+  /** A serving replica's location model training (null otherwise, or without location databases). */
+  private LocationTrainingLoop locationTraining;
   private Quake3MasterFrontEnd quake3Master;
   private ValveMasterFrontEnd valveMaster;
   private OpsServer metrics;
@@ -234,6 +236,16 @@ public final class Coordinator implements AutoCloseable {
     }
 
     if (config.serveOnly()) {
+      if (geoTraining != null) {
+        MeshWindows mesh = new MeshWindows(config.rounds().window());
+        Set<String> known = feed.knownLandmarks();
+        SampleIngest meshOnly = new SampleIngest(config.kafka().clients(), config.kafka().groupId(),
+            new TargetWindows(config.rounds().window(), 16), mesh, new SampleValidator(known::contains),
+            new DeadLetters(producer), config.clock(), config.rounds().replay());
+        locationTraining = new LocationTrainingLoop(meshOnly, mesh, feed, geoTraining, config.clock(),
+            config.rounds().interval()).start();
+        resources.add(locationTraining);
+      }
       startSnapshots(geo);
       registerServingMetrics();
       startMetrics();
@@ -490,6 +502,7 @@ public final class Coordinator implements AutoCloseable {
   private OpsServer.Health health() {
     if (closed) return new OpsServer.Health(false, "shutting down");
     if (loop != null && !loop.alive()) return new OpsServer.Health(false, "round loop stopped");
+    if (locationTraining != null && !locationTraining.alive()) return new OpsServer.Health(false, "location training stopped");
     if (!feed.caughtUp()) return new OpsServer.Health(false, "index not caught up");
     return new OpsServer.Health(true, "serving");
   }

@@ -36,10 +36,10 @@ import java.util.Set;
  * @param http the HTTP face for web clients (JSON, gRPC-Web, the page); {@link Http#OFF} by default
  * @param reports client reports (issue 16): on by default
  * @param integrity the host integrity check's tolerances (issue 18): the measured defaults
- * @param serveOnly a serving replica: it reads the index topics and answers queries, but takes no
- *     share of reed.samples, positions nothing and never leads (false by default). Its heap turns
- *     over only with the index, so its collections are rare and short beside an ingesting
- *     replica's (docs/research/scale.md, eighth pass); more of them scale the reads alone
+ * @param serveOnly a serving replica: it reads the index topics (and, with location databases,
+ *     the landmark mesh its location model trains on) and answers queries, but takes no share of
+ *     reed.samples, positions nothing and never leads (false by default); more of them scale the
+ *     reads alone
  */
 public record CoordinatorConfig(
     Kafka kafka,
@@ -89,11 +89,6 @@ public record CoordinatorConfig(
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(reports, "reports");
     Objects.requireNonNull(integrity, "integrity");
-    if (serveOnly && !geo.isEmpty()) {
-      // the location model trains on the landmark mesh, which only the ingesting replicas read
-      throw new IllegalArgumentException("--serve-only does not take --geoip or --asn: the location model is trained "
-          + "on the landmark mesh, which serving replicas do not read");
-    }
   }
 
   /**

@@ -101,12 +101,10 @@ class CoordinatorCommandTest {
   }
 
   @Test
-  void serveOnlyComesFromTheFlagOrTheEnvironmentAndRefusesLocationDatabases() {
+  void serveOnlyComesFromTheFlagOrTheEnvironment() {
     assertThat(parse("--kafka", "k:1").config().serveOnly()).isFalse();
     assertThat(parse("--kafka", "k:1", "--serve-only").config().serveOnly()).isTrue();
     assertThat(parse(Map.of("REED_COORDINATOR_SERVE_ONLY", "true"), "--kafka", "k:1").config().serveOnly()).isTrue();
-    assertThatThrownBy(() -> parse("--kafka", "k:1", "--serve-only", "--geoip", "city.mmdb").config())
-        .hasMessageContaining("--serve-only does not take --geoip");
   }
 
   @Test

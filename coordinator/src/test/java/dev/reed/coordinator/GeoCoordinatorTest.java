@@ -82,6 +82,8 @@ class GeoCoordinatorTest {
   static final double[][] at = new double[SERVERS][];
   static final double[] access = new double[SERVERS];
   static Coordinator coordinator;
+  static Path city;
+  static Path asn;
   static ManagedChannel channel;
   static ReedServiceGrpc.ReedServiceBlockingStub reed;
 
@@ -126,8 +128,8 @@ class GeoCoordinatorTest {
     }
     db.put(Endpoints.literal("127.0.0.1"), new Location(CLIENT_ADDRESS_AT[0], CLIENT_ADDRESS_AT[1], Double.NaN, "ES"));
     db.put(Endpoints.literal("198.51.100.9"), new Location(FORWARDED_AT[0], FORWARDED_AT[1], Double.NaN, "JP"));
-    Path city = dir.resolve("city.csv");
-    Path asn = dir.resolve("asn.csv");
+    city = dir.resolve("city.csv");
+    asn = dir.resolve("asn.csv");
     IpRangeCsvWriter.writeLocations(city, db);
     IpRangeCsvWriter.writeAsns(asn, asns);
 
@@ -257,25 +259,36 @@ class GeoCoordinatorTest {
     assertThat(first.getGeoPredictedRttUs()).isZero();
   }
 
+  /**
+   * A first page of 10 without a probe for a client at {@code client}: only located servers match,
+   * each among the 15 truly nearest, in ascending geographic prediction with its uncertainty.
+   *
+   * @return the last server's predicted RTT in us
+   */
+  static int assertGeographicOrder(GetOrderedServersResponse page, double[] client) {
+    assertThat(page.getServersCount()).isEqualTo(10);
+    // only located servers can be predicted without a probe
+    assertThat(page.getTotalMatching()).isEqualTo((int) java.util.stream.IntStream.range(0, SERVERS).filter(GeoCoordinatorTest::located).count());
+    List<Double> truth = new ArrayList<>();
+    for (int s = 0; s < SERVERS; s++) if (located(s)) truth.add(rttMs(client, 2, at[s], access[s]));
+    truth.sort(null);
+    int previous = 0;
+    for (RankedServer r : page.getServersList()) {
+      int s = index(r);
+      assertThat(rttMs(client, 2, at[s], access[s])).as("server %d", s).isLessThanOrEqualTo(truth.get(14));
+      assertThat(r.getPredictedRttUs()).isEqualTo(r.getGeoPredictedRttUs()).isGreaterThanOrEqualTo(previous);
+      assertThat(r.getUncertaintyUs()).isPositive().isLessThan(r.getPredictedRttUs());
+      previous = r.getPredictedRttUs();
+    }
+    return previous;
+  }
+
   @Test
   void zeroProbeRankingOrdersByTheGeographicPrediction() {
     double[] tokyo = {35.68, 139.69};
     GetOrderedServersResponse page = reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setLocation(point(tokyo))
         .setPageSize(10).build());
-    assertThat(page.getServersCount()).isEqualTo(10);
-    // only located servers can be predicted without a probe
-    assertThat(page.getTotalMatching()).isEqualTo((int) java.util.stream.IntStream.range(0, SERVERS).filter(GeoCoordinatorTest::located).count());
-    List<Double> truth = new ArrayList<>();
-    for (int s = 0; s < SERVERS; s++) if (located(s)) truth.add(rttMs(tokyo, 2, at[s], access[s]));
-    truth.sort(null);
-    int previous = 0;
-    for (RankedServer r : page.getServersList()) {
-      int s = index(r);
-      assertThat(rttMs(tokyo, 2, at[s], access[s])).as("server %d", s).isLessThanOrEqualTo(truth.get(14));
-      assertThat(r.getPredictedRttUs()).isEqualTo(r.getGeoPredictedRttUs()).isGreaterThanOrEqualTo(previous);
-      assertThat(r.getUncertaintyUs()).isPositive().isLessThan(r.getPredictedRttUs());
-      previous = r.getPredictedRttUs();
-    }
+    int previous = assertGeographicOrder(page, tokyo);
     // pages continue where the first ended; RTT_limit applies to the served prediction
     GetOrderedServersResponse next = reed.getOrderedServers(GetOrderedServersRequest.newBuilder().setLocation(point(tokyo))
         .setPageSize(10).setPageToken(page.getNextPageToken()).build());
@@ -292,6 +305,32 @@ class GeoCoordinatorTest {
     assertThat(streamed).extracting(RankedServer::getEndpoint)
         .containsExactlyElementsOf(page.getServersList().stream().map(RankedServer::getEndpoint).toList());
     assertThat(streamed.getFirst().getPlacement().getSource()).isEqualTo(LocationSource.LOCATION_SOURCE_DATABASE);
+  }
+
+  /**
+   * A serving replica ({@code --serve-only}) with the same databases reads the landmark mesh and
+   * trains its own location model: a zero-probe request gets the geographic order there too.
+   */
+  @Test
+  void aServingReplicaTrainsTheLocationModelAndRanksWithoutProbes() throws Exception {
+    CoordinatorConfig config = CoordinatorConfig.builder(KAFKA.broker().bootstrapServers()).loopbackEphemeral().dimensions(4)
+        .roundInterval(Duration.ofMillis(500)).geo(new GeoFiles(List.of(city), List.of(asn), true)).identity("serving")
+        .serveOnly(true).build();
+    try (Coordinator serving = Coordinator.start(config)) {
+      await().atMost(Duration.ofSeconds(60)).until(() -> serving.servingState().servers().size() == SERVERS
+          && serving.geoModel().trained() && serving.geoModel().servers().size() == SERVERS);
+      assertThat(serving.targetsOwned()).as("no share of reed.samples").isZero();
+      ManagedChannel ch = Grpc.newChannelBuilder("127.0.0.1:" + serving.grpcAddress().getPort(),
+          InsecureChannelCredentials.create()).build();
+      try {
+        double[] tokyo = {35.68, 139.69};
+        GetOrderedServersResponse page = ReedServiceGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS)
+            .getOrderedServers(GetOrderedServersRequest.newBuilder().setLocation(point(tokyo)).setPageSize(10).build());
+        assertGeographicOrder(page, tokyo);
+      } finally {
+        ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    }
   }
 
   @Test

@@ -1,7 +1,6 @@
 package dev.reed.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.reed.coordinator.leader.FakeLeaseApi;
@@ -18,9 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
@@ -114,12 +111,5 @@ class ReplicasTest {
           HttpResponse.BodyHandlers.ofString()).body();
       assertThat(metrics).contains("reed_index_servers 40.0").doesNotContain("reed_ingest_samples", "reed_rounds", "reed_leader");
     }
-  }
-
-  @Test
-  void aServingReplicaRefusesLocationDatabases() {
-    assertThatThrownBy(() -> CoordinatorConfig.builder("127.0.0.1:9092").serveOnly(true)
-        .geo(List.of(Path.of("GeoLite2-City.mmdb")), List.of()).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--serve-only");
   }
 }

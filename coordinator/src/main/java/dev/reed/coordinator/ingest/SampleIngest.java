@@ -50,6 +50,8 @@ public final class SampleIngest implements AutoCloseable {
   private final KafkaConsumer<byte[], byte[]> mesh;
   private final TargetWindows targets;
   private final MeshWindows meshWindows;
+  /** Only the mesh is read ({@link #startMeshOnly}). */
+  private boolean meshOnly;
   private final SampleValidator validator;
   private final DeadLetters deadLetters;
   private final Clock clock;
@@ -135,6 +137,19 @@ public final class SampleIngest implements AutoCloseable {
             partitions.size(), partitions.stream().map(TopicPartition::partition).sorted().toList(), n, replay);
       }
     });
+    assignMesh();
+  }
+
+  /**
+   * Reads {@code reed.mesh-samples} alone, no share of {@code reed.samples}: a serving replica,
+   * whose location model trains on the mesh. Call once, instead of {@link #start}.
+   */
+  public void startMeshOnly() {
+    meshOnly = true;
+    assignMesh();
+  }
+
+  private void assignMesh() {
     List<TopicPartition> meshPartitions = new ArrayList<>();
     for (PartitionInfo i : mesh.partitionsFor(Topic.MESH_SAMPLES.name(), Duration.ofSeconds(30))) {
       meshPartitions.add(new TopicPartition(i.topic(), i.partition()));
@@ -203,14 +218,15 @@ public final class SampleIngest implements AutoCloseable {
     return Set.copyOf(owned);
   }
 
-  /** Polls both topics once; returns the records handled. */
+  /** Polls both topics once (the mesh alone after {@link #startMeshOnly}); returns the records handled. */
   public int poll(Duration timeout) {
     targets.setNow(clock.millis());
     int n = 0;
-    for (ConsumerRecord<byte[], byte[]> r : mesh.poll(Duration.ZERO)) {
+    for (ConsumerRecord<byte[], byte[]> r : mesh.poll(meshOnly ? timeout : Duration.ZERO)) {
       n++;
       handleMesh(r);
     }
+    if (meshOnly) return n;
     for (ConsumerRecord<byte[], byte[]> r : samples.poll(timeout)) {
       n++;
       handleSample(r);
@@ -277,7 +293,8 @@ public final class SampleIngest implements AutoCloseable {
 
   /** Interrupts a blocking poll from another thread. */
   public void wakeup() {
-    samples.wakeup();
+    if (meshOnly) mesh.wakeup();
+    else samples.wakeup();
   }
 
   @Override
