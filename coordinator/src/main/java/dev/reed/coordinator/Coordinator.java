@@ -235,26 +235,20 @@ public final class Coordinator implements AutoCloseable {
       resources.add(reportLearning);
     }
 
-    if (config.serveOnly()) {
-      if (geoTraining != null) {
-        MeshWindows mesh = new MeshWindows(config.rounds().window());
-        Set<String> known = feed.knownLandmarks();
-        SampleIngest meshOnly = new SampleIngest(config.kafka().clients(), config.kafka().groupId(),
-            new TargetWindows(config.rounds().window(), 16), mesh, new SampleValidator(known::contains),
-            new DeadLetters(producer), config.clock(), config.rounds().replay());
-        locationTraining = new LocationTrainingLoop(meshOnly, mesh, feed, geoTraining, config.clock(),
-            config.rounds().interval()).start();
-        resources.add(locationTraining);
-      }
-      startSnapshots(geo);
-      registerServingMetrics();
-      startMetrics();
-      log.info("coordinator {} started in {} ms as a serving replica (no ingest, no positioning, no leadership): grpc {}{}, "
-          + "dims {}{}, kafka {}", config.leadership().identity(), (System.nanoTime() - t0) / 1_000_000, api.address(),
-          http == null ? "" : ", http " + http.url(), config.rounds().dimensions(), config.rounds().height() ? "+height" : "",
-          config.kafka().bootstrap());
-      return;
-    }
+    if (config.serveOnly()) startLocationTraining();
+    else startIngest(math);
+    startSnapshots(geo);
+    registerServingMetrics();
+    startMetrics();
+    log.info("coordinator {} started in {} ms: grpc {}{}, dims {}{}, {}, kafka {}", config.leadership().identity(),
+        (System.nanoTime() - t0) / 1_000_000, api.address(), http == null ? "" : ", http " + http.url(),
+        config.rounds().dimensions(), config.rounds().height() ? "+height" : "",
+        config.serveOnly() ? "a serving replica (no ingest, no positioning, no leadership)" : "leader election " + leader.describe(),
+        config.kafka().bootstrap());
+  }
+
+  /** An ingesting replica's part: leadership, the catalog and master front ends, its share of reed.samples, the rounds. */
+  private void startIngest(CoordinateConfig math) throws IOException {
     if (leader == null) leader = switch (config.leadership().election()) {
       case "standalone" -> LeaderElection.standalone();
       case "file" -> LeaderElection.fileLock(config.leadership().leaseFile(), config.leadership().identity(), Duration.ofSeconds(1));
@@ -282,11 +276,8 @@ public final class Coordinator implements AutoCloseable {
 
     windows = new TargetWindows(config.rounds().window(), 1024);
     MeshWindows mesh = new MeshWindows(config.rounds().window());
-    Set<String> known = feed.knownLandmarks();
     DeadLetters deadLetters = new DeadLetters(producer);
-    SampleIngest ingest = new SampleIngest(config.kafka().clients(), config.kafka().groupId(), windows, mesh,
-        new SampleValidator(known::contains), deadLetters, config.clock(), config.rounds().replay(),
-        () -> feed.current().servers());
+    SampleIngest ingest = sampleIngest(windows, mesh, deadLetters);
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
         new LandmarkIntegrityRound(math, config.rounds().quarantine(), config.rounds().minMeshPeers()),
         new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
@@ -296,14 +287,28 @@ public final class Coordinator implements AutoCloseable {
     resources.add(loop);
     loop.start();
 
-    startSnapshots(geo);
-    registerServingMetrics();
     registerIngestMetrics(deadLetters, ingest);
-    startMetrics();
-    log.info("coordinator {} started in {} ms: grpc {}{}, dims {}{}, leader election {}, kafka {}", config.leadership().identity(),
-        (System.nanoTime() - t0) / 1_000_000, api.address(), http == null ? "" : ", http " + http.url(),
-        config.rounds().dimensions(), config.rounds().height() ? "+height" : "",
-        leader.describe(), config.kafka().bootstrap());
+  }
+
+  /**
+   * A serving replica's part: with location databases, the landmark mesh and the location model
+   * trained on it ({@link LocationTrainingLoop}); nothing without them.
+   */
+  private void startLocationTraining() {
+    if (geoTraining == null) return;
+    MeshWindows mesh = new MeshWindows(config.rounds().window());
+    SampleIngest meshOnly = sampleIngest(new TargetWindows(config.rounds().window(), 16), mesh, new DeadLetters(producer));
+    locationTraining = new LocationTrainingLoop(meshOnly, mesh, feed, geoTraining, config.clock(), config.rounds().interval())
+        .start();
+    resources.add(locationTraining);
+  }
+
+  /** The samples' and the mesh's consumer, validating landmarks against those announced on reed.landmarks. */
+  private SampleIngest sampleIngest(TargetWindows windows, MeshWindows mesh, DeadLetters deadLetters) {
+    Set<String> known = feed.knownLandmarks();
+    return new SampleIngest(config.kafka().clients(), config.kafka().groupId(), windows, mesh,
+        new SampleValidator(known::contains), deadLetters, config.clock(), config.rounds().replay(),
+        () -> feed.current().servers());
   }
 
   /** Snapshot files every {@code --snapshot-every}, when a directory is set. */

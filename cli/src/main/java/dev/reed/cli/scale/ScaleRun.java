@@ -89,17 +89,12 @@ final class ScaleRun {
       }));
       Runtime.getRuntime().addShutdownHook(cleanup);
       hooks.add(cleanup);
-      for (int i = 1; i <= s.replicas(); i++) {
-        ReplicaProcess r = new ReplicaProcess(i, false, bootstrap, s.out(), s.replicaHeap(), s.replicaGcOptions(),
-            s.coordinatorRound(), s.replay(), lease);
+      for (int i = 1; i <= s.replicas() + s.servingReplicas(); i++) {
+        boolean serveOnly = i > s.replicas();
+        ReplicaProcess r = new ReplicaProcess(serveOnly ? i - s.replicas() : i, serveOnly, bootstrap, s.out(), s.replicaHeap(),
+            s.replicaGcOptions(), s.coordinatorRound(), s.replay(), lease);
         r.start();
-        replicas.add(r);
-      }
-      for (int i = 1; i <= s.servingReplicas(); i++) {
-        ReplicaProcess r = new ReplicaProcess(i, true, bootstrap, s.out(), s.replicaHeap(), s.replicaGcOptions(),
-            s.coordinatorRound(), s.replay(), lease);
-        r.start();
-        serving.add(r);
+        (serveOnly ? serving : replicas).add(r);
       }
       progress("started %d coordinator replica(s)%s, -Xmx%s each, round interval %s", replicas.size(),
           serving.isEmpty() ? "" : " and " + serving.size() + " serving replica(s) (--serve-only)", s.replicaHeap(),
