@@ -64,10 +64,10 @@ public final class RankingIndex {
   private final Map<RankingFilter, Integer> attributeCounts = new java.util.concurrent.ConcurrentHashMap<>();
   private static final int MAX_CACHED_COUNTS = 1024;
 
-  private RankingIndex(List<ServerEntry> list) {
+  private RankingIndex(List<ServerEntry> list, boolean checkKeys) {
     this.n = list.size();
     this.d = n == 0 ? 0 : list.get(0).coordinate().dimensions();
-    Set<String> keys = new HashSet<>(n * 2);
+    Set<String> keys = checkKeys ? new HashSet<>(n * 2) : null;
     for (int i = 0; i < n; i++) {
       ServerEntry e = list.get(i);
       if (e == null) {
@@ -77,7 +77,7 @@ public final class RankingIndex {
         throw new IllegalArgumentException("dimension mismatch: entry " + e.key() + " has "
             + e.coordinate().dimensions() + " dimensions, the first entry " + d);
       }
-      if (!keys.add(e.key())) {
+      if (keys != null && !keys.add(e.key())) {
         throw new IllegalArgumentException("duplicate server key " + e.key());
       }
     }
@@ -193,7 +193,20 @@ public final class RankingIndex {
     if (entries == null) {
       throw new IllegalArgumentException("entries must not be null");
     }
-    return new RankingIndex(entries);
+    return new RankingIndex(entries, true);
+  }
+
+  /**
+   * Builds an index of entries whose keys are known to be distinct (the values of a map by key):
+   * {@link #of} checks that with a set of every key, 250,000 nodes of garbage per build.
+   *
+   * @throws IllegalArgumentException null entry, mixed dimensions
+   */
+  public static RankingIndex ofDistinct(List<ServerEntry> entries) {
+    if (entries == null) {
+      throw new IllegalArgumentException("entries must not be null");
+    }
+    return new RankingIndex(entries, false);
   }
 
   public int size() {

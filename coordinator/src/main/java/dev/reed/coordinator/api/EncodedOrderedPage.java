@@ -55,8 +55,8 @@ final class EncodedOrderedPage {
         RankedTemplate t = templates[i];
         o.writeUInt32NoTag(SERVERS_TAG);
         o.writeUInt32NoTag(lengths[i]);
-        o.writeRawBytes(t.common());
-        if (compact) o.writeRawBytes(t.compactRtts());
+        t.writeCommon(o);
+        if (compact) t.writeCompactRtts(o);
         else t.writeLandmarkRtts(o, idFields);
         if (extraLength(extras, i) > 0) o.writeRawBytes(extras[i]);
         if (predictedUs[i] != 0) {

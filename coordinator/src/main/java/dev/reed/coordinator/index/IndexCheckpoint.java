@@ -181,7 +181,7 @@ final class IndexCheckpoint {
         try {
           ServerAttributes a = new ServerAttributes(game, map, in.readInt(), in.readInt(), in.readBoolean(), in.readInt(),
               in.readBoolean());
-          servers.put(key, new IndexedServer(new RankedTemplate(common, compact, maxRef, integrity), rest,
+          servers.put(key, new IndexedServer(RankedTemplate.of(common, compact, rest, maxRef, integrity),
               new ServerEntry(key, new Coordinate(v, h), a)));
         } catch (IllegalArgumentException e) {
           throw new InvalidCheckpointException(key + ": " + e.getMessage());

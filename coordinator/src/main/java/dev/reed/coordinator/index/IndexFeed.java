@@ -2,6 +2,7 @@ package dev.reed.coordinator.index;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.coordinates.ranking.RankingIndex;
+import dev.reed.coordinates.ranking.ServerAttributes;
 import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.IntegrityKind;
@@ -30,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -67,12 +69,22 @@ public final class IndexFeed implements AutoCloseable {
   /** Shared by the decoder threads while catching up. */
   private final Map<String, String> names = new ConcurrentHashMap<>();
   private static final int MAX_SHARED_NAMES = 65_536;
+  /** Shared like the names; ServerAttributes is a record, equal when its fields are. */
+  private final Map<ServerAttributes, ServerAttributes> attributes = new ConcurrentHashMap<>();
+  private static final int MAX_SHARED_ATTRIBUTES = 65_536;
   /** Coordinate records per decoding task when the catch-up's newest records are decoded. */
   private static final int DECODE_CHUNK = 5_000;
   private final LandmarkNumbers landmarkNumbers = new LandmarkNumbers();
   private final Map<String, LandmarkCoordinate> landmarkCoordinates = new HashMap<>();
   private final Map<String, Landmark> announcements = new ConcurrentHashMap<>();
   private final Map<String, Target> targets = new HashMap<>();
+  /** What the last state holds of the small topics, copied again only when they changed. */
+  private ServingState.EpochLandmarks epochLandmarks; // set by the first rebuild: landmarksChanged starts true
+  private Map<String, Landmark> announced = Map.of();
+  private Map<String, Target> catalog = Map.of();
+  private boolean landmarksChanged = true;
+  private boolean announcementsChanged = true;
+  private boolean targetsChanged = true;
   private final AtomicLong invalid = new AtomicLong();
   private final AtomicLong records = new AtomicLong();
   private final AtomicLong rebuilds = new AtomicLong();
@@ -211,7 +223,7 @@ public final class IndexFeed implements AutoCloseable {
           else newest.put(key(r), r);
         }
         if (!coordinates.isEmpty()) {
-          applyDecoded(decode(coordinates));
+          applyDecoded(decode(coordinates, this::heldKey));
           dirty = true;
         }
         boolean atEnd = caughtUp() || end.entrySet().stream()
@@ -294,6 +306,17 @@ public final class IndexFeed implements AutoCloseable {
     return names.size() < MAX_SHARED_NAMES ? names.computeIfAbsent(name, n -> n) : name;
   }
 
+  /**
+   * One instance per set of equal attributes: servers of a game share their name, map and slot
+   * count, and a new instance per server and round was one more object young collections copy.
+   * Bounded like the names.
+   */
+  private ServerAttributes sharedAttributes(ServerAttributes a) {
+    ServerAttributes s = attributes.get(a);
+    if (s != null) return s;
+    return attributes.size() < MAX_SHARED_ATTRIBUTES ? attributes.computeIfAbsent(a, x -> x) : a;
+  }
+
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
     String key = key(r);
     byte[] v = r.value();
@@ -302,19 +325,22 @@ public final class IndexFeed implements AutoCloseable {
         case "reed.landmark-coordinates" -> {
           if (v == null) {
             landmarkCoordinates.remove(key);
-            return true;
+          } else {
+            LandmarkCoordinate c = LandmarkCoordinate.parseFrom(v);
+            CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of landmark " + key);
+            landmarkCoordinates.put(key, c);
           }
-          LandmarkCoordinate c = LandmarkCoordinate.parseFrom(v);
-          CoordinateCodec.fromProto(c.getCoordinate(), dimensions, "coordinate of landmark " + key);
-          landmarkCoordinates.put(key, c);
+          landmarksChanged = true;
         }
         case "reed.landmarks" -> {
           if (v == null) announcements.remove(key);
           else announcements.put(key, Landmark.parseFrom(v));
+          announcementsChanged = true;
         }
         case "reed.targets" -> {
           if (v == null) targets.remove(key);
           else targets.put(key, Target.parseFrom(v));
+          targetsChanged = true;
         }
         default -> {
           return false;
@@ -445,16 +471,20 @@ public final class IndexFeed implements AutoCloseable {
     List<CompletableFuture<List<Decoded>>> parts = new ArrayList<>();
     for (int from = 0; from < all.size(); from += DECODE_CHUNK) {
       List<ConsumerRecord<byte[], byte[]>> chunk = all.subList(from, Math.min(all.size(), from + DECODE_CHUNK));
-      parts.add(CompletableFuture.supplyAsync(() -> decode(chunk), decoder));
+      parts.add(CompletableFuture.supplyAsync(() -> decode(chunk, UnaryOperator.identity()), decoder));
     }
     for (CompletableFuture<List<Decoded>> p : parts) applyDecoded(p.join());
   }
 
-  /** Decodes coordinate records, skipping (and counting) invalid ones; on a decoder thread. */
-  private List<Decoded> decode(List<ConsumerRecord<byte[], byte[]>> coordinates) {
+  /**
+   * Decodes coordinate records, skipping (and counting) invalid ones; on a decoder thread.
+   *
+   * @param keys the key String a decoded server is to hold, given the record's
+   */
+  private List<Decoded> decode(List<ConsumerRecord<byte[], byte[]>> coordinates, UnaryOperator<String> keys) {
     List<Decoded> out = new ArrayList<>(coordinates.size());
     for (ConsumerRecord<byte[], byte[]> r : coordinates) {
-      String key = key(r);
+      String key = keys.apply(key(r));
       try {
         out.add(new Decoded(key, r.value() == null ? null : decode(key, r.value())));
       } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
@@ -466,7 +496,18 @@ public final class IndexFeed implements AutoCloseable {
 
   /** A coordinate record's server; thread-safe. */
   private IndexedServer decode(String key, byte[] value) throws InvalidProtocolBufferException {
-    return IndexedServer.of(key, ServerCoordinate.parseFrom(value), dimensions, landmarkNumbers, this::shared);
+    return IndexedServer.of(key, ServerCoordinate.parseFrom(value), dimensions, landmarkNumbers, this::shared,
+        this::sharedAttributes);
+  }
+
+  /**
+   * The key String the feed already holds for a server, else {@code key}: each server's coordinate
+   * is read anew every round, and a new key each time was two more objects a server and round for
+   * young collections to copy. Feed thread only (the decoder threads run while it applies).
+   */
+  private String heldKey(String key) {
+    IndexedServer held = servers.get(key);
+    return held == null ? key : held.entry().key();
   }
 
   private static String key(ConsumerRecord<byte[], byte[]> r) {
@@ -479,19 +520,25 @@ public final class IndexFeed implements AutoCloseable {
   }
 
   private void rebuild() {
-    ServingState.EpochLandmarks lm = ServingState.EpochLandmarks.newest(landmarkCoordinates, dimensions);
+    // the small topics' copies only when they changed: reed.targets alone is a 4 MB table at
+    // 250,000 targets, copied by every young collection while its state lives
+    if (landmarksChanged) epochLandmarks = ServingState.EpochLandmarks.newest(landmarkCoordinates, dimensions);
+    if (announcementsChanged) announced = Map.copyOf(announcements);
+    if (targetsChanged) catalog = Map.copyOf(targets);
+    landmarksChanged = announcementsChanged = targetsChanged = false;
     List<ServerEntry> entries = new ArrayList<>(servers.size());
     long[] byKind = new long[IntegrityKind.values().length];
     for (IndexedServer s : servers.values()) {
       entries.add(s.entry());
-      byKind[s.template().integrity().ordinal()]++;
+      byKind[s.integrity().ordinal()]++;
     }
-    RankingIndex index = RankingIndex.of(entries);
-    List<String> table = landmarkNumbers.table(); // after every template of this state was numbered: it covers their refs
-    ServerCoordinates coordinates = new ServerCoordinates(Map.copyOf(servers), table);
-    state.set(new ServingState(index, coordinates, coordinates.templates(),
-        lm.coordinates(), lm.anchors(), Map.copyOf(announcements), Map.copyOf(targets), lm.epoch(), clock.instant(),
-        dimensions, heightModel, table, lm.quarantined()));
+    RankingIndex index = RankingIndex.ofDistinct(entries);
+    List<String> ids = landmarkNumbers.table(); // after every template of this state was numbered: it covers their refs
+    ServerTable table = ServerTable.of(index, servers, ids.size());
+    ServerCoordinates coordinates = new ServerCoordinates(table, ids);
+    ServingState.EpochLandmarks lm = epochLandmarks;
+    state.set(new ServingState(index, coordinates, coordinates.templates(), lm.coordinates(), lm.anchors(), announced,
+        catalog, lm.epoch(), clock.instant(), dimensions, heightModel, ids, lm.quarantined(), p -> table.at(p).template()));
     integrityKinds = byKind;
     rebuilds.incrementAndGet();
     onRebuild.run();

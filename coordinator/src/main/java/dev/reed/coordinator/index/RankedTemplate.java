@@ -7,6 +7,7 @@ import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ServerCoordinate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -16,24 +17,46 @@ import java.util.List;
  * accepts fields in any order and concatenated encodings of one message as the message they merge
  * to), the streaming and group calls parse them back.
  *
- * <p>Only bytes: every replica holds one per server of the deployment. Before, each also held the
+ * <p>Only bytes, in one array: every replica holds one per server of the deployment, and re-reads
+ * each server's coordinate every round, so every object a server's entry is made of is one more
+ * that young collections copy (docs/research/scale.md, ninth pass). Before, each also held the
  * parsed message with its {@code LandmarkRtt} objects and a second encoding with the ids spelled
  * out; with the other changes of the second scale pass a replica's heap at 250,000 x 30 went from
- * 5.6-6.2 KB to 1.9-2.4 KB a server (`./reed scale`, docs/research/scale.md). {@code common} is
- * everything but the landmark RTTs, {@code compactRtts} the landmark RTTs as
- * RankedServer.landmark_refs and landmark_rtt_us (packed, refs from this replica's {@link
- * LandmarkNumbers}); the long form, landmark_rtts with the ids, is written from them and the
- * state's landmark table when a client asks for it ({@link #writeLandmarkRtts}).
+ * 5.6-6.2 KB to 1.9-2.4 KB a server (`./reed scale`, docs/research/scale.md). {@code bytes} holds
+ * three encodings one after the other: the common part (everything but the landmark RTTs), the
+ * compact landmark RTTs (RankedServer.landmark_refs and landmark_rtt_us, packed, refs from this
+ * replica's {@link LandmarkNumbers}) and the rest (the ServerCoordinate fields a ranking does not
+ * return: update time, round, placement; {@link ServerCoordinates} merges them back). The long
+ * form, landmark_rtts with the ids, is written from the compact one and the state's landmark table
+ * when a client asks for it ({@link #writeLandmarkRtts}).
  *
- * @param common the encoded RankedServer without predicted_rtt_us and without landmark RTTs
- * @param compactRtts the encoded landmark_refs and landmark_rtt_us fields
- * @param maxRef the largest landmark number {@code compactRtts} refers to, -1 for none
+ * @param bytes the encoded RankedServer without predicted_rtt_us and without landmark RTTs, then
+ *     the encoded landmark_refs and landmark_rtt_us fields, then the encoded rest
+ * @param commonLength the first part's length
+ * @param compactLength the second part's length
+ * @param maxRef the largest landmark number the compact RTTs refer to, -1 for none
  * @param integrity the host integrity check's verdict, for counting flagged servers without a parse
  */
-public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.reed.proto.v1.IntegrityKind integrity) {
+public record RankedTemplate(byte[] bytes, int commonLength, int compactLength, int maxRef,
+    dev.reed.proto.v1.IntegrityKind integrity) {
   private static final int LANDMARK_RTTS_TAG = (7 << 3) | 2; // RankedServer.landmark_rtts
   private static final int LANDMARK_ID_TAG = (1 << 3) | 2; // LandmarkRtt.landmark_id
   private static final int RTT_US_TAG = 2 << 3; // LandmarkRtt.rtt_us
+
+  public RankedTemplate {
+    if (commonLength < 0 || compactLength < 0 || commonLength + compactLength > bytes.length) {
+      throw new IllegalArgumentException("parts of " + commonLength + " and " + compactLength + " bytes in " + bytes.length);
+    }
+  }
+
+  /** A template of its three parts. */
+  public static RankedTemplate of(byte[] common, byte[] compactRtts, byte[] rest, int maxRef,
+      dev.reed.proto.v1.IntegrityKind integrity) {
+    byte[] all = Arrays.copyOf(common, common.length + compactRtts.length + rest.length);
+    System.arraycopy(compactRtts, 0, all, common.length, compactRtts.length);
+    System.arraycopy(rest, 0, all, common.length + compactRtts.length, rest.length);
+    return new RankedTemplate(all, common.length, compactRtts.length, maxRef, integrity);
+  }
 
   /** Whether the host integrity check flags the server (anything but OK or unchecked). */
   public static boolean suspect(ServerCoordinate c) {
@@ -60,13 +83,49 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.
       max = Math.max(max, ref);
       compact.addLandmarkRefs(ref).addLandmarkRttUs(r.getRttUs());
     }
-    return new RankedTemplate(cb.build().toByteArray(), compact.build().toByteArray(), max, c.getIntegrity().getKind());
+    return of(cb.build().toByteArray(), compact.build().toByteArray(), ServerCoordinates.rest(c), max,
+        c.getIntegrity().getKind());
   }
 
   /** A server known only by its endpoint (no coordinate record): no landmark RTTs, no numbers. */
   public static RankedTemplate bare(dev.reed.proto.v1.Endpoint endpoint) {
-    return new RankedTemplate(RankedServer.newBuilder().setEndpoint(endpoint).build().toByteArray(), new byte[0], -1,
-        dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_UNSPECIFIED);
+    byte[] common = RankedServer.newBuilder().setEndpoint(endpoint).build().toByteArray();
+    return new RankedTemplate(common, common.length, 0, -1, dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_UNSPECIFIED);
+  }
+
+  /** The common part: the encoded RankedServer without predicted_rtt_us and landmark RTTs (a copy). */
+  public byte[] common() {
+    return Arrays.copyOfRange(bytes, 0, commonLength);
+  }
+
+  /** The compact landmark RTTs, encoded landmark_refs and landmark_rtt_us (a copy). */
+  public byte[] compactRtts() {
+    return Arrays.copyOfRange(bytes, commonLength, commonLength + compactLength);
+  }
+
+  /** The coordinate's fields a ranking does not return, encoded (a copy). */
+  public byte[] rest() {
+    return Arrays.copyOfRange(bytes, commonLength + compactLength, bytes.length);
+  }
+
+  /** Writes the common part. */
+  public void writeCommon(CodedOutputStream o) throws IOException {
+    o.writeRawBytes(bytes, 0, commonLength);
+  }
+
+  /** Writes the compact landmark RTTs. */
+  public void writeCompactRtts(CodedOutputStream o) throws IOException {
+    o.writeRawBytes(bytes, commonLength, compactLength);
+  }
+
+  /** The common part, parsed. */
+  RankedServer parseCommon() throws InvalidProtocolBufferException {
+    return RankedServer.parser().parseFrom(bytes, 0, commonLength);
+  }
+
+  /** Merges the rest into {@code b}. */
+  void mergeRest(dev.reed.proto.v1.ServerCoordinate.Builder b) throws InvalidProtocolBufferException {
+    b.mergeFrom(bytes, commonLength + compactLength, bytes.length - commonLength - compactLength);
   }
 
   /** The landmark numbers, in the server's landmark order. */
@@ -80,7 +139,7 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.
   /** The compact landmark RTTs, parsed: landmark_refs and landmark_rtt_us. */
   private RankedServer compact() {
     try {
-      return RankedServer.parseFrom(compactRtts);
+      return RankedServer.parser().parseFrom(bytes, commonLength, compactLength);
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("a template's own compact landmark RTTs do not parse", e);
     }
@@ -108,12 +167,12 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.
 
   /** The encoded length: {@code common} and the landmark RTTs, compact or as landmark_rtts. */
   public int length(boolean compact, byte[][] idFields) {
-    return common.length + (compact ? compactRtts.length : landmarkRttsLength(idFields));
+    return commonLength + (compact ? compactLength : landmarkRttsLength(idFields));
   }
 
   /** The encoded length of the long form, RankedServer.landmark_rtts with the ids. */
   public int landmarkRttsLength(byte[][] idFields) {
-    if (compactRtts.length == 0) return 0;
+    if (compactLength == 0) return 0;
     RankedServer c = compact();
     int size = 0;
     for (int i = 0; i < c.getLandmarkRefsCount(); i++) {
@@ -125,7 +184,7 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.
 
   /** Writes the long form, RankedServer.landmark_rtts with the ids ({@link #idFields} of the state's table). */
   public void writeLandmarkRtts(CodedOutputStream o, byte[][] idFields) throws IOException {
-    if (compactRtts.length == 0) return;
+    if (compactLength == 0) return;
     RankedServer c = compact();
     for (int i = 0; i < c.getLandmarkRefsCount(); i++) {
       byte[] id = idFields[c.getLandmarkRefs(i)];
@@ -151,7 +210,7 @@ public record RankedTemplate(byte[] common, byte[] compactRtts, int maxRef, dev.
    */
   public RankedServer message(boolean compact, List<String> landmarkIds) {
     try {
-      RankedServer.Builder b = RankedServer.newBuilder().mergeFrom(common).mergeFrom(compactRtts);
+      RankedServer.Builder b = RankedServer.newBuilder().mergeFrom(bytes, 0, commonLength + compactLength);
       if (compact || b.getLandmarkRefsCount() == 0) return b.build();
       for (int i = 0; i < b.getLandmarkRefsCount(); i++) {
         b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(landmarkIds.get(b.getLandmarkRefs(i)))

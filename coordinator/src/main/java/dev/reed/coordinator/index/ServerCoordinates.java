@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * The servers' coordinates as the feed read them, rebuilt on each read from the server's {@link
  * RankedTemplate} (which holds the endpoint, protocol, server info, stability, fit, coordinate,
- * integrity and, as ~4 bytes a landmark, the landmark RTTs) and the few bytes a template lacks
- * (update time, round, placement: {@code rest}, a few bytes). Every replica holds every server,
+ * integrity and, as ~4 bytes a landmark, the landmark RTTs, and after them the few bytes a
+ * ranking does not return: update time, round, placement, {@link #rest}). Every replica holds every server,
  * and parsed coordinates with their {@code LandmarkRtt} objects were the largest item of a
  * replica's heap in a class histogram at 50,000 x 15 (docs/research/scale.md, finding 3). A read
  * costs a parse: callers that read every server often (the metrics) count from the templates.
@@ -61,8 +61,9 @@ final class ServerCoordinates extends ServerView<ServerCoordinate> {
   private static ServerCoordinate whole(IndexedServer server, List<String> landmarkIds, boolean withLandmarkRtts) {
     RankedTemplate t = server.template();
     try {
-      ServerCoordinate.Builder b = ServerCoordinate.newBuilder().mergeFrom(server.rest());
-      RankedServer s = RankedServer.parseFrom(t.common());
+      ServerCoordinate.Builder b = ServerCoordinate.newBuilder();
+      t.mergeRest(b);
+      RankedServer s = t.parseCommon();
       b.setProtocol(s.getProtocol());
       if (s.hasEndpoint()) b.setEndpoint(s.getEndpoint());
       if (s.hasServerInfo()) b.setServerInfo(s.getServerInfo());
@@ -70,7 +71,7 @@ final class ServerCoordinates extends ServerView<ServerCoordinate> {
       if (s.hasFit()) b.setFit(s.getFit());
       if (s.hasCoordinate()) b.setCoordinate(s.getCoordinate());
       if (s.hasIntegrity()) b.setIntegrity(s.getIntegrity());
-      if (withLandmarkRtts && t.compactRtts().length > 0) b.addAllLandmarkRtts(t.landmarkRtts(landmarkIds));
+      if (withLandmarkRtts && t.compactLength() > 0) b.addAllLandmarkRtts(t.landmarkRtts(landmarkIds));
       return b.build();
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("the index's own bytes of a server do not parse", e);

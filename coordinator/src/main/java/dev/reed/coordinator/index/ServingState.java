@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * One immutable view of the coordinate space that queries are served from. The feed builds a new
@@ -33,10 +34,12 @@ import java.util.Map;
  *     of number n in {@code ranked}'s refs; holds every number a template refers to
  * @param quarantinedLandmarks landmarks of the current epoch the leader quarantined (issue 18), by
  *     id: in none of the other maps' anchors or served beacons, listed by ListLandmarks with the flag
- * @param byPosition {@code ranked}'s templates in {@code index}'s order ({@link Ranked#position}),
- *     null where a server has none: a page reads its templates by position instead of looking
- *     each up by key (that lookup's chain of cache misses was a third of a page's CPU); derived
- *     from {@code index} and {@code ranked} when null is passed
+ * @param byPosition {@code ranked}'s template of the server at an index position ({@link
+ *     Ranked#position}), null where a server has none: a page reads its templates by position
+ *     instead of looking each up by key (that lookup's chain of cache misses was a third of a
+ *     page's CPU); an array of them derived from {@code index} and {@code ranked} when null is
+ *     passed, after checking that {@code landmarkIds} covers every template's refs (the feed
+ *     passes its {@link ServerTable}'s, which checked that as it was built)
  */
 public record ServingState(
     RankingIndex index,
@@ -52,21 +55,20 @@ public record ServingState(
     boolean heightModel,
     List<String> landmarkIds,
     Map<String, LandmarkCoordinate> quarantinedLandmarks,
-    RankedTemplate[] byPosition) {
+    IntFunction<RankedTemplate> byPosition) {
 
   public ServingState {
     landmarkIds = List.copyOf(landmarkIds);
-    for (Map.Entry<String, RankedTemplate> e : ranked.entrySet()) {
-      if (e.getValue().maxRef() >= landmarkIds.size()) {
-        throw new IllegalArgumentException("template of " + e.getKey() + " refers to landmark number "
-            + e.getValue().maxRef() + ", the table has " + landmarkIds.size());
+    if (byPosition == null) { // the feed passes its table's, which checked the refs as it was built
+      for (Map.Entry<String, RankedTemplate> e : ranked.entrySet()) {
+        if (e.getValue().maxRef() >= landmarkIds.size()) {
+          throw new IllegalArgumentException("template of " + e.getKey() + " refers to landmark number "
+              + e.getValue().maxRef() + ", the table has " + landmarkIds.size());
+        }
       }
-    }
-    if (byPosition == null) {
-      byPosition = new RankedTemplate[index.size()];
-      for (int p = 0; p < byPosition.length; p++) byPosition[p] = ranked.get(index.entry(p).key());
-    } else if (byPosition.length != index.size()) {
-      throw new IllegalArgumentException(byPosition.length + " templates by position for an index of " + index.size());
+      RankedTemplate[] templates = new RankedTemplate[index.size()];
+      for (int p = 0; p < templates.length; p++) templates[p] = ranked.get(index.entry(p).key());
+      byPosition = p -> templates[p];
     }
   }
 
@@ -81,7 +83,7 @@ public record ServingState(
 
   /** The template of a server this state's index ranked; null when it has none. */
   public RankedTemplate template(Ranked r) {
-    return r.position() >= 0 ? byPosition[r.position()] : ranked.get(r.server().key());
+    return r.position() >= 0 ? byPosition.apply(r.position()) : ranked.get(r.server().key());
   }
 
   /**

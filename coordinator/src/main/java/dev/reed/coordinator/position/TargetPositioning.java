@@ -70,31 +70,35 @@ public final class TargetPositioning {
   private final double moveThresholdMs;
   /**
    * What this replica last published per owned target: the coordinate's bytes without
-   * landmark_rtts and the RTTs as an int[] beside the round's (shared) landmark id list, rather
-   * than parsed with L LandmarkRtt objects or encoded with every id spelled out. Read back once per
-   * candidate a round.
+   * landmark_rtts, followed by the RTTs (4 bytes each) that go with the round's (shared) landmark
+   * id list, rather than parsed with L LandmarkRtt objects or encoded with every id spelled out.
+   * One array, not one for each: a replica republishes most of its targets every round, and every
+   * object one is held in is copied by young collections (docs/research/scale.md, ninth pass). Read
+   * back once per candidate a round.
    *
-   * @param rest the published ServerCoordinate without landmark_rtts, encoded
-   * @param ids the landmarks of {@code rttUs}, usually the round's anchor list itself
+   * @param bytes the published ServerCoordinate without landmark_rtts, encoded, then the RTTs (us)
+   * @param ids the landmarks of the RTTs, usually the round's anchor list itself
    * @param at when it was published (ms, the clock's)
    */
-  private record Published(byte[] rest, List<String> ids, int[] rttUs, long at) {
+  private record Published(byte[] bytes, List<String> ids, long at) {
     static Published of(ServerCoordinate c, List<String> roundIds, long at) {
       List<String> ids = roundIds;
       boolean same = c.getLandmarkRttsCount() == roundIds.size();
       for (int i = 0; same && i < roundIds.size(); i++) same = c.getLandmarkRtts(i).getLandmarkId().equals(roundIds.get(i));
       if (!same) ids = c.getLandmarkRttsList().stream().map(LandmarkRtt::getLandmarkId).toList();
-      int[] rtt = new int[c.getLandmarkRttsCount()];
-      for (int i = 0; i < rtt.length; i++) rtt[i] = c.getLandmarkRtts(i).getRttUs();
-      return new Published(c.toBuilder().clearLandmarkRtts().build().toByteArray(), ids, rtt, at);
+      byte[] rest = c.toBuilder().clearLandmarkRtts().build().toByteArray();
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(java.util.Arrays.copyOf(rest, rest.length + 4 * ids.size()));
+      b.position(rest.length);
+      for (LandmarkRtt r : c.getLandmarkRttsList()) b.putInt(r.getRttUs());
+      return new Published(b.array(), ids, at);
     }
 
     ServerCoordinate coordinate() {
       try {
-        ServerCoordinate.Builder b = ServerCoordinate.newBuilder().mergeFrom(rest);
-        for (int i = 0; i < rttUs.length; i++) {
-          b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(ids.get(i)).setRttUs(rttUs[i]));
-        }
+        int restLength = bytes.length - 4 * ids.size();
+        ServerCoordinate.Builder b = ServerCoordinate.newBuilder().mergeFrom(bytes, 0, restLength);
+        java.nio.ByteBuffer rtts = java.nio.ByteBuffer.wrap(bytes, restLength, 4 * ids.size());
+        for (String id : ids) b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(id).setRttUs(rtts.getInt()));
         return b.build();
       } catch (com.google.protobuf.InvalidProtocolBufferException e) {
         throw new IllegalStateException("this replica's own published coordinate does not parse", e);

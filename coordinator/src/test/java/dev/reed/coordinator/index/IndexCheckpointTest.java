@@ -31,7 +31,7 @@ class IndexCheckpointTest {
           .setIntegrity(ServerIntegrity.newBuilder().setKind(i % 5 == 0 ? IntegrityKind.INTEGRITY_KIND_INCONSISTENT
               : IntegrityKind.INTEGRITY_KIND_OK))
           .setRound(i).build();
-      servers.put(ip + ":27015", IndexedServer.of(ip + ":27015", c, 2, numbers, name -> name));
+      servers.put(ip + ":27015", IndexedServer.of(ip + ":27015", c, 2, numbers, name -> name, a -> a));
     }
     return new IndexCheckpoint.Contents(Instant.parse("2026-11-27T01:00:00Z"), 2, true,
         Map.of(0, 17L, 1, 0L, 5, 123_456_789_012L), numbers.table(), servers);

@@ -79,6 +79,30 @@ class RankedTemplateTest {
   }
 
   @Test
+  void oneArrayHoldsTheThreePartsAndTheWriterWritesEachOnItsOwn() throws Exception {
+    LandmarkNumbers numbers = new LandmarkNumbers();
+    ServerCoordinate c = server("10.0.0.7", "lm-a", "lm-b").toBuilder().setRound(41)
+        .setUpdateTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_700_000_000)).build();
+    RankedTemplate t = RankedTemplate.of(c, numbers);
+    assertThat(t.rest()).isEqualTo(ServerCoordinates.rest(c)).isNotEmpty();
+    assertThat(t.bytes()).hasSize(t.common().length + t.compactRtts().length + t.rest().length);
+    RankedTemplate again = RankedTemplate.of(t.common(), t.compactRtts(), t.rest(), t.maxRef(), t.integrity());
+    assertThat(again.bytes()).isEqualTo(t.bytes());
+    assertThat(again.commonLength()).isEqualTo(t.commonLength());
+    assertThat(again.compactLength()).isEqualTo(t.compactLength());
+    byte[] written = new byte[t.commonLength() + t.compactLength()];
+    com.google.protobuf.CodedOutputStream o = com.google.protobuf.CodedOutputStream.newInstance(written);
+    t.writeCommon(o);
+    t.writeCompactRtts(o);
+    o.checkNoSpaceLeft();
+    assertThat(RankedServer.parseFrom(written)).isEqualTo(t.message(true, numbers.table()));
+    assertThatThrownBy(() -> new RankedTemplate(new byte[4], 3, 2, -1, dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_OK))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("in 4");
+    assertThatThrownBy(() -> new RankedTemplate(new byte[4], -1, 0, -1, dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_OK))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void aZeroRttIsLeftOutOfTheLongFormAsProtobufWouldLeaveItOut() throws Exception {
     LandmarkNumbers numbers = new LandmarkNumbers();
     ServerCoordinate c = server("10.0.0.9", "lm-a", "lm-b").toBuilder()
@@ -158,7 +182,7 @@ class RankedTemplateTest {
       String key = c.getEndpoint().getIp() + ":27015";
       whole.put(key, c);
       stripped.put(key, c.toBuilder().clearLandmarkRtts().build());
-      indexed.put(key, new IndexedServer(RankedTemplate.of(c, numbers), ServerCoordinates.rest(c), null));
+      indexed.put(key, new IndexedServer(RankedTemplate.of(c, numbers), null));
     }
     ServerCoordinates view = new ServerCoordinates(Map.copyOf(indexed), numbers.table());
     Map<String, RankedTemplate> ranked = view.templates();
