@@ -7,6 +7,8 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
 
 /**
  * One state's servers, in its ranking index's order and by key: an array of the feed's {@link
@@ -92,42 +94,20 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
 
   @Override
   public Set<String> keySet() {
-    return new AbstractSet<>() {
-      @Override
-      public Iterator<String> iterator() {
-        return new Iterator<>() {
-          private int p;
-
-          @Override
-          public boolean hasNext() {
-            return p < byPosition.length;
-          }
-
-          @Override
-          public String next() {
-            if (p >= byPosition.length) throw new NoSuchElementException();
-            return byPosition[p++].entry().key();
-          }
-        };
-      }
-
-      @Override
-      public boolean contains(Object key) {
-        return containsKey(key);
-      }
-
-      @Override
-      public int size() {
-        return byPosition.length;
-      }
-    };
+    return inOrder(p -> byPosition[p].entry().key(), this::containsKey);
   }
 
   @Override
   public Set<Entry<String, IndexedServer>> entrySet() {
+    return inOrder(p -> Map.entry(byPosition[p].entry().key(), byPosition[p]),
+        o -> o instanceof Entry<?, ?> e && e.getValue() != null && e.getValue() == get(e.getKey()));
+  }
+
+  /** A read-only set of one item per server, in the index's order. */
+  private <T> Set<T> inOrder(IntFunction<T> at, Predicate<Object> contains) {
     return new AbstractSet<>() {
       @Override
-      public Iterator<Entry<String, IndexedServer>> iterator() {
+      public Iterator<T> iterator() {
         return new Iterator<>() {
           private int p;
 
@@ -137,12 +117,16 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
           }
 
           @Override
-          public Entry<String, IndexedServer> next() {
+          public T next() {
             if (p >= byPosition.length) throw new NoSuchElementException();
-            IndexedServer s = byPosition[p++];
-            return Map.entry(s.entry().key(), s);
+            return at.apply(p++);
           }
         };
+      }
+
+      @Override
+      public boolean contains(Object o) {
+        return contains.test(o);
       }
 
       @Override

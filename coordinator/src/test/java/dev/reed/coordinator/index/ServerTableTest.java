@@ -70,6 +70,11 @@ class ServerTableTest {
     assertThat(seen).isEqualTo(servers.keySet());
     assertThat(table.keySet()).isEqualTo(servers.keySet());
     assertThat(table).isEqualTo(servers);
+    Map.Entry<String, IndexedServer> one = servers.entrySet().iterator().next();
+    assertThat(table.entrySet()).contains(Map.entry(one.getKey(), one.getValue()));
+    assertThat(table.entrySet().contains(Map.entry(one.getKey(), servers(1_000).get(one.getKey())))).as("another server")
+        .isFalse();
+    assertThat(table.keySet().contains("10.9.9.9:27015")).isFalse();
     assertThatThrownBy(() -> table.put("10.9.9.9:1", servers.values().iterator().next()))
         .isInstanceOf(UnsupportedOperationException.class);
   }
