@@ -18,7 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
@@ -60,6 +59,7 @@ final class ScaleRun {
     EmbeddedKafka broker = null;
     List<ReplicaProcess> replicas = new ArrayList<>();
     List<ReplicaProcess> serving = new ArrayList<>();
+    List<ReplicaProcess> all = new ArrayList<>(); // both kinds, in start order
     Publisher publisher = null;
     KafkaProducer<byte[], byte[]> producer = null;
     try {
@@ -84,7 +84,7 @@ final class ScaleRun {
       feed.announce(producer, s.round().toMillis());
       Path lease = s.out().resolve("leader.lock");
       // Ctrl-C or SIGTERM of the harness must not leave replica processes behind
-      Thread cleanup = new Thread(() -> Stream.concat(replicas.stream(), serving.stream()).forEach(r -> {
+      Thread cleanup = new Thread(() -> all.forEach(r -> {
         if (r.alive()) ProcessHandle.of(r.pid()).ifPresent(ProcessHandle::destroyForcibly);
       }));
       Runtime.getRuntime().addShutdownHook(cleanup);
@@ -95,12 +95,13 @@ final class ScaleRun {
             s.replicaGcOptions(), s.coordinatorRound(), s.replay(), lease);
         r.start();
         (serveOnly ? serving : replicas).add(r);
+        all.add(r);
       }
       progress("started %d coordinator replica(s)%s, -Xmx%s each, round interval %s", replicas.size(),
           serving.isEmpty() ? "" : " and " + serving.size() + " serving replica(s) (--serve-only)", s.replicaHeap(),
           s.coordinatorRound());
       awaitCondition("replicas up with " + s.landmarks() + " landmarks", Duration.ofSeconds(120), () -> {
-        for (ReplicaProcess r : Stream.concat(replicas.stream(), serving.stream()).toList()) {
+        for (ReplicaProcess r : all) {
           Double lm = r.metrics().get("reed_index_landmarks");
           if (lm == null) return false;
         }
@@ -230,8 +231,7 @@ final class ScaleRun {
       }
     } finally {
       for (Monitor m : monitors) m.close();
-      for (ReplicaProcess r : replicas) r.close();
-      for (ReplicaProcess r : serving) r.close();
+      for (ReplicaProcess r : all) r.close();
       for (Thread h : hooks) Runtime.getRuntime().removeShutdownHook(h);
       if (producer != null) producer.close(Duration.ofSeconds(5)); // before the broker: its threads would retry it forever
       if (broker != null) broker.close();

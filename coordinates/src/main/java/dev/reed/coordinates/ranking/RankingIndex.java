@@ -65,6 +65,9 @@ public final class RankingIndex {
   private static final int MAX_CACHED_COUNTS = 1024;
 
   private RankingIndex(List<ServerEntry> list, boolean checkKeys) {
+    if (list == null) {
+      throw new IllegalArgumentException("entries must not be null");
+    }
     this.n = list.size();
     this.d = n == 0 ? 0 : list.get(0).coordinate().dimensions();
     Set<String> keys = checkKeys ? new HashSet<>(n * 2) : null;
@@ -190,9 +193,6 @@ public final class RankingIndex {
 
   /** Builds an index; O(n log n). @throws IllegalArgumentException null entry, duplicate key, mixed dimensions */
   public static RankingIndex of(List<ServerEntry> entries) {
-    if (entries == null) {
-      throw new IllegalArgumentException("entries must not be null");
-    }
     return new RankingIndex(entries, true);
   }
 
@@ -203,9 +203,6 @@ public final class RankingIndex {
    * @throws IllegalArgumentException null entry, mixed dimensions
    */
   public static RankingIndex ofDistinct(List<ServerEntry> entries) {
-    if (entries == null) {
-      throw new IllegalArgumentException("entries must not be null");
-    }
     return new RankingIndex(entries, false);
   }
 

@@ -68,10 +68,10 @@ public final class IndexFeed implements AutoCloseable {
   private final Map<String, IndexedServer> servers = new HashMap<>();
   /** Shared by the decoder threads while catching up. */
   private final Map<String, String> names = new ConcurrentHashMap<>();
-  private static final int MAX_SHARED_NAMES = 65_536;
   /** Shared like the names; ServerAttributes is a record, equal when its fields are. */
   private final Map<ServerAttributes, ServerAttributes> attributes = new ConcurrentHashMap<>();
-  private static final int MAX_SHARED_ATTRIBUTES = 65_536;
+  /** Most names, and most sets of attributes, each pool shares. */
+  private static final int MAX_SHARED = 65_536;
   /** Coordinate records per decoding task when the catch-up's newest records are decoded. */
   private static final int DECODE_CHUNK = 5_000;
   private final LandmarkNumbers landmarkNumbers = new LandmarkNumbers();
@@ -297,24 +297,25 @@ public final class IndexFeed implements AutoCloseable {
 
   /**
    * One String per game and map name: a server's attributes are parsed anew with every coordinate,
-   * which made two String copies per server of names most servers share. Bounded: names beyond it
-   * are kept as parsed.
+   * which made two String copies per server of names most servers share.
    */
   private String shared(String name) {
-    String s = names.get(name);
-    if (s != null) return s;
-    return names.size() < MAX_SHARED_NAMES ? names.computeIfAbsent(name, n -> n) : name;
+    return interned(names, name);
   }
 
   /**
    * One instance per set of equal attributes: servers of a game share their name, map and slot
    * count, and a new instance per server and round was one more object young collections copy.
-   * Bounded like the names.
    */
   private ServerAttributes sharedAttributes(ServerAttributes a) {
-    ServerAttributes s = attributes.get(a);
+    return interned(attributes, a);
+  }
+
+  /** The instance {@code pool} holds equal to {@code v}; bounded: beyond {@value #MAX_SHARED} values, {@code v} itself. */
+  private static <T> T interned(Map<T, T> pool, T v) {
+    T s = pool.get(v);
     if (s != null) return s;
-    return attributes.size() < MAX_SHARED_ATTRIBUTES ? attributes.computeIfAbsent(a, x -> x) : a;
+    return pool.size() < MAX_SHARED ? pool.computeIfAbsent(v, x -> x) : v;
   }
 
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
