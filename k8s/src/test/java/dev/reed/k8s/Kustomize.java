@@ -22,8 +22,14 @@ final class Kustomize {
   /** The base with the optional location databases (components/geo), a test kustomization under k8s/. */
   static final String WITH_GEO = "src/test/resources/with-geo";
 
-  /** Everything the tests render: {@link #ROOTS} and {@link #WITH_GEO}. */
-  static final List<String> RENDERED = List.of("base", "overlays/dev", "overlays/prod", WITH_GEO);
+  /**
+   * The base with serving replicas (components/serving-replicas) and after them every component that
+   * patches the coordinators, a test kustomization under k8s/.
+   */
+  static final String WITH_SERVING = "src/test/resources/with-serving-replicas";
+
+  /** Everything the tests render: {@link #ROOTS}, {@link #WITH_GEO} and {@link #WITH_SERVING}. */
+  static final List<String> RENDERED = List.of("base", "overlays/dev", "overlays/prod", WITH_GEO, WITH_SERVING);
 
   private final Path kubectl;
 

@@ -36,7 +36,7 @@ class OverlayWiringTest {
       "reed-geo", "the operator, filled with the location databases (k8s/README.md, \"Location databases\")");
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
   void coordinatorPortsAgreeEverywhere(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -70,7 +70,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
   void probesAskTheHealthEndpointsOnTheRightPorts(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -104,7 +104,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
   void networkPolicyAdmitsEveryServedPortAndReachesKafka(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -139,7 +139,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
   void leaderElectionHasItsIdentityAndTheRightsItNeeds(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -172,7 +172,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
   void workloadsAreLockedDownAndBounded(String root) throws Exception {
     ManifestSet set = render(root);
     for (Workload w : workloads(set)) {
@@ -189,8 +189,8 @@ class OverlayWiringTest {
       assertThat(Workload.bytes(Manifest.at(c, "resources.limits.memory")))
           .as("%s: memory limit >= request", id).isGreaterThanOrEqualTo(Workload.bytes(Manifest.at(c, "resources.requests.memory")));
       assertThat(w.selectedBy(w.manifest().map("spec.selector.matchLabels"))).as("%s selector selects its pods", id).isTrue();
-      assertThat(String.valueOf(c.get("image"))).as("%s: overlays pin the image (base and base + geo are no overlays)", id)
-          .matches(root.equals("base") || root.equals(Kustomize.WITH_GEO) ? ".+" : ".+/.+:[\\w.-]+");
+      assertThat(String.valueOf(c.get("image"))).as("%s: overlays pin the image (base and the test kustomizations are no overlays)", id)
+          .matches(root.equals("base") || root.startsWith("src/test/") ? ".+" : ".+/.+:[\\w.-]+");
 
       // Every mount has a volume; every volume has a source these manifests or a known operator create.
       for (Map<String, Object> mount : w.volumeMounts()) w.volume((String) mount.get("name"));
@@ -234,7 +234,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
   void disruptionBudgetAndAutoscalerFitTheDeployment(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -257,7 +257,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO})
+  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
   void ingressesReachTheHttpFaceThroughAService(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -409,7 +409,7 @@ class OverlayWiringTest {
   }
 
   /** Whether some rule of a NetworkPolicy direction lets this port/protocol through (peers aside). */
-  private static boolean allows(Manifest policy, String direction, int port, String protocol) {
+  static boolean allows(Manifest policy, String direction, int port, String protocol) {
     for (Map<String, Object> rule : Manifest.maps(policy.at("spec." + direction))) {
       List<Map<String, Object>> ports = Manifest.maps(rule.get("ports"));
       if (ports.isEmpty()) return true;
