@@ -72,6 +72,7 @@ class ClientReportsTest {
   Coordinator coordinator;
   ManagedChannel channel;
   Coordinate located;
+  Path reportKey;
 
   @BeforeAll
   void start() throws Exception {
@@ -84,8 +85,11 @@ class ClientReportsTest {
     }
     Path keys = Files.writeString(dir.resolve("keys"), String.join("\n", HONEST + "-1 1000", HONEST + "-2 1000",
         HONEST + "-3 1000", LIAR + " 1000", SLOW + " 0.2") + "\n");
+    // one report key for every replica, as components/report-key gives them: a reporter's votes are
+    // grouped alike whichever replica takes its reports
+    reportKey = Files.writeString(dir.resolve("report-key"), "a-report-key-shared-by-the-replicas\n");
     coordinator = Coordinator.start(CoordinatorPipelineTest.config(bootstrap).toBuilder().apiKeysFile(keys)
-        .trustedProxies(List.of("127.0.0.1/32")).roundInterval(Duration.ofSeconds(1)).build());
+        .trustedProxies(List.of("127.0.0.1/32")).roundInterval(Duration.ofSeconds(1)).reportKeyFile(reportKey).build());
     await().atMost(Duration.ofSeconds(60)).until(() -> coordinator.servingState().servers().size() == 30
         && coordinator.servingState().servers().values().stream().allMatch(s -> s.getLandmarkRttsCount() == 5));
     channel = NettyChannelBuilder.forAddress(coordinator.grpcAddress()).usePlaintext().build();
@@ -108,6 +112,10 @@ class ClientReportsTest {
   }
 
   ReedServiceGrpc.ReedServiceBlockingStub stub(String apiKey, String forwardedFor) {
+    return stub(channel, apiKey, forwardedFor);
+  }
+
+  static ReedServiceGrpc.ReedServiceBlockingStub stub(ManagedChannel channel, String apiKey, String forwardedFor) {
     Metadata h = new Metadata();
     if (apiKey != null) h.put(Metadata.Key.of("x-api-key", Metadata.ASCII_STRING_MARSHALLER), apiKey);
     if (forwardedFor != null) h.put(Metadata.Key.of("x-forwarded-for", Metadata.ASCII_STRING_MARSHALLER), forwardedFor);
@@ -126,8 +134,13 @@ class ClientReportsTest {
 
   /** The first page for a fresh client at CLIENT, by server key. */
   Map<String, RankedServer> page() {
+    return page(channel);
+  }
+
+  /** The same, from the replica behind {@code ch}. */
+  Map<String, RankedServer> page(ManagedChannel ch) {
     Map<String, RankedServer> out = new HashMap<>();
-    for (RankedServer s : stub(HONEST + "-2", "192.0.2.80").getOrderedServers(GetOrderedServersRequest.newBuilder()
+    for (RankedServer s : stub(ch, HONEST + "-2", "192.0.2.80").getOrderedServers(GetOrderedServersRequest.newBuilder()
         .setClient(located).addAllLandmarkRtts(landmarkRtts()).setPageSize(50).build()).getServersList()) {
       out.put(Endpoints.key(s.getEndpoint()), s);
     }
@@ -264,6 +277,41 @@ class ClientReportsTest {
       ClientReportRecord rec = ClientReportRecord.parseFrom(v);
       assertThat(rec.getGroupKeysList()).isNotEmpty()
           .allSatisfy(g -> assertThat(g).matches("[pak]:[0-9a-f]{32}"));
+    }
+  }
+
+  /**
+   * A serving replica (--serve-only) takes reports as an ingesting one does: it checks and publishes
+   * them, and both replicas learn them from the reports topic, so a client near the reporter sees the
+   * correction whichever replica answers its next page.
+   */
+  @Test
+  void aServingReplicaTakesReportsAndEveryReplicaLearnsThem() throws Exception {
+    String bootstrap = KAFKA.broker().bootstrapServers();
+    Path keys = dir.resolve("keys");
+    try (Coordinator serving = Coordinator.start(CoordinatorPipelineTest.config(bootstrap).toBuilder().apiKeysFile(keys)
+        .trustedProxies(List.of("127.0.0.1/32")).roundInterval(Duration.ofSeconds(1)).reportKeyFile(reportKey)
+        .identity("serving").serveOnly(true).metricsPort(0).build())) {
+      ManagedChannel servingChannel = NettyChannelBuilder.forAddress(serving.grpcAddress()).usePlaintext().build();
+      try {
+        await().atMost(Duration.ofSeconds(60)).until(() -> serving.servingState().servers().size() == 30);
+        Map<String, RankedServer> before = page(servingChannel);
+        String reported = nth(before, 4);
+        long learnedHere = serving.reportLearning().reports();
+        long learnedThere = coordinator.reportLearning().reports();
+        int predicted = before.get(reported).getPredictedRttUs();
+        ReportMeasurementsResponse r = stub(servingChannel, HONEST + "-3", "203.0.113.7").reportMeasurements(report()
+            .setDiscoveryStartTime(SyntheticWorld.ts(java.time.Instant.now().minusSeconds(2)))
+            .addServers(measured(reported, 3 * predicted)).build());
+        assertThat(r.getAccepted()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(20)).until(() -> serving.reportLearning().reports() > learnedHere
+            && coordinator.reportLearning().reports() > learnedThere);
+        assertThat(page(servingChannel).get(reported).getReportFactor()).as("on the serving replica").isCloseTo(3.0, within(0.3));
+        assertThat(page().get(reported).getReportFactor()).as("on the ingesting replica").isCloseTo(3.0, within(0.3));
+        assertThat(serving.targetsOwned()).as("still no share of reed.samples").isZero();
+      } finally {
+        servingChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
     }
   }
 
