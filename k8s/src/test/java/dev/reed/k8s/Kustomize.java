@@ -31,6 +31,11 @@ final class Kustomize {
   /** Everything the tests render: {@link #ROOTS}, {@link #WITH_GEO} and {@link #WITH_SERVING}. */
   static final List<String> RENDERED = List.of("base", "overlays/dev", "overlays/prod", WITH_GEO, WITH_SERVING);
 
+  /** {@link #RENDERED}, for parameterized tests ({@code @MethodSource("dev.reed.k8s.Kustomize#rendered")}). */
+  static List<String> rendered() {
+    return RENDERED;
+  }
+
   private final Path kubectl;
 
   private Kustomize(Path kubectl) {

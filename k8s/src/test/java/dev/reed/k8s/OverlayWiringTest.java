@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Builds the base and every overlay with {@code kubectl kustomize} and checks the rendered objects
@@ -36,7 +36,7 @@ class OverlayWiringTest {
       "reed-geo", "the operator, filled with the location databases (k8s/README.md, \"Location databases\")");
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
+  @MethodSource("dev.reed.k8s.Kustomize#rendered")
   void coordinatorPortsAgreeEverywhere(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -70,7 +70,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
+  @MethodSource("dev.reed.k8s.Kustomize#rendered")
   void probesAskTheHealthEndpointsOnTheRightPorts(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -104,7 +104,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
+  @MethodSource("dev.reed.k8s.Kustomize#rendered")
   void networkPolicyAdmitsEveryServedPortAndReachesKafka(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -139,7 +139,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
+  @MethodSource("dev.reed.k8s.Kustomize#rendered")
   void leaderElectionHasItsIdentityAndTheRightsItNeeds(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -172,7 +172,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
+  @MethodSource("dev.reed.k8s.Kustomize#rendered")
   void workloadsAreLockedDownAndBounded(String root) throws Exception {
     ManifestSet set = render(root);
     for (Workload w : workloads(set)) {
@@ -234,7 +234,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
+  @MethodSource("dev.reed.k8s.Kustomize#rendered")
   void disruptionBudgetAndAutoscalerFitTheDeployment(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);
@@ -257,7 +257,7 @@ class OverlayWiringTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/dev", "overlays/prod", Kustomize.WITH_GEO, Kustomize.WITH_SERVING})
+  @MethodSource("dev.reed.k8s.Kustomize#rendered")
   void ingressesReachTheHttpFaceThroughAService(String root) throws Exception {
     ManifestSet set = render(root);
     Workload coordinator = coordinator(set);

@@ -136,6 +136,8 @@ public final class ProbeOrder {
   private Coordinate position;
   private int answers;
   private int unprobed;
+  /** Of those, the demoted ones: they wait for every other server, those of pages still to come too. */
+  private int unprobedDemoted;
 
   private Coordinate chainFrom;
   private String cursor = "";
@@ -250,7 +252,7 @@ public final class ProbeOrder {
       chainFrom = position;
       cursor = "";
       more = true;
-    } else if (anyPage && !(more && unprobed <= lowWater)) {
+    } else if (anyPage && !(more && unprobed - unprobedDemoted <= lowWater)) {
       return null;
     }
     inFlight = true;
@@ -285,7 +287,9 @@ public final class ProbeOrder {
 
   /**
    * The next server to probe (marked handed out), or null when none has arrived that is not handed
-   * out yet; a demoted candidate only when no other is left.
+   * out yet; a demoted candidate only when no other is left and no page is still to come (one that
+   * arrived late would otherwise be probed after it: "probed after every other server" is the
+   * client's promise, ReedClient.Builder#suspectServers).
    */
   public Pick next() {
     Entry best = null;
@@ -300,7 +304,7 @@ public final class ProbeOrder {
         }
       }
     }
-    if (best == null) {
+    if (best == null || best.candidate.demoted() && (more || inFlight)) {
       return null;
     }
     hand(best);
@@ -393,6 +397,7 @@ public final class ProbeOrder {
     entries.add(e);
     byKey.put(c.key(), e);
     unprobed++;
+    if (c.demoted()) unprobedDemoted++;
     return e;
   }
 
@@ -400,6 +405,7 @@ public final class ProbeOrder {
     if (!e.probed) {
       e.probed = true;
       unprobed--;
+      if (e.candidate.demoted()) unprobedDemoted--;
     }
   }
 

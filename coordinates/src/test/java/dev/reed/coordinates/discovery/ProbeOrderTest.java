@@ -150,6 +150,49 @@ class ProbeOrderTest {
     assertThat(order(MODEL, cfg, cal, Coordinate.of(40, 30), list).next().candidate().key()).isEqualTo("anycast");
   }
 
+  /**
+   * A demoted server waits for the pages still to come too: while the next page is asked for or on
+   * its way, the order hands out nothing rather than the demoted server (the SDK fetches pages
+   * while it probes, and a late page once put the demoted server before it); once the list is
+   * complete, or its fetch failed, the demoted server comes last.
+   */
+  @Test
+  void aDemotedServerWaitsForThePagesStillToCome() {
+    CoordinateConfig cfg = new CoordinateConfig(2, false);
+    Calibration cal = calibration(List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100),
+        Coordinate.of(100, 100)), new double[] {50, 60, 70, Double.NaN});
+    for (boolean fails : new boolean[] {false, true}) {
+      ProbeOrder o = new DiscoveryPolicy(MODEL, cfg).order(cal, Coordinate.of(40, 30), 4);
+      PageRequest first = o.pageRequest();
+      List<RankedCandidate> page1 = new ArrayList<>(servers(List.of(Coordinate.of(45, 35), Coordinate.of(60, 60))));
+      page1.add(new RankedCandidate("anycast", Coordinate.of(40, 30), Double.NaN, Map.of(), Double.NaN, null, 1.0, true));
+      o.pageArrived(first, page1, "page-2");
+      List<String> handed = new ArrayList<>();
+      for (ProbeOrder.Pick p; (p = o.next()) != null; ) {
+        handed.add(p.candidate().key());
+        o.noReply(p.candidate().key()); // no answer: the client stays put and the page chain with it
+      }
+      assertThat(handed).containsExactly("s0", "s1");
+      assertThat(o.exhausted()).isFalse();
+      // only the demoted server is left of page 1: the next page is asked for
+      PageRequest second = o.pageRequest();
+      assertThat(second).isNotNull();
+      assertThat(second.cursor()).isEqualTo("page-2");
+      assertThat(o.next()).as("nothing while the page is on its way").isNull();
+      if (fails) {
+        o.pageFailed(second);
+      } else {
+        o.pageArrived(second, List.of(new RankedCandidate("far", Coordinate.of(90, 90), Double.NaN, Map.of())), "");
+        handed.add(o.next().candidate().key());
+      }
+      handed.add(o.next().candidate().key());
+      assertThat(o.next()).isNull();
+      assertThat(o.exhausted()).isTrue();
+      assertThat(handed).as(fails ? "the fetch failed" : "the list complete").endsWith("anycast")
+          .hasSize(fails ? 3 : 4);
+    }
+  }
+
   /** A server measured without being handed out (a calibration server that is also listed) leaves the order. */
   @Test
   void aServerMeasuredOutOfOrderIsNotHandedOutAgain() {
