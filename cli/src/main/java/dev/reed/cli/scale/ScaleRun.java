@@ -65,9 +65,16 @@ final class ScaleRun {
     try {
       String bootstrap = s.bootstrap();
       if (bootstrap == null) {
-        broker = new EmbeddedKafka(0, s.out().resolve("kafka"), true).start();
+        // the broker stands for a Kafka cluster on other machines, as the feed below for the agents: started
+        // from a MIN_PRIORITY thread, its threads inherit nice 10 under ./reed scale and take the CPU the
+        // coordinators leave (the replicas, spawned from this thread, keep nice 0). At nice 0 it shared the
+        // replicas' cores with their queries (docs/research/scale.md, item 67)
+        java.util.concurrent.FutureTask<EmbeddedKafka> starting =
+            new java.util.concurrent.FutureTask<>(() -> new EmbeddedKafka(0, s.out().resolve("kafka"), true).start());
+        Thread.ofPlatform().name("broker-start").priority(Thread.MIN_PRIORITY).start(starting);
+        broker = started(starting);
         bootstrap = broker.bootstrapServers();
-        progress("embedded broker on %s (data %s)", bootstrap, broker.dataDir());
+        progress("embedded broker on %s (data %s), its threads at the lowest priority", bootstrap, broker.dataDir());
       }
       long tw = System.nanoTime();
       SyntheticFeed feed = new SyntheticFeed(new SyntheticFeed.Plan(s.targets(), s.landmarks(), s.timeoutRate(), 2.0, 19));
@@ -80,7 +87,7 @@ final class ScaleRun {
       java.util.concurrent.FutureTask<KafkaProducer<byte[], byte[]>> create =
           new java.util.concurrent.FutureTask<>(() -> SyntheticFeed.producer(target));
       Thread.ofPlatform().name("feed-producer").priority(Thread.MIN_PRIORITY).start(create);
-      producer = create.get();
+      producer = started(create);
       feed.announce(producer, s.round().toMillis());
       Path lease = s.out().resolve("leader.lock");
       // Ctrl-C or SIGTERM of the harness must not leave replica processes behind
@@ -283,6 +290,15 @@ final class ScaleRun {
   }
 
   /** Bytes of reed.samples' log segments in the embedded broker's data directory. */
+  /** What a task started on a thread of its own returned, or the task's own exception. */
+  private static <T> T started(java.util.concurrent.FutureTask<T> task) throws Exception {
+    try {
+      return task.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof Exception x ? x : e;
+    }
+  }
+
   private static long sampleLogBytes(Path dataDir) throws IOException {
     long n = 0;
     try (var dirs = Files.list(dataDir)) {
