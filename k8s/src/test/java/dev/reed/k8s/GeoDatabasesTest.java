@@ -3,8 +3,6 @@ package dev.reed.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.reed.coordinator.CoordinatorCommand;
-import dev.reed.runtime.EnvironmentDefaults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * The optional location databases (k8s/components/geo, issue 15): the coordinator's own command line,
@@ -69,11 +66,9 @@ class GeoDatabasesTest {
     for (Path p : option(env, "--asn")) assertThat(asn.resolve(p.getFileName())).as("--asn %s", p).isRegularFile();
   }
 
-  /** The option's value as the coordinator's command line parses it from this environment. */
+  /** The files of a list option as the coordinator's command line parses them from this environment. */
   private static List<Path> option(Map<String, String> env, String name) {
-    CommandLine cl = new CommandLine(new CoordinatorCommand()).setDefaultValueProvider(new EnvironmentDefaults(env));
-    cl.parseArgs();
-    List<Path> v = cl.getCommandSpec().findOption(name).getValue();
+    List<Path> v = CoordinatorOptions.value(env, name);
     return v == null ? List.of() : v;
   }
 

@@ -2,12 +2,9 @@ package dev.reed.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.reed.coordinator.CoordinatorCommand;
-import dev.reed.runtime.EnvironmentDefaults;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * The optional serving replicas (k8s/components/serving-replicas): the coordinator's own command line,
@@ -22,11 +19,8 @@ class ServingReplicasTest {
     return Kustomize.require().build(Checkout.k8s().resolve(Kustomize.WITH_SERVING));
   }
 
-  /** The option's value as the coordinator's command line parses it from this environment. */
   private static Object option(Map<String, String> env, String name) {
-    CommandLine cl = new CommandLine(new CoordinatorCommand()).setDefaultValueProvider(new EnvironmentDefaults(env));
-    cl.parseArgs();
-    return cl.getCommandSpec().findOption(name).getValue();
+    return CoordinatorOptions.value(env, name);
   }
 
   @Test

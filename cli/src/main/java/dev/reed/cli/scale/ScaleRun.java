@@ -289,7 +289,6 @@ final class ScaleRun {
     progress("%s", what);
   }
 
-  /** Bytes of reed.samples' log segments in the embedded broker's data directory. */
   /** What a task started on a thread of its own returned, or the task's own exception. */
   private static <T> T started(java.util.concurrent.FutureTask<T> task) throws Exception {
     try {
@@ -299,6 +298,7 @@ final class ScaleRun {
     }
   }
 
+  /** Bytes of reed.samples' log segments in the embedded broker's data directory. */
   private static long sampleLogBytes(Path dataDir) throws IOException {
     long n = 0;
     try (var dirs = Files.list(dataDir)) {

@@ -98,12 +98,13 @@ final class IndexCheckpoint {
       for (Map.Entry<String, IndexedServer> e : c.servers().entrySet()) {
         IndexedServer s = e.getValue();
         out.writeUTF(e.getKey());
-        bytes(out, s.template().common());
-        bytes(out, s.template().compactRtts());
-        out.writeInt(s.template().maxRef());
-        IntegrityKind kind = s.template().integrity();
+        RankedTemplate t = s.template();
+        bytes(out, t.common());
+        bytes(out, t.compactRtts());
+        out.writeInt(t.maxRef());
+        IntegrityKind kind = t.integrity();
         out.writeInt(kind == IntegrityKind.UNRECOGNIZED ? IntegrityKind.INTEGRITY_KIND_UNSPECIFIED_VALUE : kind.getNumber());
-        bytes(out, s.rest());
+        bytes(out, t.rest());
         Coordinate xy = s.entry().coordinate();
         out.writeByte(xy.dimensions());
         for (double v : xy.components()) out.writeDouble(v);

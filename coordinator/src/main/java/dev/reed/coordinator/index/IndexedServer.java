@@ -68,9 +68,4 @@ final class IndexedServer {
   IntegrityKind integrity() {
     return integrity;
   }
-
-  /** The coordinate's fields the template does not return, encoded. */
-  byte[] rest() {
-    return template().rest();
-  }
 }

@@ -54,10 +54,7 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
       String key = index.entry(p).key();
       byPosition[p] = servers.get(key);
       if (byPosition[p] == null) throw new IllegalArgumentException("the index holds " + key + ", the servers do not");
-      if (byPosition[p].maxRef() >= landmarks) {
-        throw new IllegalArgumentException("template of " + key + " refers to landmark number " + byPosition[p].maxRef()
-            + ", the table has " + landmarks);
-      }
+      ServingState.checkRefs(key, byPosition[p].maxRef(), landmarks);
     }
     return new ServerTable(byPosition);
   }

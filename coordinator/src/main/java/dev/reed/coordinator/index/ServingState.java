@@ -61,14 +61,23 @@ public record ServingState(
     landmarkIds = List.copyOf(landmarkIds);
     if (byPosition == null) { // the feed passes its table's, which checked the refs as it was built
       for (Map.Entry<String, RankedTemplate> e : ranked.entrySet()) {
-        if (e.getValue().maxRef() >= landmarkIds.size()) {
-          throw new IllegalArgumentException("template of " + e.getKey() + " refers to landmark number "
-              + e.getValue().maxRef() + ", the table has " + landmarkIds.size());
-        }
+        checkRefs(e.getKey(), e.getValue().maxRef(), landmarkIds.size());
       }
       RankedTemplate[] templates = new RankedTemplate[index.size()];
       for (int p = 0; p < templates.length; p++) templates[p] = ranked.get(index.entry(p).key());
       byPosition = p -> templates[p];
+    }
+  }
+
+  /**
+   * Refuses a template whose landmark refs a table of {@code landmarks} ids does not cover.
+   *
+   * @throws IllegalArgumentException naming the server
+   */
+  static void checkRefs(String key, int maxRef, int landmarks) {
+    if (maxRef >= landmarks) {
+      throw new IllegalArgumentException("template of " + key + " refers to landmark number " + maxRef
+          + ", the table has " + landmarks);
     }
   }
 

@@ -56,7 +56,7 @@ class IndexCheckpointTest {
       assertThat(r.template().compactRtts()).isEqualTo(w.template().compactRtts());
       assertThat(r.template().maxRef()).isEqualTo(w.template().maxRef());
       assertThat(r.template().integrity()).isEqualTo(w.template().integrity());
-      assertThat(r.rest()).isEqualTo(w.rest());
+      assertThat(r.template().rest()).isEqualTo(w.template().rest());
       assertThat(r.entry().key()).isEqualTo(key);
       assertThat(r.entry().coordinate().components()).isEqualTo(w.entry().coordinate().components());
       assertThat(r.entry().coordinate().height()).isEqualTo(w.entry().coordinate().height());
