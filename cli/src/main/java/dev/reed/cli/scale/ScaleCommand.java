@@ -50,8 +50,9 @@ public final class ScaleCommand implements Callable<Integer> {
   @Option(names = "--replica-gc", paramLabel = "JVM_OPTIONS",
       description = "The replicas' collector and its options (-XX:, -Xmn, -Xlog:), whitespace-separated, e.g. \"-XX:+UseZGC\" (default: ${DEFAULT-VALUE}: "
           + "at 250,000 x 30 on 2 cores ParallelGC ingested fastest, and with safepoint polls in counted loops, which "
-          + "ParallelGC leaves out, a collection does not wait for a long loop to end; coordinator README).")
-  String replicaGc = "-XX:+UseParallelGC -XX:+UseCountedLoopSafepoints -XX:LoopStripMiningIter=1000";
+          + "ParallelGC leaves out, a collection does not wait for a long loop to end; the heap touched at start, "
+          + "or young collections fault its pages in and spend as long in the kernel as in copying; coordinator README).")
+  String replicaGc = "-XX:+UseParallelGC -XX:+UseCountedLoopSafepoints -XX:LoopStripMiningIter=1000 -XX:+AlwaysPreTouch";
 
   @Option(names = "--coordinator-round", paramLabel = "SECONDS",
       description = "The replicas' --round-interval in seconds: how often they position what changed (default: ${DEFAULT-VALUE}).")

@@ -18,8 +18,9 @@ import java.util.Set;
  *
  * <p>Layout: a static k-d tree (median splits on the widest dimension, leaves of {@value #LEAF}
  * entries) over float coordinate arrays, with each node's bounding box and smallest height;
- * attributes as int arrays with game and map names interned to ids, all in tree order so a leaf is
- * a contiguous run. A query visits nodes best-first by the lower bound {@code dist(client, box) +
+ * keys and the number of each server's set of attributes (servers share few: the filter reads
+ * them as int arrays by that number, game and map names interned to ids), all in tree order so a
+ * leaf is a contiguous run. A query visits nodes best-first by the lower bound {@code dist(client, box) +
  * min height + client height} and stops once that bound exceeds the bound of its top-k selection
  * (Friedman, Bentley &amp; Finkel 1977): the first page of 230 out of 50,000 touches about 1,200
  * entries, not all. The nearer child is entered without queueing it, and a child that cannot make
@@ -37,7 +38,17 @@ public final class RankingIndex {
 
   private final int n;
   private final int d;
-  private final ServerEntry[] entries;
+  /**
+   * By position: what {@link #entry} is made of on demand. Columns rather than an entry object per
+   * server: a replica builds an index of every server every few seconds, and objects per server
+   * were what its young collections spent their time on (docs/research/scale.md, eleventh pass).
+   */
+  private final String[] keys;
+  /** By position, the number of its attributes in {@link #attributeTable}: servers share few sets of them. */
+  private final int[] attributeOf;
+  /** By position, the source's number of the server. */
+  private final int[] origin;
+  /** The coordinates (a query scans floats; an entry is made of them too). */
   private final float[] xs;
   private final float[] hs;
   /** Entries per k-d tree leaf. */
@@ -50,6 +61,8 @@ public final class RankingIndex {
   private final float[] boxMin;
   private final float[] boxMax;
   private final float[] boxMinH;
+  /** The distinct attributes, and by their number what a filter reads of them (names as ids). */
+  private final ServerAttributes[] attributeTable;
   private final int[] gameId;
   private final int[] mapId;
   private final int[] players;
@@ -64,14 +77,70 @@ public final class RankingIndex {
   private final Map<RankingFilter, Integer> attributeCounts = new java.util.concurrent.ConcurrentHashMap<>();
   private static final int MAX_CACHED_COUNTS = 1024;
 
-  private RankingIndex(List<ServerEntry> list, boolean checkKeys) {
+  /**
+   * What an index is built from: {@code size()} servers numbered 0..size-1 (an index's {@link
+   * #sourceIndex} gives a position's number back), read once while the index is built. The feed of
+   * a replica keeps its servers in columns and hands them over without an object per server
+   * (docs/research/scale.md, eleventh pass).
+   */
+  public interface Source {
+    int size();
+
+    /** Dimension count of every coordinate (ignored when size is 0). */
+    int dimensions();
+
+    /** The canonical key ("ip:port"), non-empty. */
+    String key(int i);
+
+    /** Component {@code k} of server i's coordinate: finite. */
+    double component(int i, int k);
+
+    /** Server i's height: finite, >= 0. */
+    double height(int i);
+
+    /** Server i's attributes; null = unknown. */
+    ServerAttributes attributes(int i);
+  }
+
+  /** A list of entries as a source. */
+  private record ListSource(List<ServerEntry> list) implements Source {
+    @Override
+    public int size() {
+      return list.size();
+    }
+
+    @Override
+    public int dimensions() {
+      return list.isEmpty() ? 0 : list.get(0).coordinate().dimensions();
+    }
+
+    @Override
+    public String key(int i) {
+      return list.get(i).key();
+    }
+
+    @Override
+    public double component(int i, int k) {
+      return list.get(i).coordinate().component(k);
+    }
+
+    @Override
+    public double height(int i) {
+      return list.get(i).coordinate().height();
+    }
+
+    @Override
+    public ServerAttributes attributes(int i) {
+      return list.get(i).attributes();
+    }
+  }
+
+  private static Source checked(List<ServerEntry> list) {
     if (list == null) {
       throw new IllegalArgumentException("entries must not be null");
     }
-    this.n = list.size();
-    this.d = n == 0 ? 0 : list.get(0).coordinate().dimensions();
-    Set<String> keys = checkKeys ? new HashSet<>(n * 2) : null;
-    for (int i = 0; i < n; i++) {
+    int d = list.isEmpty() || list.get(0) == null ? 0 : list.get(0).coordinate().dimensions();
+    for (int i = 0; i < list.size(); i++) {
       ServerEntry e = list.get(i);
       if (e == null) {
         throw new IllegalArgumentException("entry " + i + " is null");
@@ -80,15 +149,38 @@ public final class RankingIndex {
         throw new IllegalArgumentException("dimension mismatch: entry " + e.key() + " has "
             + e.coordinate().dimensions() + " dimensions, the first entry " + d);
       }
-      if (keys != null && !keys.add(e.key())) {
-        throw new IllegalArgumentException("duplicate server key " + e.key());
+    }
+    return new ListSource(list);
+  }
+
+  private RankingIndex(Source source, boolean checkKeys) {
+    this.n = source.size();
+    this.d = n == 0 ? 0 : source.dimensions();
+    if (n > 0 && (d < 1 || d > Coordinate.MAX_DIMENSIONS)) {
+      throw new IllegalArgumentException("coordinates need 1.." + Coordinate.MAX_DIMENSIONS + " dimensions, got " + d);
+    }
+    Set<String> seen = checkKeys ? new HashSet<>(n * 2) : null;
+    for (int i = 0; i < n; i++) {
+      String key = source.key(i);
+      if (key == null || key.isEmpty()) {
+        throw new IllegalArgumentException("server " + i + " has no key");
+      }
+      if (seen != null && !seen.add(key)) {
+        throw new IllegalArgumentException("duplicate server key " + key);
       }
     }
     float[] x0 = new float[n * Math.max(d, 1)];
     for (int i = 0; i < n; i++) {
-      Coordinate c = list.get(i).coordinate();
       for (int k = 0; k < d; k++) {
-        x0[i * d + k] = (float) c.component(k);
+        double v = source.component(i, k);
+        if (!Double.isFinite(v)) {
+          throw new IllegalArgumentException("coordinate component " + k + " of " + source.key(i) + " is not finite: " + v);
+        }
+        x0[i * d + k] = (float) v;
+      }
+      double h = source.height(i);
+      if (!Double.isFinite(h) || h < 0) {
+        throw new IllegalArgumentException("height of " + source.key(i) + " must be finite and >= 0, got " + h);
       }
     }
     int[] perm = new int[n];
@@ -128,33 +220,47 @@ public final class RankingIndex {
     this.nodeLo = java.util.Arrays.copyOf(lo, count);
     this.nodeHi = java.util.Arrays.copyOf(hi, count);
     this.nodeLeft = java.util.Arrays.copyOf(left, count);
-    this.entries = new ServerEntry[n];
+    this.origin = perm;
+    this.keys = new String[n];
+    this.attributeOf = new int[n];
     this.xs = new float[n * d];
     this.hs = new float[n];
-    this.gameId = new int[n];
-    this.mapId = new int[n];
-    this.players = new int[n];
-    this.maxPlayers = new int[n];
-    this.protocol = new int[n];
-    this.password = new boolean[n];
-    this.suspect = new boolean[n];
-    this.gameIds = new HashMap<>();
-    this.mapIds = new HashMap<>();
+    Map<ServerAttributes, Integer> numbers = new HashMap<>();
+    List<ServerAttributes> table = new ArrayList<>();
     for (int s = 0; s < n; s++) {
       int i = perm[s];
-      ServerEntry e = list.get(i);
-      entries[s] = e;
+      keys[s] = source.key(i);
       System.arraycopy(x0, i * d, xs, s * d, d);
-      hs[s] = (float) e.coordinate().height();
-      ServerAttributes a = e.attributes();
-      gameId[s] = gameIds.computeIfAbsent(a.game(), g -> gameIds.size());
-      mapId[s] = mapIds.computeIfAbsent(a.map(), g -> mapIds.size());
-      players[s] = a.players();
-      maxPlayers[s] = a.maxPlayers();
-      protocol[s] = a.protocol();
-      password[s] = a.password();
-      suspect[s] = a.suspect();
+      hs[s] = (float) source.height(i);
+      ServerAttributes a = source.attributes(i) == null ? ServerAttributes.unknown() : source.attributes(i);
+      Integer number = numbers.putIfAbsent(a, table.size());
+      if (number == null) {
+        number = table.size();
+        table.add(a);
+      }
+      attributeOf[s] = number;
       if (a.suspect()) flagged++;
+    }
+    int m = table.size();
+    this.attributeTable = table.toArray(new ServerAttributes[0]);
+    this.gameId = new int[m];
+    this.mapId = new int[m];
+    this.players = new int[m];
+    this.maxPlayers = new int[m];
+    this.protocol = new int[m];
+    this.password = new boolean[m];
+    this.suspect = new boolean[m];
+    this.gameIds = new HashMap<>();
+    this.mapIds = new HashMap<>();
+    for (int a = 0; a < m; a++) {
+      ServerAttributes t = attributeTable[a];
+      gameId[a] = gameIds.computeIfAbsent(t.game(), g -> gameIds.size());
+      mapId[a] = mapIds.computeIfAbsent(t.map(), g -> mapIds.size());
+      players[a] = t.players();
+      maxPlayers[a] = t.maxPlayers();
+      protocol[a] = t.protocol();
+      password[a] = t.password();
+      suspect[a] = t.suspect();
     }
     this.suspects = flagged;
     this.boxMin = new float[count * Math.max(d, 1)];
@@ -188,12 +294,12 @@ public final class RankingIndex {
   }
 
   private int keyOrder(int a, int b) {
-    return entries[a].key().compareTo(entries[b].key());
+    return keys[a].compareTo(keys[b]);
   }
 
   /** Builds an index; O(n log n). @throws IllegalArgumentException null entry, duplicate key, mixed dimensions */
   public static RankingIndex of(List<ServerEntry> entries) {
-    return new RankingIndex(entries, true);
+    return new RankingIndex(checked(entries), true);
   }
 
   /**
@@ -203,7 +309,17 @@ public final class RankingIndex {
    * @throws IllegalArgumentException null entry, mixed dimensions
    */
   public static RankingIndex ofDistinct(List<ServerEntry> entries) {
-    return new RankingIndex(entries, false);
+    return new RankingIndex(checked(entries), false);
+  }
+
+  /**
+   * Builds an index of a source whose keys are distinct.
+   *
+   * @throws IllegalArgumentException empty key, dimensions outside 1..16, a component that is not
+   *     finite, a negative or non-finite height
+   */
+  public static RankingIndex ofDistinct(Source source) {
+    return new RankingIndex(source, false);
   }
 
   public int size() {
@@ -220,9 +336,26 @@ public final class RankingIndex {
     return d;
   }
 
-  /** The entry at {@code position} in the index's order (the order of {@link Ranked#position}). */
+  /**
+   * The entry at {@code position} in the index's order (the order of {@link Ranked#position}), made
+   * on demand: its coordinate as the index holds it, components and height rounded to float.
+   */
   public ServerEntry entry(int position) {
-    return entries[position];
+    double[] c = new double[d];
+    for (int k = 0; k < d; k++) {
+      c[k] = xs[position * d + k];
+    }
+    return new ServerEntry(keys[position], new Coordinate(c, hs[position]), attributeTable[attributeOf[position]]);
+  }
+
+  /** The key of the entry at {@code position}, without making the entry. */
+  public String key(int position) {
+    return keys[position];
+  }
+
+  /** The number in its source of the server at {@code position} (its index in the list built from). */
+  public int sourceIndex(int position) {
+    return origin[position];
   }
 
   /**
@@ -314,7 +447,7 @@ public final class RankingIndex {
               continue; // cannot make the page: rejected without a square root
             }
             double pred = Math.sqrt(sq) + hs[i] + hc;
-            if (pred > tau || (after != null && !after.isBefore(pred, entries[i].key()))) {
+            if (pred > tau || (after != null && !after.isBefore(pred, keys[i]))) {
               continue;
             }
             top.add(pred, i);
@@ -339,9 +472,9 @@ public final class RankingIndex {
     int take = Math.min(held, pageSize);
     List<Ranked> out = new ArrayList<>(take);
     for (int k = 0; k < take; k++) {
-      out.add(new Ranked(entries[top.entry(k)], top.value(k), top.entry(k)));
+      out.add(new Ranked(entry(top.entry(k)), top.value(k), top.entry(k)));
     }
-    Cursor next = held > pageSize ? new Cursor(top.value(take - 1), entries[top.entry(take - 1)].key()) : null;
+    Cursor next = held > pageSize ? new Cursor(top.value(take - 1), keys[top.entry(take - 1)]) : null;
     int total = countMatching(filter, fg, fm, q, hc, limit);
     return new RankedPage(out, next, total);
   }
@@ -405,7 +538,7 @@ public final class RankingIndex {
         continue;
       }
       total++;
-      if (score > top.bound() || (after != null && !after.isBefore(score, entries[i].key()))) {
+      if (score > top.bound() || (after != null && !after.isBefore(score, keys[i]))) {
         continue;
       }
       top.add(score, i);
@@ -419,7 +552,7 @@ public final class RankingIndex {
       for (int j = 0; j < g; j++) {
         per[j] = predictedFrom(i, mq, j * d, mh[j]);
       }
-      out.add(new GroupRanked(entries[i], top.value(k), per));
+      out.add(new GroupRanked(entry(i), top.value(k), per));
     }
     Cursor next = held > pageSize ? new Cursor(out.get(take - 1).scoreMs(), out.get(take - 1).server().key()) : null;
     return new GroupRankedPage(out, next, total);
@@ -432,11 +565,11 @@ public final class RankingIndex {
   @FunctionalInterface
   public interface EntryScore {
     /**
-     * @param server the entry
+     * @param key the server's key
      * @param coordinateMs its coordinate distance from the client, NaN without a client coordinate
      * @return the predicted RTT in ms; NaN (or negative) = the entry cannot be ranked and is left out
      */
-    double predictedMs(ServerEntry server, double coordinateMs);
+    double predictedMs(String key, double coordinateMs);
   }
 
   /**
@@ -476,12 +609,12 @@ public final class RankingIndex {
         continue;
       }
       double coordinateMs = q == null ? Double.NaN : predictedFrom(i, q, 0, hc);
-      double pred = score.predictedMs(entries[i], coordinateMs);
+      double pred = score.predictedMs(keys[i], coordinateMs);
       if (!(pred >= 0) || pred == Double.POSITIVE_INFINITY || pred > limit) {
         continue;
       }
       total++;
-      if (pred > top.bound() || (after != null && !after.isBefore(pred, entries[i].key()))) {
+      if (pred > top.bound() || (after != null && !after.isBefore(pred, keys[i]))) {
         continue;
       }
       top.add(pred, i);
@@ -490,9 +623,9 @@ public final class RankingIndex {
     int take = Math.min(held, pageSize);
     List<Ranked> out = new ArrayList<>(take);
     for (int k = 0; k < take; k++) {
-      out.add(new Ranked(entries[top.entry(k)], top.value(k), top.entry(k)));
+      out.add(new Ranked(entry(top.entry(k)), top.value(k), top.entry(k)));
     }
-    Cursor next = held > pageSize ? new Cursor(top.value(take - 1), entries[top.entry(take - 1)].key()) : null;
+    Cursor next = held > pageSize ? new Cursor(top.value(take - 1), keys[top.entry(take - 1)]) : null;
     return new RankedPage(out, next, total);
   }
 
@@ -536,6 +669,10 @@ public final class RankingIndex {
   }
 
   private boolean matches(int i, RankingFilter f, int fg, int fm) {
+    return matchesAttributes(attributeOf[i], f, fg, fm);
+  }
+
+  private boolean matchesAttributes(int i, RankingFilter f, int fg, int fm) {
     return (fg < 0 || gameId[i] == fg)
         && (fm < 0 || mapId[i] == fm)
         && players[i] >= f.minPlayers()

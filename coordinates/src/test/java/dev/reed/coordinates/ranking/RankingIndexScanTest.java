@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 class RankingIndexScanTest {
 
   /** A score that is not the distance: by the key's last octet, every third entry unrankable. */
-  private static double score(ServerEntry e, double coordinateMs) {
-    int last = Integer.parseInt(e.key().substring(e.key().lastIndexOf('.') + 1, e.key().indexOf(':')));
+  private static double score(String key, double coordinateMs) {
+    int last = Integer.parseInt(key.substring(key.lastIndexOf('.') + 1, key.indexOf(':')));
     if (last % 3 == 0) {
       return Double.NaN;
     }
@@ -27,7 +27,7 @@ class RankingIndexScanTest {
     for (Coordinate client : new Coordinate[] {null, Coordinate.of(10, -20, 30, 5)}) {
       RankingFilter f = new RankingFilter("q3", "", 0, false, false, PasswordRule.ANY, 0, 12);
       List<Ranked> truth = all.stream().filter(e -> f.matches(e.attributes()))
-          .map(e -> new Ranked(e, score(e, client == null ? Double.NaN : RankingIndexTest.predicted(e.coordinate(), client))))
+          .map(e -> new Ranked(e, score(e.key(), client == null ? Double.NaN : RankingIndexTest.predicted(e.coordinate(), client))))
           .filter(r -> !Double.isNaN(r.predictedMs()) && r.predictedMs() <= 12)
           .sorted(Comparator.comparingDouble(Ranked::predictedMs).thenComparing(r -> r.server().key()))
           .collect(Collectors.toList());

@@ -80,9 +80,9 @@ record GeoRanking(GeoModel geo, ClientPrior prior, Mode mode) {
     return switch (mode) {
       case COORDINATES -> s.index().query(client, filter, after, pageSize);
       case FUSED -> s.index().scan(client,
-          (e, coordinateMs) -> geo.estimator().servedMs(geo.geoMs(clientPlace(), geo.server(e.key())), coordinateMs),
+          (key, coordinateMs) -> geo.estimator().servedMs(geo.geoMs(clientPlace(), geo.server(key)), coordinateMs),
           filter, after, pageSize);
-      case ZERO_PROBE -> s.index().scan(null, (e, coordinateMs) -> geo.geoMs(clientPlace(), geo.server(e.key())), filter,
+      case ZERO_PROBE -> s.index().scan(null, (key, coordinateMs) -> geo.geoMs(clientPlace(), geo.server(key)), filter,
           after, pageSize);
     };
   }

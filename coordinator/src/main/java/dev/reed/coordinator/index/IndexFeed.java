@@ -65,7 +65,7 @@ public final class IndexFeed implements AutoCloseable {
   private final Clock clock;
   private final Duration rebuildEvery;
   private final AtomicReference<ServingState> state;
-  private final Map<String, IndexedServer> servers = new HashMap<>();
+  private final ServerColumns servers;
   /** Shared by the decoder threads while catching up. */
   private final Map<String, String> names = new ConcurrentHashMap<>();
   /** Shared like the names; ServerAttributes is a record, equal when its fields are. */
@@ -137,6 +137,7 @@ public final class IndexFeed implements AutoCloseable {
     this.checkpoints = checkpoints;
     this.checkpoint = checkpoints.file() == null ? null : new IndexCheckpoint(checkpoints.file());
     this.dimensions = dimensions;
+    this.servers = new ServerColumns(dimensions);
     this.heightModel = heightModel;
     this.clock = clock;
     this.rebuildEvery = rebuildEvery;
@@ -401,7 +402,8 @@ public final class IndexFeed implements AutoCloseable {
       throw new IllegalStateException("landmarks were numbered before the checkpoint was read");
     }
     from.forEach(consumer::seek);
-    servers.putAll(c.servers());
+    c.servers().values().forEach(s -> servers.put(new IndexedServer(s.template(),
+        new ServerEntry(s.entry().key(), s.entry().coordinate(), sharedAttributes(s.entry().attributes())))));
     long newer = from.entrySet().stream().mapToLong(e -> end.get(e.getKey()) - e.getValue()).sum();
     Duration age = Duration.between(c.writtenAt(), clock.instant());
     boolean serveFirst = age.compareTo(checkpoints.serveWithin()) <= 0;
@@ -462,7 +464,7 @@ public final class IndexFeed implements AutoCloseable {
   private void applyDecoded(List<Decoded> decoded) {
     for (Decoded d : decoded) {
       if (d.server() == null) servers.remove(d.key());
-      else servers.put(d.key(), d.server());
+      else servers.put(d.server());
     }
   }
 
@@ -507,8 +509,7 @@ public final class IndexFeed implements AutoCloseable {
    * young collections to copy. Feed thread only (the decoder threads run while it applies).
    */
   private String heldKey(String key) {
-    IndexedServer held = servers.get(key);
-    return held == null ? key : held.entry().key();
+    return servers.heldKey(key);
   }
 
   private static String key(ConsumerRecord<byte[], byte[]> r) {
@@ -527,20 +528,15 @@ public final class IndexFeed implements AutoCloseable {
     if (announcementsChanged) announced = Map.copyOf(announcements);
     if (targetsChanged) catalog = Map.copyOf(targets);
     landmarksChanged = announcementsChanged = targetsChanged = false;
-    List<ServerEntry> entries = new ArrayList<>(servers.size());
-    long[] byKind = new long[IntegrityKind.values().length];
-    for (IndexedServer s : servers.values()) {
-      entries.add(s.entry());
-      byKind[s.integrity().ordinal()]++;
-    }
-    RankingIndex index = RankingIndex.ofDistinct(entries);
+    servers.compactTemplates();
+    RankingIndex index = servers.index();
     List<String> ids = landmarkNumbers.table(); // after every template of this state was numbered: it covers their refs
-    ServerTable table = ServerTable.of(index, servers, ids.size());
+    ServerTable table = servers.table(index, ids.size());
     ServerCoordinates coordinates = new ServerCoordinates(table, ids);
     ServingState.EpochLandmarks lm = epochLandmarks;
     state.set(new ServingState(index, coordinates, coordinates.templates(), lm.coordinates(), lm.anchors(), announced,
-        catalog, lm.epoch(), clock.instant(), dimensions, heightModel, ids, lm.quarantined(), p -> table.at(p).template()));
-    integrityKinds = byKind;
+        catalog, lm.epoch(), clock.instant(), dimensions, heightModel, ids, lm.quarantined(), table::template));
+    integrityKinds = servers.integrityKinds();
     rebuilds.incrementAndGet();
     onRebuild.run();
   }

@@ -17,9 +17,10 @@ import java.util.List;
  * accepts fields in any order and concatenated encodings of one message as the message they merge
  * to), the streaming and group calls parse them back.
  *
- * <p>Only bytes, in one array: every replica holds one per server of the deployment, and re-reads
- * each server's coordinate every round, so every object a server's entry is made of is one more
- * that young collections copy (docs/research/scale.md, ninth pass). Before, each also held the
+ * <p>Only bytes, in one run of an array: every replica holds one per server of the deployment, and
+ * re-reads each server's coordinate every round, so every object a server's entry is made of is one
+ * more that young collections copy (docs/research/scale.md, ninth pass); the feed keeps the runs in
+ * shared chunks ({@link ByteChunks}) and makes a template on demand. Before, each also held the
  * parsed message with its {@code LandmarkRtt} objects and a second encoding with the ids spelled
  * out; with the other changes of the second scale pass a replica's heap at 250,000 x 30 went from
  * 5.6-6.2 KB to 1.9-2.4 KB a server (`./reed scale`, docs/research/scale.md). {@code bytes} holds
@@ -30,23 +31,35 @@ import java.util.List;
  * form, landmark_rtts with the ids, is written from the compact one and the state's landmark table
  * when a client asks for it ({@link #writeLandmarkRtts}).
  *
- * @param bytes the encoded RankedServer without predicted_rtt_us and without landmark RTTs, then
- *     the encoded landmark_refs and landmark_rtt_us fields, then the encoded rest
+ * @param bytes holds from {@code offset} the encoded RankedServer without predicted_rtt_us and
+ *     without landmark RTTs, then the encoded landmark_refs and landmark_rtt_us fields, then the
+ *     encoded rest; nothing else of it is read (the feed keeps many templates in one array)
+ * @param offset where the template starts in {@code bytes}
+ * @param length the three parts' length
  * @param commonLength the first part's length
  * @param compactLength the second part's length
  * @param maxRef the largest landmark number the compact RTTs refer to, -1 for none
  * @param integrity the host integrity check's verdict, for counting flagged servers without a parse
  */
-public record RankedTemplate(byte[] bytes, int commonLength, int compactLength, int maxRef,
+public record RankedTemplate(byte[] bytes, int offset, int length, int commonLength, int compactLength, int maxRef,
     dev.reed.proto.v1.IntegrityKind integrity) {
   private static final int LANDMARK_RTTS_TAG = (7 << 3) | 2; // RankedServer.landmark_rtts
   private static final int LANDMARK_ID_TAG = (1 << 3) | 2; // LandmarkRtt.landmark_id
   private static final int RTT_US_TAG = 2 << 3; // LandmarkRtt.rtt_us
 
   public RankedTemplate {
-    if (commonLength < 0 || compactLength < 0 || commonLength + compactLength > bytes.length) {
-      throw new IllegalArgumentException("parts of " + commonLength + " and " + compactLength + " bytes in " + bytes.length);
+    if (offset < 0 || length < 0 || offset + length > bytes.length) {
+      throw new IllegalArgumentException(length + " bytes from " + offset + " in " + bytes.length);
     }
+    if (commonLength < 0 || compactLength < 0 || commonLength + compactLength > length) {
+      throw new IllegalArgumentException("parts of " + commonLength + " and " + compactLength + " bytes in " + length);
+    }
+  }
+
+  /** A template that is the whole of {@code bytes}. */
+  public RankedTemplate(byte[] bytes, int commonLength, int compactLength, int maxRef,
+      dev.reed.proto.v1.IntegrityKind integrity) {
+    this(bytes, 0, bytes.length, commonLength, compactLength, maxRef, integrity);
   }
 
   /** A template of its three parts. */
@@ -95,37 +108,37 @@ public record RankedTemplate(byte[] bytes, int commonLength, int compactLength, 
 
   /** The common part: the encoded RankedServer without predicted_rtt_us and landmark RTTs (a copy). */
   public byte[] common() {
-    return Arrays.copyOfRange(bytes, 0, commonLength);
+    return Arrays.copyOfRange(bytes, offset, offset + commonLength);
   }
 
   /** The compact landmark RTTs, encoded landmark_refs and landmark_rtt_us (a copy). */
   public byte[] compactRtts() {
-    return Arrays.copyOfRange(bytes, commonLength, commonLength + compactLength);
+    return Arrays.copyOfRange(bytes, offset + commonLength, offset + commonLength + compactLength);
   }
 
   /** The coordinate's fields a ranking does not return, encoded (a copy). */
   public byte[] rest() {
-    return Arrays.copyOfRange(bytes, commonLength + compactLength, bytes.length);
+    return Arrays.copyOfRange(bytes, offset + commonLength + compactLength, offset + length);
   }
 
   /** Writes the common part. */
   public void writeCommon(CodedOutputStream o) throws IOException {
-    o.writeRawBytes(bytes, 0, commonLength);
+    o.writeRawBytes(bytes, offset, commonLength);
   }
 
   /** Writes the compact landmark RTTs. */
   public void writeCompactRtts(CodedOutputStream o) throws IOException {
-    o.writeRawBytes(bytes, commonLength, compactLength);
+    o.writeRawBytes(bytes, offset + commonLength, compactLength);
   }
 
   /** The common part, parsed. */
   RankedServer parseCommon() throws InvalidProtocolBufferException {
-    return RankedServer.parser().parseFrom(bytes, 0, commonLength);
+    return RankedServer.parser().parseFrom(bytes, offset, commonLength);
   }
 
   /** Merges the rest into {@code b}. */
   void mergeRest(dev.reed.proto.v1.ServerCoordinate.Builder b) throws InvalidProtocolBufferException {
-    b.mergeFrom(bytes, commonLength + compactLength, bytes.length - commonLength - compactLength);
+    b.mergeFrom(bytes, offset + commonLength + compactLength, length - commonLength - compactLength);
   }
 
   /** The landmark numbers, in the server's landmark order. */
@@ -139,7 +152,7 @@ public record RankedTemplate(byte[] bytes, int commonLength, int compactLength, 
   /** The compact landmark RTTs, parsed: landmark_refs and landmark_rtt_us. */
   private RankedServer compact() {
     try {
-      return RankedServer.parser().parseFrom(bytes, commonLength, compactLength);
+      return RankedServer.parser().parseFrom(bytes, offset + commonLength, compactLength);
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("a template's own compact landmark RTTs do not parse", e);
     }
@@ -210,7 +223,7 @@ public record RankedTemplate(byte[] bytes, int commonLength, int compactLength, 
    */
   public RankedServer message(boolean compact, List<String> landmarkIds) {
     try {
-      RankedServer.Builder b = RankedServer.newBuilder().mergeFrom(bytes, 0, commonLength + compactLength);
+      RankedServer.Builder b = RankedServer.newBuilder().mergeFrom(bytes, offset, commonLength + compactLength);
       if (compact || b.getLandmarkRefsCount() == 0) return b.build();
       for (int i = 0; i < b.getLandmarkRefsCount(); i++) {
         b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(landmarkIds.get(b.getLandmarkRefs(i)))

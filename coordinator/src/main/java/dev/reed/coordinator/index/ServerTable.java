@@ -1,6 +1,7 @@
 package dev.reed.coordinator.index;
 
 import dev.reed.coordinates.ranking.RankingIndex;
+import dev.reed.proto.v1.IntegrityKind;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Iterator;
@@ -11,57 +12,68 @@ import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
- * One state's servers, in its ranking index's order and by key: an array of the feed's {@link
- * IndexedServer}s and an open-addressing table of their positions (ints), read-only.
+ * One state's servers, in its ranking index's order and by key: the templates as columns by
+ * position (where each is in the feed's {@link ByteChunks}, its parts' lengths, its verdict),
+ * copied from the feed's {@link ServerColumns} when the state was built, and an open-addressing
+ * table of positions by key (ints). Read-only; a server's {@link IndexedServer} is made on demand.
  *
  * <p>Why not a copy of the feed's map: a state lives until the next rebuild (about a second), so
- * it is alive at every young collection and copied by it. {@code Map.copyOf} of 250,000 servers is
- * a 4 MB table of a million references, each of which a collection visits; this is 250,000
- * references and a 2 MB int table it copies without looking inside (docs/research/scale.md,
- * ninth pass).
+ * it is alive at many young collections and copied by them. Primitive arrays are copied without
+ * looking inside; a map of 250,000 servers is a million references a collection visits
+ * (docs/research/scale.md, ninth and eleventh passes).
  */
 final class ServerTable extends AbstractMap<String, IndexedServer> {
-  private final IndexedServer[] byPosition;
+  private static final IntegrityKind[] KINDS = IntegrityKind.values();
+
+  private final RankingIndex index;
+  private final byte[][] chunks;
+  private final int[] chunk;
+  private final int[] offset;
+  private final int[] length;
+  private final int[] commonLength;
+  private final int[] compactLength;
+  private final int[] maxRef;
+  private final byte[] integrity;
   /** Position + 1 of the server whose key hashes here (linear probing), 0 for an empty slot. */
   private final int[] slots;
   private final int mask;
 
-  private ServerTable(IndexedServer[] byPosition) {
-    this.byPosition = byPosition;
-    int capacity = Integer.highestOneBit(Math.max(2, byPosition.length) * 2 - 1) << 1; // load <= 1/2
+  ServerTable(RankingIndex index, byte[][] chunks, int[] chunk, int[] offset, int[] length, int[] commonLength,
+      int[] compactLength, int[] maxRef, byte[] integrity) {
+    this.index = index;
+    this.chunks = chunks;
+    this.chunk = chunk;
+    this.offset = offset;
+    this.length = length;
+    this.commonLength = commonLength;
+    this.compactLength = compactLength;
+    this.maxRef = maxRef;
+    this.integrity = integrity;
+    int n = index.size();
+    int capacity = Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1; // load <= 1/2
     this.slots = new int[capacity];
     this.mask = capacity - 1;
-    for (int p = 0; p < byPosition.length; p++) {
-      int s = slot(byPosition[p].entry().key());
+    for (int p = 0; p < n; p++) {
+      int s = slot(index.key(p));
       while (slots[s] != 0) s = (s + 1) & mask;
       slots[s] = p + 1;
     }
   }
 
-  /**
-   * The servers of {@code index}, which was built from exactly the entries of {@code servers}.
-   *
-   * @param landmarks the size of the landmark table the servers' templates refer to
-   * @throws IllegalArgumentException when the index holds a server the map does not, or a
-   *     template refers to a landmark number beyond the table
-   */
-  static ServerTable of(RankingIndex index, Map<String, IndexedServer> servers, int landmarks) {
-    if (index.size() != servers.size()) {
-      throw new IllegalArgumentException("an index of " + index.size() + " servers for " + servers.size());
-    }
-    IndexedServer[] byPosition = new IndexedServer[index.size()];
-    for (int p = 0; p < byPosition.length; p++) {
-      String key = index.entry(p).key();
-      byPosition[p] = servers.get(key);
-      if (byPosition[p] == null) throw new IllegalArgumentException("the index holds " + key + ", the servers do not");
-      ServingState.checkRefs(key, byPosition[p].maxRef(), landmarks);
-    }
-    return new ServerTable(byPosition);
+  /** The ranking index the positions are of. */
+  RankingIndex index() {
+    return index;
+  }
+
+  /** The template of the server at index position {@code p}. */
+  RankedTemplate template(int p) {
+    return new RankedTemplate(chunks[chunk[p]], offset[p], length[p], commonLength[p], compactLength[p], maxRef[p],
+        KINDS[integrity[p]]);
   }
 
   /** The server at index position {@code p}. */
   IndexedServer at(int p) {
-    return byPosition[p];
+    return new IndexedServer(template(p), index.entry(p));
   }
 
   private int slot(String key) {
@@ -71,33 +83,38 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
 
   @Override
   public IndexedServer get(Object key) {
-    if (!(key instanceof String k)) return null;
-    for (int s = slot(k); slots[s] != 0; s = (s + 1) & mask) {
-      IndexedServer server = byPosition[slots[s] - 1];
-      if (server.entry().key().equals(k)) return server;
-    }
-    return null;
+    int p = position(key);
+    return p < 0 ? null : at(p);
   }
 
   @Override
   public boolean containsKey(Object key) {
-    return get(key) != null;
+    return position(key) >= 0;
+  }
+
+  /** The index position of the server of {@code key}, -1 for none. */
+  int position(Object key) {
+    if (!(key instanceof String k)) return -1;
+    for (int s = slot(k); slots[s] != 0; s = (s + 1) & mask) {
+      if (index.key(slots[s] - 1).equals(k)) return slots[s] - 1;
+    }
+    return -1;
   }
 
   @Override
   public int size() {
-    return byPosition.length;
+    return index.size();
   }
 
   @Override
   public Set<String> keySet() {
-    return inOrder(p -> byPosition[p].entry().key(), this::containsKey);
+    return inOrder(index::key, this::containsKey);
   }
 
   @Override
   public Set<Entry<String, IndexedServer>> entrySet() {
-    return inOrder(p -> Map.entry(byPosition[p].entry().key(), byPosition[p]),
-        o -> o instanceof Entry<?, ?> e && e.getValue() != null && e.getValue() == get(e.getKey()));
+    return inOrder(p -> Map.entry(index.key(p), at(p)),
+        o -> o instanceof Entry<?, ?> e && e.getValue() != null && e.getValue().equals(get(e.getKey())));
   }
 
   /** A read-only set of one item per server, in the index's order. */
@@ -110,12 +127,12 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
 
           @Override
           public boolean hasNext() {
-            return p < byPosition.length;
+            return p < index.size();
           }
 
           @Override
           public T next() {
-            if (p >= byPosition.length) throw new NoSuchElementException();
+            if (p >= index.size()) throw new NoSuchElementException();
             return at.apply(p++);
           }
         };
@@ -128,7 +145,7 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
 
       @Override
       public int size() {
-        return byPosition.length;
+        return index.size();
       }
     };
   }

@@ -24,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -68,45 +67,7 @@ public final class TargetPositioning {
   private final Clock clock;
   private final Duration refreshEvery;
   private final double moveThresholdMs;
-  /**
-   * What this replica last published per owned target: the coordinate's bytes without
-   * landmark_rtts, followed by the RTTs (4 bytes each) that go with the round's (shared) landmark
-   * id list, rather than parsed with L LandmarkRtt objects or encoded with every id spelled out.
-   * One array, not one for each: a replica republishes most of its targets every round, and every
-   * object one is held in is copied by young collections (docs/research/scale.md, ninth pass). Read
-   * back once per candidate a round.
-   *
-   * @param bytes the published ServerCoordinate without landmark_rtts, encoded, then the RTTs (us)
-   * @param ids the landmarks of the RTTs, usually the round's anchor list itself
-   * @param at when it was published (ms, the clock's)
-   */
-  private record Published(byte[] bytes, List<String> ids, long at) {
-    static Published of(ServerCoordinate c, List<String> roundIds, long at) {
-      List<String> ids = roundIds;
-      boolean same = c.getLandmarkRttsCount() == roundIds.size();
-      for (int i = 0; same && i < roundIds.size(); i++) same = c.getLandmarkRtts(i).getLandmarkId().equals(roundIds.get(i));
-      if (!same) ids = c.getLandmarkRttsList().stream().map(LandmarkRtt::getLandmarkId).toList();
-      byte[] rest = c.toBuilder().clearLandmarkRtts().build().toByteArray();
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(java.util.Arrays.copyOf(rest, rest.length + 4 * ids.size()));
-      b.position(rest.length);
-      for (LandmarkRtt r : c.getLandmarkRttsList()) b.putInt(r.getRttUs());
-      return new Published(b.array(), ids, at);
-    }
-
-    ServerCoordinate coordinate() {
-      try {
-        int restLength = bytes.length - 4 * ids.size();
-        ServerCoordinate.Builder b = ServerCoordinate.newBuilder().mergeFrom(bytes, 0, restLength);
-        java.nio.ByteBuffer rtts = java.nio.ByteBuffer.wrap(bytes, restLength, 4 * ids.size());
-        for (String id : ids) b.addLandmarkRtts(LandmarkRtt.newBuilder().setLandmarkId(id).setRttUs(rtts.getInt()));
-        return b.build();
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-        throw new IllegalStateException("this replica's own published coordinate does not parse", e);
-      }
-    }
-  }
-
-  private final Map<String, Published> published = new HashMap<>();
+  private final PublishedCoordinates published = new PublishedCoordinates();
   private final HostIntegrity integrity;
   private final Duration budget;
   /** Targets the last round left when its budget ran out, in order, and whether each owes a new epoch's re-fit. */
@@ -166,7 +127,7 @@ public final class TargetPositioning {
       published.remove(key);
     }
     // targets of revoked partitions are the new owner's to publish now
-    published.keySet().removeIf(k -> windows.get(k) == null);
+    published.removeIf(k -> windows.get(k) == null);
     List<ServingState.Anchor> anchors = state.landmarkAnchors();
     stalled = anchors.size() < minAnchors;
     if (stalled) {
@@ -186,8 +147,7 @@ public final class TargetPositioning {
     for (TargetWindows.Target t : windows.drainDirty()) pending.putIfAbsent(t, false);
     long now = clock.millis();
     for (TargetWindows.Target t : windows.all()) {
-      Published p = published.get(t.key());
-      Long at = p == null ? null : p.at();
+      Long at = published.at(t.key());
       if (newEpoch || at == null || now - at >= refreshEvery.toMillis()) pending.putIfAbsent(t, false);
     }
     List<String> ids = anchors.stream().map(ServingState.Anchor::landmarkId).toList();
@@ -226,9 +186,8 @@ public final class TargetPositioning {
           tooFew++;
           continue;
         }
-        Published p = published.get(t.key());
-        ServerCoordinate last = p == null ? null : p.coordinate();
-        Long at = p == null ? null : p.at();
+        ServerCoordinate last = published.coordinate(t.key());
+        Long at = published.at(t.key());
         List<LandmarkRtt> minima = landmarkRtts(ids, rtt);
         boolean adopted = false;
         if (last == null && !refit) {
@@ -255,7 +214,7 @@ public final class TargetPositioning {
             publish(t.key(), next.toBuilder().setUpdateTime(ts).setRound(t.newestRound()).build(), ids, now);
             sent++;
           } else if (adopted) {
-            published.put(t.key(), Published.of(last, ids, at));
+            published.put(t.key(), last, ids, at);
           }
           continue;
         }
@@ -371,7 +330,7 @@ public final class TargetPositioning {
   private void publish(String key, ServerCoordinate next, List<String> ids, long now) {
     byte[] encoded = next.toByteArray();
     producer.send(new ProducerRecord<>(Topic.COORDINATES.name(), key.getBytes(StandardCharsets.UTF_8), encoded));
-    published.put(key, Published.of(next, ids, now));
+    published.put(key, next, ids, now);
   }
 
   private static dev.reed.proto.v1.ServerInfo info(TargetWindows.Target t) {

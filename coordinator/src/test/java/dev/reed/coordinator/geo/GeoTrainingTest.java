@@ -189,12 +189,12 @@ class GeoTrainingTest {
           Place client = new Place(48.85, 2.35, null);
           Coordinate me = entries.get(0).coordinate();
           dev.reed.coordinates.ranking.RankingFilter none = dev.reed.coordinates.ranking.RankingFilter.none();
-          for (int warm = 0; warm < 50; warm++) index.scan(null, (e, c) -> m.geoMs(client, m.server(e.key())), none, null, 230);
+          for (int warm = 0; warm < 50; warm++) index.scan(null, (key, c) -> m.geoMs(client, m.server(key)), none, null, 230);
           int q = 200;
           long s0 = System.nanoTime();
-          for (int i = 0; i < q; i++) index.scan(null, (e, c) -> m.geoMs(client, m.server(e.key())), none, null, 230);
+          for (int i = 0; i < q; i++) index.scan(null, (key, c) -> m.geoMs(client, m.server(key)), none, null, 230);
           long s1 = System.nanoTime();
-          for (int i = 0; i < q; i++) index.scan(me, (e, c) -> m.estimator().servedMs(m.geoMs(client, m.server(e.key())), c), none, null, 230);
+          for (int i = 0; i < q; i++) index.scan(me, (key, c) -> m.estimator().servedMs(m.geoMs(client, m.server(key)), c), none, null, 230);
           long s2 = System.nanoTime();
           for (int i = 0; i < q; i++) index.query(me, none, null, 230);
           long s3 = System.nanoTime();
