@@ -13,8 +13,8 @@ import java.util.Arrays;
  * from tables in the old generation; those references, not the bytes, were what young collections
  * spent most of their time on (docs/research/scale.md, items 68-70 and 73).
  */
-public final class ByteChunks {
-  public static final int CHUNK = 1 << 20;
+final class ByteChunks {
+  static final int CHUNK = 1 << 20;
 
   private final int chunkBytes;
   /** A byte string at least this long gets a chunk of its own. */
@@ -32,12 +32,8 @@ public final class ByteChunks {
   private long liveBytes;
   private long heldBytes;
 
-  public ByteChunks() {
-    this(CHUNK);
-  }
-
   /** @param chunkBytes the size of a chunk (tests make it small) */
-  public ByteChunks(int chunkBytes) {
+  ByteChunks(int chunkBytes) {
     this.chunkBytes = chunkBytes;
     this.ownChunk = chunkBytes / 4;
     this.fill = chunkBytes;
@@ -48,7 +44,7 @@ public final class ByteChunks {
    *
    * @return where they are: the chunk's number in the high 32 bits, the offset in it in the low
    */
-  public long append(byte[] src, int offset, int length) {
+  long append(byte[] src, int offset, int length) {
     int chunk;
     int at;
     if (length >= ownChunk) {
@@ -72,34 +68,34 @@ public final class ByteChunks {
   }
 
   /** The bytes appended earlier at {@code chunk} are dead: {@code length} of them. */
-  public void release(int chunk, int length) {
+  void release(int chunk, int length) {
     live[chunk] -= length;
     liveBytes -= length;
     if (live[chunk] == 0 && chunk != current) drop(chunk);
   }
 
   /** The chunk of number {@code chunk}, as the feed holds it now. */
-  public byte[] chunk(int chunk) {
+  byte[] chunk(int chunk) {
     return chunks[chunk];
   }
 
   /** The chunks by number, a copy: what a state reads its templates from. */
-  public byte[][] snapshot() {
+  byte[][] snapshot() {
     return Arrays.copyOf(chunks, count);
   }
 
   /** Whether chunk {@code chunk} is mostly dead bytes, and not the one being filled. */
-  public boolean sparse(int chunk) {
+  boolean sparse(int chunk) {
     return chunk != current && live[chunk] * 2L < chunks[chunk].length;
   }
 
   /** More than half of what the chunks hold is dead, beyond a few chunks' slack. */
-  public boolean wantsCompaction() {
+  boolean wantsCompaction() {
     return heldBytes - liveBytes > liveBytes + 8L * chunkBytes;
   }
 
   /** Bytes the chunks hold, dead ones included. */
-  public long heldBytes() {
+  long heldBytes() {
     return heldBytes;
   }
 

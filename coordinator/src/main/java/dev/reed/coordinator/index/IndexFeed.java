@@ -528,7 +528,6 @@ public final class IndexFeed implements AutoCloseable {
     if (announcementsChanged) announced = Map.copyOf(announcements);
     if (targetsChanged) catalog = Map.copyOf(targets);
     landmarksChanged = announcementsChanged = targetsChanged = false;
-    servers.compactTemplates();
     RankingIndex index = servers.index();
     List<String> ids = landmarkNumbers.table(); // after every template of this state was numbered: it covers their refs
     ServerTable table = servers.table(index, ids.size());

@@ -5,21 +5,19 @@ import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinates.ranking.ServerAttributes;
 import dev.reed.proto.v1.IntegrityKind;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The index feed's servers, in columns by slot: a server keeps its slot while it is in the index,
- * and a new coordinate of it is written over the old one in place (primitive stores and its
- * template's bytes appended to {@link ByteChunks}).
+ * and a new coordinate of it is written over the old one in place (primitive stores, and its
+ * template's bytes appended to chunks by {@link ByteSlots}).
  *
  * <p>Why columns: every replica re-reads every server's coordinate every round. Held as objects,
  * each new coordinate was five new objects referenced from the feed's map in the old generation,
  * and a young collection's time went on following such references (card scanning, ~40 % of its
  * CPU in a perf profile) more than on copying: a diagnostic feed that made nothing new per server
- * halved the pauses (docs/research/scale.md, items 68-70). Here a coordinate costs no object that
- * outlives the record's decoding, and the only references stored are to the key (new servers only)
- * and to attributes most servers share.
+ * halved the pauses (docs/research/scale.md, items 68-70, 73). Here a coordinate costs no object
+ * that outlives the record's decoding, and the only references stored are to the key (new servers
+ * only) and to attributes most servers share.
  *
  * <p>Feed thread only. A state never reads these columns: {@link #table} copies what it needs.
  */
@@ -27,45 +25,38 @@ final class ServerColumns {
   private static final IntegrityKind[] KINDS = IntegrityKind.values();
 
   private final int d;
-  private final Map<String, Integer> slots = new HashMap<>();
-  private int[] free = new int[16];
-  private int freeCount;
-  /** Slots handed out so far, free ones included. */
-  private int high;
-  private String[] keys = new String[16];
+  private final ByteSlots templates;
   private double[] components;
-  private double[] heights = new double[16];
-  private ServerAttributes[] attributes = new ServerAttributes[16];
-  private int[] chunk = new int[16];
-  private int[] offset = new int[16];
-  private int[] length = new int[16];
-  private int[] commonLength = new int[16];
-  private int[] compactLength = new int[16];
-  private int[] maxRef = new int[16];
-  private byte[] integrity = new byte[16];
-  private final ByteChunks chunks;
+  private double[] heights = new double[ByteSlots.INITIAL_CAPACITY];
+  private ServerAttributes[] attributes = new ServerAttributes[ByteSlots.INITIAL_CAPACITY];
+  private int[] commonLength = new int[ByteSlots.INITIAL_CAPACITY];
+  private int[] compactLength = new int[ByteSlots.INITIAL_CAPACITY];
+  private int[] maxRef = new int[ByteSlots.INITIAL_CAPACITY];
+  private byte[] integrity = new byte[ByteSlots.INITIAL_CAPACITY];
   /** The slots the last {@link #index} was built from, by its source numbers. */
   private int[] live = new int[0];
 
   ServerColumns(int dimensions) {
-    this(dimensions, ByteChunks.CHUNK);
+    this.d = dimensions;
+    this.components = new double[ByteSlots.INITIAL_CAPACITY * dimensions];
+    this.templates = new ByteSlots(this::grow);
   }
 
   /** @param chunkBytes the size of a template chunk (tests make it small) */
   ServerColumns(int dimensions, int chunkBytes) {
     this.d = dimensions;
-    this.components = new double[16 * dimensions];
-    this.chunks = new ByteChunks(chunkBytes);
+    this.components = new double[ByteSlots.INITIAL_CAPACITY * dimensions];
+    this.templates = new ByteSlots(chunkBytes, this::grow);
   }
 
   int size() {
-    return slots.size();
+    return templates.size();
   }
 
   /** The key String held for {@code key}'s server, else {@code key}: a new String per record was garbage a server and round. */
   String heldKey(String key) {
-    Integer s = slots.get(key);
-    return s == null ? key : keys[s];
+    int s = templates.slot(key);
+    return s < 0 ? key : templates.key(s);
   }
 
   /**
@@ -79,24 +70,11 @@ final class ServerColumns {
     if (c.dimensions() != d) {
       throw new IllegalArgumentException("coordinate of " + key + " has " + c.dimensions() + " dimensions, the index " + d);
     }
-    Integer held = slots.get(key);
-    int s;
-    if (held == null) {
-      s = freeCount > 0 ? free[--freeCount] : grow();
-      slots.put(key, s);
-      keys[s] = key;
-    } else {
-      s = held;
-      chunks.release(chunk[s], length[s]);
-    }
+    RankedTemplate t = server.template();
+    int s = templates.put(key, t.bytes(), t.offset(), t.length());
     for (int k = 0; k < d; k++) components[s * d + k] = c.component(k);
     heights[s] = c.height();
     if (attributes[s] != server.entry().attributes()) attributes[s] = server.entry().attributes(); // shared: mostly the same one
-    RankedTemplate t = server.template();
-    long at = chunks.append(t.bytes(), t.offset(), t.length());
-    chunk[s] = (int) (at >>> 32);
-    offset[s] = (int) at;
-    length[s] = t.length();
     commonLength[s] = t.commonLength();
     compactLength[s] = t.compactLength();
     maxRef[s] = t.maxRef();
@@ -105,69 +83,40 @@ final class ServerColumns {
 
   /** Removes the server of {@code key}, if there is one. */
   void remove(String key) {
-    Integer s = slots.remove(key);
-    if (s == null) return;
-    chunks.release(chunk[s], length[s]);
-    keys[s] = null;
-    attributes[s] = null;
-    if (freeCount == free.length) free = Arrays.copyOf(free, freeCount * 2);
-    free[freeCount++] = s;
+    int s = templates.remove(key);
+    if (s >= 0) attributes[s] = null;
   }
 
-  private int grow() {
-    if (high == keys.length) {
-      int n = high * 2;
-      keys = Arrays.copyOf(keys, n);
-      components = Arrays.copyOf(components, n * d);
-      heights = Arrays.copyOf(heights, n);
-      attributes = Arrays.copyOf(attributes, n);
-      chunk = Arrays.copyOf(chunk, n);
-      offset = Arrays.copyOf(offset, n);
-      length = Arrays.copyOf(length, n);
-      commonLength = Arrays.copyOf(commonLength, n);
-      compactLength = Arrays.copyOf(compactLength, n);
-      maxRef = Arrays.copyOf(maxRef, n);
-      integrity = Arrays.copyOf(integrity, n);
-    }
-    return high++;
-  }
-
-  /**
-   * Moves the templates out of mostly dead chunks when more than half of what the chunks hold is
-   * dead (servers that keep their coordinate keep their chunk), so dead bytes stay bounded by the
-   * live ones.
-   */
-  void compactTemplates() {
-    if (!chunks.wantsCompaction()) return;
-    for (int s = 0; s < high; s++) {
-      if (keys[s] == null || !chunks.sparse(chunk[s])) continue;
-      long at = chunks.append(chunks.chunk(chunk[s]), offset[s], length[s]);
-      chunks.release(chunk[s], length[s]);
-      chunk[s] = (int) (at >>> 32);
-      offset[s] = (int) at;
-    }
+  private void grow(int n) {
+    components = Arrays.copyOf(components, n * d);
+    heights = Arrays.copyOf(heights, n);
+    attributes = Arrays.copyOf(attributes, n);
+    commonLength = Arrays.copyOf(commonLength, n);
+    compactLength = Arrays.copyOf(compactLength, n);
+    maxRef = Arrays.copyOf(maxRef, n);
+    integrity = Arrays.copyOf(integrity, n);
   }
 
   /** Servers per integrity verdict, by {@link IntegrityKind#ordinal()}. */
   long[] integrityKinds() {
     long[] out = new long[KINDS.length];
-    for (int s = 0; s < high; s++) {
-      if (keys[s] != null) out[integrity[s]]++;
+    for (int s = 0; s < templates.high(); s++) {
+      if (templates.key(s) != null) out[integrity[s]]++;
     }
     return out;
   }
 
   /** Bytes the template chunks hold, dead ones included. */
   long templateBytes() {
-    return chunks.heldBytes();
+    return templates.heldBytes();
   }
 
   /** A ranking index of every server; {@link #table} then gives the state's copy of the rest. */
   RankingIndex index() {
-    int[] l = new int[slots.size()];
+    int[] l = new int[templates.size()];
     int n = 0;
-    for (int s = 0; s < high; s++) {
-      if (keys[s] != null) l[n++] = s;
+    for (int s = 0; s < templates.high(); s++) {
+      if (templates.key(s) != null) l[n++] = s;
     }
     live = l;
     return RankingIndex.ofDistinct(new RankingIndex.Source() {
@@ -183,7 +132,7 @@ final class ServerColumns {
 
       @Override
       public String key(int i) {
-        return keys[l[i]];
+        return templates.key(l[i]);
       }
 
       @Override
@@ -222,16 +171,17 @@ final class ServerColumns {
     byte[] kind = new byte[n];
     for (int p = 0; p < n; p++) {
       int s = live[index.sourceIndex(p)];
-      if (keys[s] != index.key(p)) throw new IllegalStateException("servers changed since the index was built: " + index.key(p));
-      ServingState.checkRefs(keys[s], maxRef[s], landmarks);
-      c[p] = chunk[s];
-      o[p] = offset[s];
-      len[p] = length[s];
+      String key = templates.key(s);
+      if (key != index.key(p)) throw new IllegalStateException("servers changed since the index was built: " + index.key(p));
+      ServingState.checkRefs(key, maxRef[s], landmarks);
+      c[p] = templates.chunk(s);
+      o[p] = templates.offset(s);
+      len[p] = templates.length(s);
       common[p] = commonLength[s];
       compact[p] = compactLength[s];
       refs[p] = maxRef[s];
       kind[p] = integrity[s];
     }
-    return new ServerTable(index, chunks.snapshot(), c, o, len, common, compact, refs, kind);
+    return new ServerTable(index, templates.snapshot(), c, o, len, common, compact, refs, kind);
   }
 }

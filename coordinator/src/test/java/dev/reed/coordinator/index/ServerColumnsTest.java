@@ -132,7 +132,6 @@ class ServerColumnsTest {
         held.put(e.getKey(), e.getValue());
         appended += e.getValue().template().length();
       }
-      columns.compactTemplates();
       ServerTable table = columns.table(columns.index(), 1);
       long live = 0;
       for (int p = 0; p < table.size(); p++) live += table.template(p).length();
