@@ -3,10 +3,13 @@ package dev.reed.coordinator.ingest;
 import java.util.Arrays;
 
 /**
- * Per (landmark, target) windows of the last {@code W} landmark rounds, kept in one flat
- * {@code char[]} indexed by (target slot, landmark slot, round mod W) so a pair costs
- * {@code 2 * (W + 2)} bytes and no object: 20 bytes at W = 8 (measured in RttWindowsTest and the
- * README). A slot holds the RTT as a 16-bit code ({@link #encode}), {@link #LOSS} for a timeout or
+ * Per (landmark, target) windows of the last {@code W} landmark rounds, kept in flat
+ * {@code char[]} blocks of {@value #BLOCK} target slots, indexed by (target slot, landmark slot,
+ * round mod W), so a pair costs {@code 2 * (W + 2)} bytes and no object: 20 bytes at W = 8
+ * (measured in RttWindowsTest and the README). Blocks rather than one array: one array grew by
+ * doubling, and the 40-80 MB copies of a replica taking on 125,000 targets were young
+ * collections' largest survivors in the first round (docs/research/scale.md, item 78); a new
+ * block copies nothing. A slot holds the RTT as a 16-bit code ({@link #encode}), {@link #LOSS} for a timeout or
  * error, or {@link #EMPTY} when the landmark sent nothing for that round; the pair's newest round
  * takes the last two. Every replica holds its share of T x L pairs, and with 4-byte RTTs the
  * windows were more than a quarter of a replica's heap at 250,000 x 30 (151 of 536 MB,
@@ -36,11 +39,17 @@ public final class RttWindows {
   private static final int EXACT_BITS = 14;
   private static final int MANTISSA_BITS = 13;
 
+  /** Target slots per block. */
+  private static final int BLOCK = 1024;
+  private static final int BLOCK_BITS = 10;
+
   private final int window;
   private final int stride; // chars per pair: window slots + last round (two chars)
   private int landmarkCapacity;
   private int targetCapacity;
-  private char[] cells;
+  /** The first {@code blockCount} hold target slots 0 to targetCapacity - 1; the rest is room. */
+  private char[][] blocks;
+  private int blockCount;
 
   /**
    * @param window rounds per (landmark, target) window, 1-64
@@ -52,8 +61,13 @@ public final class RttWindows {
     this.window = window;
     this.stride = window + 2;
     this.landmarkCapacity = Math.max(1, landmarkCapacity);
-    this.targetCapacity = Math.max(1, targetCapacity);
-    this.cells = new char[Math.multiplyExact(Math.multiplyExact(this.landmarkCapacity, this.targetCapacity), stride)];
+    this.blocks = new char[(Math.max(1, targetCapacity) + BLOCK - 1) / BLOCK][];
+    for (blockCount = 0; blockCount < blocks.length; blockCount++) blocks[blockCount] = newBlock();
+    this.targetCapacity = blockCount * BLOCK;
+  }
+
+  private char[] newBlock() {
+    return new char[Math.multiplyExact(Math.multiplyExact(landmarkCapacity, BLOCK), stride)];
   }
 
   /** The RTT a window gives back for one of {@code rttUs} (1 to {@link #MAX_RTT_US}): its code's. */
@@ -87,22 +101,27 @@ public final class RttWindows {
     return stride * Character.BYTES;
   }
 
-  /** Bytes held by the flat array right now. */
+  /** Bytes held by the blocks right now. */
   public long bytesAllocated() {
-    return (long) cells.length * Character.BYTES;
+    return (long) blockCount * blocks[0].length * Character.BYTES;
   }
 
-  private int lastRoundAt(int b) {
+  private int lastRoundAt(char[] cells, int b) {
     return (cells[b + window] << 16) | cells[b + window + 1];
   }
 
-  private void lastRoundAt(int b, int round) {
+  private void lastRoundAt(char[] cells, int b, int round) {
     cells[b + window] = (char) (round >>> 16);
     cells[b + window + 1] = (char) round;
   }
 
+  /** Where the pair starts in its target's block. */
   private int base(int target, int landmark) {
-    return (target * landmarkCapacity + landmark) * stride;
+    return ((target & (BLOCK - 1)) * landmarkCapacity + landmark) * stride;
+  }
+
+  private char[] block(int target) {
+    return blocks[target >>> BLOCK_BITS];
   }
 
   /**
@@ -117,14 +136,15 @@ public final class RttWindows {
     if (rttUs == EMPTY || rttUs < LOSS || rttUs > MAX_RTT_US) {
       throw new IllegalArgumentException("rtt must be 1-" + MAX_RTT_US + " us or LOSS: " + rttUs);
     }
+    char[] cells = block(target);
     int b = base(target, landmark);
     int r = (int) (round & 0x7fffffffL);
-    int last = lastRoundAt(b);
-    boolean fresh = isEmpty(b);
+    int last = lastRoundAt(cells, b);
+    boolean fresh = isEmpty(cells, b);
     if (fresh || r > last) {
       int gap = fresh ? window : Math.min(window, r - last);
       for (int i = 1; i <= gap; i++) cells[b + Math.floorMod(last + i, window)] = EMPTY;
-      lastRoundAt(b, r);
+      lastRoundAt(cells, b, r);
       last = r;
     } else if (r <= last - window) {
       return false;
@@ -142,7 +162,7 @@ public final class RttWindows {
     return true;
   }
 
-  private boolean isEmpty(int b) {
+  private boolean isEmpty(char[] cells, int b) {
     for (int i = 0; i < window; i++) if (cells[b + i] != EMPTY) return false;
     return true;
   }
@@ -150,6 +170,7 @@ public final class RttWindows {
   /** Window minimum of the pair in microseconds, or 0 if it holds no RTT. */
   public int minimumUs(int target, int landmark) {
     if (target >= targetCapacity || landmark >= landmarkCapacity) return 0;
+    char[] cells = block(target);
     int b = base(target, landmark);
     char min = LOSS_CODE;
     for (int i = 0; i < window; i++) {
@@ -162,8 +183,9 @@ public final class RttWindows {
   /** Newest round recorded for the pair, or -1. */
   public long lastRound(int target, int landmark) {
     if (target >= targetCapacity || landmark >= landmarkCapacity) return -1;
+    char[] cells = block(target);
     int b = base(target, landmark);
-    return isEmpty(b) ? -1 : lastRoundAt(b);
+    return isEmpty(cells, b) ? -1 : lastRoundAt(cells, b);
   }
 
   /**
@@ -173,8 +195,9 @@ public final class RttWindows {
   public int[] copyWindow(int target, int landmark, int[] out) {
     Arrays.fill(out, 0, window, EMPTY);
     if (target >= targetCapacity || landmark >= landmarkCapacity) return out;
+    char[] cells = block(target);
     int b = base(target, landmark);
-    int last = lastRoundAt(b);
+    int last = lastRoundAt(cells, b);
     for (int i = 0; i < window; i++) {
       char v = cells[b + Math.floorMod(last - window + 1 + i, window)];
       out[i] = v == LOSS_CODE ? LOSS : decode(v);
@@ -186,7 +209,7 @@ public final class RttWindows {
   public void clearTarget(int target) {
     if (target >= targetCapacity) return;
     int from = base(target, 0);
-    Arrays.fill(cells, from, from + landmarkCapacity * stride, (char) 0);
+    Arrays.fill(block(target), from, from + landmarkCapacity * stride, (char) 0);
   }
 
   /** Forgets a landmark slot in every target. */
@@ -194,21 +217,28 @@ public final class RttWindows {
     if (landmark >= landmarkCapacity) return;
     for (int t = 0; t < targetCapacity; t++) {
       int b = base(t, landmark);
-      Arrays.fill(cells, b, b + stride, (char) 0);
+      Arrays.fill(block(t), b, b + stride, (char) 0);
     }
   }
 
   private void ensure(int target, int landmark) {
     if (target < 0 || landmark < 0) throw new IllegalArgumentException("negative slot");
     if (target < targetCapacity && landmark < landmarkCapacity) return;
-    int newLandmarks = landmark < landmarkCapacity ? landmarkCapacity : Math.max(landmark + 1, landmarkCapacity * 2);
-    int newTargets = target < targetCapacity ? targetCapacity : Math.max(target + 1, targetCapacity * 2);
-    char[] grown = new char[Math.multiplyExact(Math.multiplyExact(newLandmarks, newTargets), stride)];
-    for (int t = 0; t < targetCapacity; t++) {
-      System.arraycopy(cells, t * landmarkCapacity * stride, grown, t * newLandmarks * stride, landmarkCapacity * stride);
+    if (landmark >= landmarkCapacity) { // rare: every block laid out again with room for more landmarks
+      int old = landmarkCapacity;
+      landmarkCapacity = Math.max(landmark + 1, old * 2);
+      for (int i = 0; i < blockCount; i++) {
+        char[] grown = newBlock();
+        for (int t = 0; t < BLOCK; t++) {
+          System.arraycopy(blocks[i], t * old * stride, grown, t * landmarkCapacity * stride, old * stride);
+        }
+        blocks[i] = grown;
+      }
     }
-    cells = grown;
-    landmarkCapacity = newLandmarks;
-    targetCapacity = newTargets;
+    while (target >= targetCapacity) {
+      if (blockCount == blocks.length) blocks = Arrays.copyOf(blocks, blockCount * 2);
+      blocks[blockCount++] = newBlock();
+      targetCapacity = blockCount * BLOCK;
+    }
   }
 }

@@ -50,6 +50,22 @@ class RttWindowsTest {
     assertThat(w.minimumUs(5, 3)).isZero();
     w.clearLandmark(20);
     assertThat(w.minimumUs(100, 20)).isZero();
+    // beyond the first block of targets, then more landmarks once several blocks exist
+    w.record(2_500, 2, 1, 40_000);
+    w.record(5_000, 20, 2, 50_000);
+    w.record(5_001, 70, 2, 60_000);
+    assertThat(w.minimumUs(0, 0)).isEqualTo(10_000);
+    assertThat(w.minimumUs(2_500, 2)).isEqualTo(40_000);
+    assertThat(w.lastRound(2_500, 2)).isEqualTo(1);
+    assertThat(w.minimumUs(5_000, 20)).isEqualTo(50_000);
+    assertThat(w.minimumUs(5_001, 70)).isEqualTo(60_000);
+    assertThat(w.minimumUs(2_500, 3)).isZero();
+    assertThat(w.minimumUs(9_999, 0)).isZero();
+    w.clearLandmark(20);
+    assertThat(w.minimumUs(5_000, 20)).isZero();
+    assertThat(w.minimumUs(5_001, 70)).isEqualTo(60_000);
+    w.clearTarget(2_500);
+    assertThat(w.minimumUs(2_500, 2)).isZero();
   }
 
   /** The memory budget of the brief: at most 64 bytes per (landmark, target) pair, measured. */
@@ -62,7 +78,7 @@ class RttWindowsTest {
     long pairs = (long) targets * landmarks;
     assertThat(w.bytesPerPair()).isEqualTo(20);
     assertThat(w.bytesAllocated() / (double) pairs).isLessThanOrEqualTo(64);
-    // the heap agrees with the arithmetic: one char[] and nothing per pair
+    // the heap agrees with the arithmetic: blocks of char[] and nothing per pair
     System.gc();
     Runtime rt = Runtime.getRuntime();
     long before = rt.totalMemory() - rt.freeMemory();
