@@ -669,18 +669,15 @@ public final class RankingIndex {
   }
 
   private boolean matches(int i, RankingFilter f, int fg, int fm) {
-    return matchesAttributes(attributeOf[i], f, fg, fm);
-  }
-
-  private boolean matchesAttributes(int i, RankingFilter f, int fg, int fm) {
-    return (fg < 0 || gameId[i] == fg)
-        && (fm < 0 || mapId[i] == fm)
-        && players[i] >= f.minPlayers()
-        && !(f.notFull() && maxPlayers[i] > 0 && players[i] >= maxPlayers[i])
-        && !(f.notEmpty() && players[i] == 0)
-        && (f.password() == PasswordRule.ANY || (f.password() == PasswordRule.ONLY) == password[i])
-        && (f.protocol() == 0 || protocol[i] == f.protocol())
-        && (f.suspects() == SuspectRule.ANY || (f.suspects() == SuspectRule.ONLY) == suspect[i]);
+    int a = attributeOf[i];
+    return (fg < 0 || gameId[a] == fg)
+        && (fm < 0 || mapId[a] == fm)
+        && players[a] >= f.minPlayers()
+        && !(f.notFull() && maxPlayers[a] > 0 && players[a] >= maxPlayers[a])
+        && !(f.notEmpty() && players[a] == 0)
+        && (f.password() == PasswordRule.ANY || (f.password() == PasswordRule.ONLY) == password[a])
+        && (f.protocol() == 0 || protocol[a] == f.protocol())
+        && (f.suspects() == SuspectRule.ANY || (f.suspects() == SuspectRule.ONLY) == suspect[a]);
   }
 
   private int countMatching(RankingFilter f, int fg, int fm, double[] q, double hc, double limit) {

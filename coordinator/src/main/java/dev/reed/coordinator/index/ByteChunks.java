@@ -14,8 +14,6 @@ import java.util.Arrays;
  * spent most of their time on (docs/research/scale.md, items 68-70 and 73).
  */
 final class ByteChunks {
-  static final int CHUNK = 1 << 20;
-
   private final int chunkBytes;
   /** A byte string at least this long gets a chunk of its own. */
   private final int ownChunk;

@@ -16,6 +16,8 @@ import java.util.function.IntConsumer;
 public final class ByteSlots {
   /** Slots there is room for before the first growth: the owners' columns start this long. */
   public static final int INITIAL_CAPACITY = 16;
+  /** The size of a chunk of the strings, unless a test makes it small. */
+  public static final int CHUNK = 1 << 20;
 
   private final ByteChunks chunks;
   private final IntConsumer grown;
@@ -28,13 +30,8 @@ public final class ByteSlots {
   private int[] offset = new int[INITIAL_CAPACITY];
   private int[] length = new int[INITIAL_CAPACITY];
 
-  /** @param grown see {@link #ByteSlots(int, IntConsumer)} */
-  public ByteSlots(IntConsumer grown) {
-    this(ByteChunks.CHUNK, grown);
-  }
-
   /**
-   * @param chunkBytes the size of a chunk (1 MB by default; tests make it small)
+   * @param chunkBytes the size of a chunk: {@link #CHUNK}, or small in tests
    * @param grown called with the new slot capacity before a slot beyond the old one is handed out,
    *     so the owner grows its own columns
    */

@@ -130,11 +130,12 @@ final class IndexCheckpoint {
    * Reads the checkpoint.
    *
    * @param names gives the one String the index shares per game and map name
+   * @param attributes gives the one instance the index shares per set of equal attributes
    * @return its contents, or empty when there is no file
    * @throws IOException when the file is there but cannot be used (an {@link InvalidCheckpointException}
    *     says why), or cannot be read
    */
-  Optional<Contents> read(UnaryOperator<String> names) throws IOException {
+  Optional<Contents> read(UnaryOperator<String> names, UnaryOperator<ServerAttributes> attributes) throws IOException {
     BufferedInputStream buffered;
     try {
       buffered = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
@@ -183,7 +184,7 @@ final class IndexCheckpoint {
           ServerAttributes a = new ServerAttributes(game, map, in.readInt(), in.readInt(), in.readBoolean(), in.readInt(),
               in.readBoolean());
           servers.put(key, new IndexedServer(RankedTemplate.of(common, compact, rest, maxRef, integrity),
-              new ServerEntry(key, new Coordinate(v, h), a)));
+              new ServerEntry(key, new Coordinate(v, h), attributes.apply(a))));
         } catch (IllegalArgumentException e) {
           throw new InvalidCheckpointException(key + ": " + e.getMessage());
         }

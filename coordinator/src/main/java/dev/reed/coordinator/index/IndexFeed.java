@@ -3,7 +3,6 @@ package dev.reed.coordinator.index;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinates.ranking.ServerAttributes;
-import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.IntegrityKind;
 import dev.reed.proto.v1.Landmark;
@@ -369,7 +368,7 @@ public final class IndexFeed implements AutoCloseable {
     IndexCheckpoint.Contents c;
     long t0 = System.nanoTime();
     try {
-      c = checkpoint.read(this::shared).orElse(null);
+      c = checkpoint.read(this::shared, this::sharedAttributes).orElse(null);
     } catch (IOException e) {
       log.warn("index checkpoint {} not used ({}): reading reed.coordinates from its beginning", checkpoint.file(), e.getMessage());
       return new HashMap<>();
@@ -402,8 +401,7 @@ public final class IndexFeed implements AutoCloseable {
       throw new IllegalStateException("landmarks were numbered before the checkpoint was read");
     }
     from.forEach(consumer::seek);
-    c.servers().values().forEach(s -> servers.put(new IndexedServer(s.template(),
-        new ServerEntry(s.entry().key(), s.entry().coordinate(), sharedAttributes(s.entry().attributes())))));
+    c.servers().values().forEach(servers::put);
     long newer = from.entrySet().stream().mapToLong(e -> end.get(e.getKey()) - e.getValue()).sum();
     Duration age = Duration.between(c.writtenAt(), clock.instant());
     boolean serveFirst = age.compareTo(checkpoints.serveWithin()) <= 0;
@@ -535,7 +533,7 @@ public final class IndexFeed implements AutoCloseable {
     ServingState.EpochLandmarks lm = epochLandmarks;
     state.set(new ServingState(index, coordinates, coordinates.templates(), lm.coordinates(), lm.anchors(), announced,
         catalog, lm.epoch(), clock.instant(), dimensions, heightModel, ids, lm.quarantined(), table::template));
-    integrityKinds = servers.integrityKinds();
+    integrityKinds = table.integrityKinds();
     rebuilds.incrementAndGet();
     onRebuild.run();
   }

@@ -3,7 +3,6 @@ package dev.reed.coordinator.index;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinates.ranking.ServerAttributes;
-import dev.reed.proto.v1.IntegrityKind;
 import java.util.Arrays;
 
 /**
@@ -22,8 +21,6 @@ import java.util.Arrays;
  * <p>Feed thread only. A state never reads these columns: {@link #table} copies what it needs.
  */
 final class ServerColumns {
-  private static final IntegrityKind[] KINDS = IntegrityKind.values();
-
   private final int d;
   private final ByteSlots templates;
   private double[] components;
@@ -37,9 +34,7 @@ final class ServerColumns {
   private int[] live = new int[0];
 
   ServerColumns(int dimensions) {
-    this.d = dimensions;
-    this.components = new double[ByteSlots.INITIAL_CAPACITY * dimensions];
-    this.templates = new ByteSlots(this::grow);
+    this(dimensions, ByteSlots.CHUNK);
   }
 
   /** @param chunkBytes the size of a template chunk (tests make it small) */
@@ -95,15 +90,6 @@ final class ServerColumns {
     compactLength = Arrays.copyOf(compactLength, n);
     maxRef = Arrays.copyOf(maxRef, n);
     integrity = Arrays.copyOf(integrity, n);
-  }
-
-  /** Servers per integrity verdict, by {@link IntegrityKind#ordinal()}. */
-  long[] integrityKinds() {
-    long[] out = new long[KINDS.length];
-    for (int s = 0; s < templates.high(); s++) {
-      if (templates.key(s) != null) out[integrity[s]]++;
-    }
-    return out;
   }
 
   /** Bytes the template chunks hold, dead ones included. */

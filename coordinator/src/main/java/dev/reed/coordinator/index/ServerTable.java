@@ -71,6 +71,13 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
         KINDS[integrity[p]]);
   }
 
+  /** The servers per integrity verdict, by {@link IntegrityKind#ordinal()}. */
+  long[] integrityKinds() {
+    long[] out = new long[KINDS.length];
+    for (byte k : integrity) out[k]++;
+    return out;
+  }
+
   /** The server at index position {@code p}. */
   IndexedServer at(int p) {
     return new IndexedServer(template(p), index.entry(p));

@@ -7,9 +7,10 @@ import java.util.Arrays;
  * {@code char[]} blocks of {@value #BLOCK} target slots, indexed by (target slot, landmark slot,
  * round mod W), so a pair costs {@code 2 * (W + 2)} bytes and no object: 20 bytes at W = 8
  * (measured in RttWindowsTest and the README). Blocks rather than one array: one array grew by
- * doubling, and the 40-80 MB copies of a replica taking on 125,000 targets were young
- * collections' largest survivors in the first round (docs/research/scale.md, item 78); a new
- * block copies nothing. A slot holds the RTT as a 16-bit code ({@link #encode}), {@link #LOSS} for a timeout or
+ * doubling, and a replica taking on 125,000 targets copied 10, 20, 40 and 80 MB arrays inside its
+ * first round and held half an array unused after the last doubling (22.4 B a pair of windows
+ * against 21.4 B with blocks at 250,000 x 30, docs/research/scale.md, item 78); a new block copies
+ * nothing. A slot holds the RTT as a 16-bit code ({@link #encode}), {@link #LOSS} for a timeout or
  * error, or {@link #EMPTY} when the landmark sent nothing for that round; the pair's newest round
  * takes the last two. Every replica holds its share of T x L pairs, and with 4-byte RTTs the
  * windows were more than a quarter of a replica's heap at 250,000 x 30 (151 of 536 MB,
@@ -40,14 +41,13 @@ public final class RttWindows {
   private static final int MANTISSA_BITS = 13;
 
   /** Target slots per block. */
-  private static final int BLOCK = 1024;
   private static final int BLOCK_BITS = 10;
+  private static final int BLOCK = 1 << BLOCK_BITS;
 
   private final int window;
   private final int stride; // chars per pair: window slots + last round (two chars)
   private int landmarkCapacity;
-  private int targetCapacity;
-  /** The first {@code blockCount} hold target slots 0 to targetCapacity - 1; the rest is room. */
+  /** The first {@code blockCount} hold target slots 0 to {@link #targetCapacity()} - 1; the rest is room. */
   private char[][] blocks;
   private int blockCount;
 
@@ -63,7 +63,10 @@ public final class RttWindows {
     this.landmarkCapacity = Math.max(1, landmarkCapacity);
     this.blocks = new char[(Math.max(1, targetCapacity) + BLOCK - 1) / BLOCK][];
     for (blockCount = 0; blockCount < blocks.length; blockCount++) blocks[blockCount] = newBlock();
-    this.targetCapacity = blockCount * BLOCK;
+  }
+
+  private int targetCapacity() {
+    return blockCount * BLOCK;
   }
 
   private char[] newBlock() {
@@ -169,7 +172,7 @@ public final class RttWindows {
 
   /** Window minimum of the pair in microseconds, or 0 if it holds no RTT. */
   public int minimumUs(int target, int landmark) {
-    if (target >= targetCapacity || landmark >= landmarkCapacity) return 0;
+    if (target >= targetCapacity() || landmark >= landmarkCapacity) return 0;
     char[] cells = block(target);
     int b = base(target, landmark);
     char min = LOSS_CODE;
@@ -182,7 +185,7 @@ public final class RttWindows {
 
   /** Newest round recorded for the pair, or -1. */
   public long lastRound(int target, int landmark) {
-    if (target >= targetCapacity || landmark >= landmarkCapacity) return -1;
+    if (target >= targetCapacity() || landmark >= landmarkCapacity) return -1;
     char[] cells = block(target);
     int b = base(target, landmark);
     return isEmpty(cells, b) ? -1 : lastRoundAt(cells, b);
@@ -194,7 +197,7 @@ public final class RttWindows {
    */
   public int[] copyWindow(int target, int landmark, int[] out) {
     Arrays.fill(out, 0, window, EMPTY);
-    if (target >= targetCapacity || landmark >= landmarkCapacity) return out;
+    if (target >= targetCapacity() || landmark >= landmarkCapacity) return out;
     char[] cells = block(target);
     int b = base(target, landmark);
     int last = lastRoundAt(cells, b);
@@ -207,7 +210,7 @@ public final class RttWindows {
 
   /** Forgets everything about a target slot (before the slot is reused). */
   public void clearTarget(int target) {
-    if (target >= targetCapacity) return;
+    if (target >= targetCapacity()) return;
     int from = base(target, 0);
     Arrays.fill(block(target), from, from + landmarkCapacity * stride, (char) 0);
   }
@@ -215,7 +218,7 @@ public final class RttWindows {
   /** Forgets a landmark slot in every target. */
   public void clearLandmark(int landmark) {
     if (landmark >= landmarkCapacity) return;
-    for (int t = 0; t < targetCapacity; t++) {
+    for (int t = 0; t < targetCapacity(); t++) {
       int b = base(t, landmark);
       Arrays.fill(block(t), b, b + stride, (char) 0);
     }
@@ -223,7 +226,7 @@ public final class RttWindows {
 
   private void ensure(int target, int landmark) {
     if (target < 0 || landmark < 0) throw new IllegalArgumentException("negative slot");
-    if (target < targetCapacity && landmark < landmarkCapacity) return;
+    if (target < targetCapacity() && landmark < landmarkCapacity) return;
     if (landmark >= landmarkCapacity) { // rare: every block laid out again with room for more landmarks
       int old = landmarkCapacity;
       landmarkCapacity = Math.max(landmark + 1, old * 2);
@@ -235,10 +238,9 @@ public final class RttWindows {
         blocks[i] = grown;
       }
     }
-    while (target >= targetCapacity) {
+    while (target >= targetCapacity()) {
       if (blockCount == blocks.length) blocks = Arrays.copyOf(blocks, blockCount * 2);
       blocks[blockCount++] = newBlock();
-      targetCapacity = blockCount * BLOCK;
     }
   }
 }

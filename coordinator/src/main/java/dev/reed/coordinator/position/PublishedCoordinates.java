@@ -27,7 +27,7 @@ final class PublishedCoordinates {
   private List<String>[] ids = new List[ByteSlots.INITIAL_CAPACITY];
 
   PublishedCoordinates() {
-    this.coordinates = new ByteSlots(this::grow);
+    this(ByteSlots.CHUNK);
   }
 
   /** @param chunkBytes the size of a chunk of the coordinates' bytes (tests make it small) */
@@ -44,16 +44,18 @@ final class PublishedCoordinates {
     return coordinates.heldBytes();
   }
 
-  /** When the target's coordinate was published (ms), null when this replica published none. */
-  Long at(String key) {
-    int s = coordinates.slot(key);
-    return s < 0 ? null : at[s];
+  /** The slot of the target's publication, -1 when this replica published none: {@link #at} and {@link #coordinate} read it. */
+  int slot(String key) {
+    return coordinates.slot(key);
   }
 
-  /** The coordinate last published for the target, null for none. */
-  ServerCoordinate coordinate(String key) {
-    int s = coordinates.slot(key);
-    if (s < 0) return null;
+  /** When the publication in slot {@code s} was made (ms). */
+  long at(int s) {
+    return at[s];
+  }
+
+  /** The coordinate published in slot {@code s}. */
+  ServerCoordinate coordinate(int s) {
     List<String> landmarks = ids[s];
     byte[] bytes = coordinates.bytes(s);
     int from = coordinates.offset(s);

@@ -147,8 +147,8 @@ public final class TargetPositioning {
     for (TargetWindows.Target t : windows.drainDirty()) pending.putIfAbsent(t, false);
     long now = clock.millis();
     for (TargetWindows.Target t : windows.all()) {
-      Long at = published.at(t.key());
-      if (newEpoch || at == null || now - at >= refreshEvery.toMillis()) pending.putIfAbsent(t, false);
+      int p = published.slot(t.key());
+      if (newEpoch || p < 0 || now - published.at(p) >= refreshEvery.toMillis()) pending.putIfAbsent(t, false);
     }
     List<String> ids = anchors.stream().map(ServingState.Anchor::landmarkId).toList();
     List<Coordinate> anchorCoords = anchors.stream().map(ServingState.Anchor::coordinate).toList();
@@ -186,8 +186,9 @@ public final class TargetPositioning {
           tooFew++;
           continue;
         }
-        ServerCoordinate last = published.coordinate(t.key());
-        Long at = published.at(t.key());
+        int p = published.slot(t.key());
+        ServerCoordinate last = p < 0 ? null : published.coordinate(p);
+        Long at = p < 0 ? null : published.at(p);
         List<LandmarkRtt> minima = landmarkRtts(ids, rtt);
         boolean adopted = false;
         if (last == null && !refit) {

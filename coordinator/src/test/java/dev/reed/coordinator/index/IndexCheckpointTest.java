@@ -40,10 +40,11 @@ class IndexCheckpointTest {
   @Test
   void whatIsWrittenIsReadBackAsTheIndexHeldIt() throws IOException {
     IndexCheckpoint c = new IndexCheckpoint(dir.resolve("sub/index.checkpoint"));
-    assertThat(c.read(n -> n)).isEmpty();
+    assertThat(c.read(n -> n, a -> a)).isEmpty();
     IndexCheckpoint.Contents written = contents(1000);
     c.write(written);
-    IndexCheckpoint.Contents read = c.read(String::intern).orElseThrow();
+    Map<dev.reed.coordinates.ranking.ServerAttributes, dev.reed.coordinates.ranking.ServerAttributes> pool = new HashMap<>();
+    IndexCheckpoint.Contents read = c.read(String::intern, a -> pool.computeIfAbsent(a, x -> x)).orElseThrow();
     assertThat(read.writtenAt()).isEqualTo(written.writtenAt());
     assertThat(read.dimensions()).isEqualTo(2);
     assertThat(read.heightModel()).isTrue();
@@ -61,6 +62,7 @@ class IndexCheckpointTest {
       assertThat(r.entry().coordinate().components()).isEqualTo(w.entry().coordinate().components());
       assertThat(r.entry().coordinate().height()).isEqualTo(w.entry().coordinate().height());
       assertThat(r.entry().attributes()).isEqualTo(w.entry().attributes());
+      assertThat(r.entry().attributes()).as("the one shared instance").isSameAs(pool.get(w.entry().attributes()));
     });
     // the coordinate a client reads back is the one the record had
     ServerCoordinates before = new ServerCoordinates(written.servers(), written.landmarkIds());
@@ -80,20 +82,20 @@ class IndexCheckpointTest {
     byte[] flipped = whole.clone();
     flipped[whole.length / 2] ^= 0x10;
     Files.write(c.file(), flipped);
-    assertThatThrownBy(() -> c.read(n -> n)).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> c.read(n -> n, a -> a)).isInstanceOf(IOException.class);
 
     Files.write(c.file(), Arrays.copyOf(whole, whole.length - 3));
-    assertThatThrownBy(() -> c.read(n -> n)).isInstanceOf(IndexCheckpoint.InvalidCheckpointException.class)
+    assertThatThrownBy(() -> c.read(n -> n, a -> a)).isInstanceOf(IndexCheckpoint.InvalidCheckpointException.class)
         .hasMessageContaining("truncated");
 
     Files.write(c.file(), Arrays.copyOf(whole, whole.length + 1));
-    assertThatThrownBy(() -> c.read(n -> n)).isInstanceOf(IndexCheckpoint.InvalidCheckpointException.class)
+    assertThatThrownBy(() -> c.read(n -> n, a -> a)).isInstanceOf(IndexCheckpoint.InvalidCheckpointException.class)
         .hasMessageContaining("after the checksum");
 
     byte[] older = whole.clone();
     older[7] = '9'; // another format version
     Files.write(c.file(), older);
-    assertThatThrownBy(() -> c.read(n -> n)).isInstanceOf(IndexCheckpoint.InvalidCheckpointException.class)
+    assertThatThrownBy(() -> c.read(n -> n, a -> a)).isInstanceOf(IndexCheckpoint.InvalidCheckpointException.class)
         .hasMessageContaining("not an index checkpoint of this version");
   }
 
@@ -110,7 +112,7 @@ class IndexCheckpointTest {
     };
     assertThatThrownBy(() -> c.write(new IndexCheckpoint.Contents(bad.writtenAt(), 2, true, bad.offsets(), bad.landmarkIds(),
         failing))).hasMessageContaining("went away");
-    assertThat(c.read(n -> n).orElseThrow().servers()).hasSize(10);
+    assertThat(c.read(n -> n, a -> a).orElseThrow().servers()).hasSize(10);
     try (var files = Files.list(dir)) {
       assertThat(files).containsExactly(c.file());
     }

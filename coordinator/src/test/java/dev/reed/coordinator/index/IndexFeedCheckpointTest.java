@@ -48,9 +48,9 @@ class IndexFeedCheckpointTest {
         assertThat(first.awaitCaughtUp(Duration.ofSeconds(60))).isTrue();
         assertThat(first.recordsRead()).isEqualTo(2 * SERVERS);
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(file)
-            && new IndexCheckpoint(file).read(n -> n).orElseThrow().offsets().values().stream().mapToLong(o -> o).sum() == 2 * SERVERS);
+            && new IndexCheckpoint(file).read(n -> n, a -> a).orElseThrow().offsets().values().stream().mapToLong(o -> o).sum() == 2 * SERVERS);
       }
-      IndexCheckpoint.Contents written = new IndexCheckpoint(file).read(n -> n).orElseThrow();
+      IndexCheckpoint.Contents written = new IndexCheckpoint(file).read(n -> n, a -> a).orElseThrow();
       assertThat(written.servers()).hasSize(SERVERS);
       assertThat(written.dimensions()).isEqualTo(2);
       byte[] beforeTheTail = Files.readAllBytes(file); // the restarted feed writes a newer one

@@ -23,6 +23,18 @@ class PublishedCoordinatesTest {
     return b.build();
   }
 
+  /** What the target last published, null for none. */
+  private static ServerCoordinate coordinate(PublishedCoordinates published, String key) {
+    int s = published.slot(key);
+    return s < 0 ? null : published.coordinate(s);
+  }
+
+  /** When the target last published, null for none. */
+  private static Long at(PublishedCoordinates published, String key) {
+    int s = published.slot(key);
+    return s < 0 ? null : published.at(s);
+  }
+
   private static String key(int target) {
     return "10.2." + target / 250 + "." + target % 250 + ":27960";
   }
@@ -37,12 +49,12 @@ class PublishedCoordinatesTest {
     published.put(key(2), other, ROUND, 200);
     published.put(key(3), none, ROUND, 300);
 
-    assertThat(published.coordinate(key(1))).isEqualTo(usual);
-    assertThat(published.coordinate(key(2))).isEqualTo(other);
-    assertThat(published.coordinate(key(3))).isEqualTo(none);
-    assertThat(published.at(key(2))).isEqualTo(200L);
-    assertThat(published.coordinate(key(4))).isNull();
-    assertThat(published.at(key(4))).isNull();
+    assertThat(coordinate(published, key(1))).isEqualTo(usual);
+    assertThat(coordinate(published, key(2))).isEqualTo(other);
+    assertThat(coordinate(published, key(3))).isEqualTo(none);
+    assertThat(at(published, key(2))).isEqualTo(200L);
+    assertThat(coordinate(published, key(4))).isNull();
+    assertThat(at(published, key(4))).isNull();
 
     ServerCoordinate again = coordinate(1, 5, ROUND);
     published.put(key(1), again, ROUND, 400);
@@ -50,13 +62,13 @@ class PublishedCoordinatesTest {
     published.remove(key(2));
     published.removeIf(k -> k.equals(key(3)));
     assertThat(published.size()).isEqualTo(1);
-    assertThat(published.coordinate(key(1))).isEqualTo(again);
-    assertThat(published.at(key(1))).isEqualTo(400L);
-    assertThat(published.coordinate(key(2))).isNull();
-    assertThat(published.coordinate(key(3))).isNull();
+    assertThat(coordinate(published, key(1))).isEqualTo(again);
+    assertThat(at(published, key(1))).isEqualTo(400L);
+    assertThat(coordinate(published, key(2))).isNull();
+    assertThat(coordinate(published, key(3))).isNull();
     published.put(key(5), usual, ROUND, 500); // takes a free slot
-    assertThat(published.coordinate(key(5))).isEqualTo(usual);
-    assertThat(published.coordinate(key(1))).isEqualTo(again);
+    assertThat(coordinate(published, key(5))).isEqualTo(usual);
+    assertThat(coordinate(published, key(1))).isEqualTo(again);
   }
 
   @Test
@@ -79,6 +91,6 @@ class PublishedCoordinatesTest {
       assertThat(published.heldBytes()).as("round " + round).isLessThanOrEqualTo(2 * live + 9L * chunk);
     }
     assertThat(written).isGreaterThan(5 * published.heldBytes());
-    last.forEach((k, c) -> assertThat(published.coordinate(k)).as(k).isEqualTo(c));
+    last.forEach((k, c) -> assertThat(coordinate(published, k)).as(k).isEqualTo(c));
   }
 }
