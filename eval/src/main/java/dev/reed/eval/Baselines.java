@@ -28,8 +28,8 @@ final class Baselines {
     Map<String, String> l = new LinkedHashMap<>();
     l.put("reed", "reed");
     l.put("fusedZero", "reed's zero-probe ranking: the geographic prediction from the client's location, no probes");
-    l.put("geoExact", "great-circle distance from the client's true location, no probes");
-    l.put("geoNoisy", "the same from a GeoIP-like location (--geo-error)");
+    l.put("geoExact", "great-circle distance between the true locations, no probes");
+    l.put("geoNoisy", "the same between GeoIP-like locations of client and servers (--geo-error)");
     l.put("relay", "Valve's relay estimate (min over landmarks of rtt(c,l) + rtt(l,s))");
     l.put("clusterCountry", "Armitage's clustering by country (" + CLUSTERING.probesPerCluster() + " probes per cluster)");
     l.put("clusterAs", "Armitage's clustering by origin AS (" + CLUSTERING.probesPerCluster() + " probes per cluster)");
@@ -58,12 +58,14 @@ final class Baselines {
     NodeTable nodes = m.nodes();
     Map<String, Method> methods = new LinkedHashMap<>();
     if (nodes.hasLocations()) {
-      DistanceLine line = DistanceLine.fit(nodes, o.landmarks(), o.landmarkRtt());
       GeoPoint[] exact = new GeoPoint[nodes.size()];
       for (int v = 0; v < exact.length; v++) {
         exact[v] = nodes.node(v).location();
       }
-      GeoPoint[] noisy = s.geoError().isNone() ? exact : s.geoError().displace(nodes, o.seed());
+      GeoPoint[] noisy = s.geoError().displace(nodes, o.seed());
+      for (int l : o.landmarks()) {
+        noisy[l] = exact[l]; // the deployment's own machines: placed, not looked up
+      }
       FusedEstimator fused = o.located().estimator();
       progress.accept(String.format(java.util.Locale.ROOT, "seed %d fused estimator: %.2f + %.4f ms/km, weights geo %.2f"
           + " coordinates %.2f relay %.2f, cross-validated error %.3f over %d landmarks", o.seed(), fused.prior().model().global().interceptMs(),
@@ -71,9 +73,9 @@ final class Baselines {
           fused.weights().relay(), fused.cvError(), fused.folds()));
       Place[] believed = o.located().believed();
       methods.put("fusedZero", new ZeroProbeOrder(fused, o.servers(), believed)::order);
-      methods.put("geoExact", new GeoDistance(nodes, exact, line)::order);
+      methods.put("geoExact", new GeoDistance(exact, DistanceLine.fit(exact, o.landmarks(), o.servers(), o.landmarkRtt()))::order);
       if (!s.geoError().isNone()) {
-        methods.put("geoNoisy", new GeoDistance(nodes, noisy, line)::order);
+        methods.put("geoNoisy", new GeoDistance(noisy, DistanceLine.fit(noisy, o.landmarks(), o.servers(), o.landmarkRtt()))::order);
       }
     }
     methods.put("relay", new RelayEstimate()::order);

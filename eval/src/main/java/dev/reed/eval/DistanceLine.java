@@ -15,23 +15,25 @@ record DistanceLine(double interceptMs, double msPerKm) {
   /**
    * Fits the line on the landmark-measured RTTs of one seed.
    *
+   * @param at where each node is believed to be, null = unknown
+   * @param servers the nodes the landmarks measured
    * @return the line, or null when fewer than 2 distinct located pairs were measured
    */
-  static DistanceLine fit(NodeTable nodes, int[] landmarks, double[][] landmarkRtt) {
+  static DistanceLine fit(GeoPoint[] at, int[] landmarks, int[] servers, double[][] landmarkRtt) {
     double n = 0;
     double sx = 0;
     double sy = 0;
     double sxx = 0;
     double sxy = 0;
     for (int k = 0; k < landmarks.length; k++) {
-      GeoPoint l = nodes.node(landmarks[k]).location();
+      GeoPoint l = at[landmarks[k]];
       if (l == null) {
         continue;
       }
-      for (int v = 0; v < nodes.size(); v++) {
-        GeoPoint p = nodes.node(v).location();
+      for (int v : servers) {
+        GeoPoint p = at[v];
         double y = landmarkRtt[v][k];
-        if (v == landmarks[k] || p == null || !Double.isFinite(y)) {
+        if (p == null || !Double.isFinite(y)) {
           continue;
         }
         double x = l.kmTo(p);

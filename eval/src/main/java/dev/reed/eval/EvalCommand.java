@@ -48,9 +48,10 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Score issue 15's baselines beside REED on the same clients (default: on).")
   boolean baselines;
 
-  @Option(names = "--geo-error", defaultValue = "none", paramLabel = "MODEL",
-      description = "GeoIP error of the noisy geo baseline: none, geoip (median 50 km, p90 400 km, 5 %% in a wrong"
-          + " country) or geoip:MEDIAN_KM:P90_KM:WRONG_SHARE (default ${DEFAULT-VALUE}).")
+  @Option(names = "--geo-error", defaultValue = "geoip", paramLabel = "MODEL",
+      description = "How wrong a GeoIP database is about every located node but the landmarks (clients and servers"
+          + " alike): none, geoip (median 50 km, p90 400 km, 5 %% in a wrong country) or"
+          + " geoip:MEDIAN_KM:P90_KM:WRONG_SHARE (default ${DEFAULT-VALUE}).")
   String geoError;
 
   static final class Landmarks {
@@ -75,6 +76,12 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--clients", defaultValue = "all", paramLabel = "all|landmarks",
       description = "all: every non-landmark node is a client in turn; landmarks: paper 5.1.2 (default ${DEFAULT-VALUE}).")
   String clients;
+
+  @Option(names = "--players", defaultValue = "0", paramLabel = "K",
+      description = "Players in cities: K players near every host, each with its own last-mile delay (log-normal,"
+          + " median 10 ms) added to its host's RTTs and its own GeoIP error; they are the clients, the hosts"
+          + " stay the servers (0 = the hosts are the clients; default ${DEFAULT-VALUE}).")
+  int players;
 
   @Option(names = "--n-close", defaultValue = "10", description = "N_close (default ${DEFAULT-VALUE}).")
   int nClose;
@@ -213,6 +220,12 @@ public final class EvalCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--landmarks must be " + (dims + 2) + ".." + (m.size() - 2) + " for "
             + m.size() + " nodes and " + dims + " dimensions, got " + settings.landmarks());
       }
+      if (settings.players() > 0) {
+        if (settings.clients() != EvalSettings.ClientMode.ALL) {
+          throw new IllegalArgumentException("--players needs --clients all");
+        }
+        m = PlayerPopulation.of(m, settings.players());
+      }
     } catch (IllegalArgumentException e) {
       err.println("eval: " + e.getMessage());
       err.flush();
@@ -228,16 +241,18 @@ public final class EvalCommand implements Callable<Integer> {
         return 2;
       }
     }
-    if (settings.baselines() && !settings.geoError().isNone() && !m.nodes().hasLocations()) {
+    if (spec.commandLine().getParseResult().hasMatchedOption("--geo-error") && !settings.geoError().isNone()
+        && !m.nodes().hasLocations()) {
       err.println("eval: --geo-error " + settings.geoError() + " has no effect: "
-          + (nodes == null ? "no --nodes" : nodes + " has no lat/lon") + ", so there are no geo baselines");
+          + (nodes == null ? "no --nodes" : nodes + " has no lat/lon"));
     }
     long t0 = System.nanoTime();
     err.printf(Locale.ROOT, "eval: %s: %d nodes, %s landmarks (%s), %d-D%s, clients %s, %d seed(s), %d thread(s)%n",
-        matrix.getFileName(), m.size(),
+        matrix.getFileName(), m.hosts(),
         settings.landmarkList() != null ? settings.landmarkList().length : settings.landmarks(),
         settings.landmarkList() != null ? "listed" : settings.strategy().name().toLowerCase(Locale.ROOT),
-        dims, settings.coordinates().height() ? "+height" : "", settings.clients().name().toLowerCase(Locale.ROOT),
+        dims, settings.coordinates().height() ? "+height" : "", settings.players() > 0 ? settings.players() + " players near every host"
+            : settings.clients().name().toLowerCase(Locale.ROOT),
         settings.seeds(), settings.threads());
     err.flush();
     ExecutorService pool = Executors.newFixedThreadPool(settings.threads());
@@ -320,6 +335,7 @@ public final class EvalCommand implements Callable<Integer> {
         .threads(t)
         .baselines(baselines, GeoErrorModel.parse(geoError))
         .reports(reportSimulation())
+        .players(players)
         .lying(lyingLandmark == null ? LyingLandmarks.Settings.OFF
             : new LyingLandmarks.Settings(LyingLandmarks.Attack.parse(lyingLandmark), quarantine, 8, 12,
                 dev.reed.coordinates.integrity.QuarantineConfig.defaults()))

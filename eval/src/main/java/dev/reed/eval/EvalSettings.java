@@ -31,7 +31,9 @@ import dev.reed.coordinates.geo.EstimatorModel;
  * @param estimator the fused estimator's parameters (experimental "reed + geo" rows), read with
  *     {@code --estimator FILE}
  * @param reports whether half the clients report their measurements first (issue 16), and how
- * @param lying a lying landmark and the coordinator's quarantine (issue 18); {@link LyingLandmarks.Settings#OFF} = none
+ * @param lying a lying landmark and the coordinator's quarantine; {@link LyingLandmarks.Settings#OFF} = none
+ * @param players players added near every host ({@link PlayerPopulation}); 0 = the hosts themselves
+ *     are the clients
  */
 public record EvalSettings(
     CoordinateConfig coordinates,
@@ -54,7 +56,8 @@ public record EvalSettings(
     GeoErrorModel geoError,
     EstimatorModel estimator,
     ReportSimulation reports,
-    LyingLandmarks.Settings lying) {
+    LyingLandmarks.Settings lying,
+    int players) {
 
   /** Who plays the clients. */
   public enum ClientMode { ALL, LANDMARKS }
@@ -83,6 +86,9 @@ public record EvalSettings(
     }
     if (clientStride < 1) {
       throw new IllegalArgumentException("client stride must be >= 1");
+    }
+    if (players < 0 || players > PlayerPopulation.MAX_PER_HOST) {
+      throw new IllegalArgumentException("--players must be 0-" + PlayerPopulation.MAX_PER_HOST + ", got " + players);
     }
   }
 
@@ -120,6 +126,7 @@ public record EvalSettings(
     b.estimator = estimator;
     b.reports = reports;
     b.lying = lying;
+    b.players = players;
     return b;
   }
 
@@ -146,6 +153,7 @@ public record EvalSettings(
     private EstimatorModel estimator = EstimatorModel.defaults();
     private ReportSimulation reports = ReportSimulation.none();
     private LyingLandmarks.Settings lying = LyingLandmarks.Settings.OFF;
+    private int players;
 
     private Builder() {}
 
@@ -228,9 +236,15 @@ public record EvalSettings(
       return this;
     }
 
-    /** Client reports (issue 16). */
+    /** Client reports. */
     public Builder reports(ReportSimulation r) {
       reports = r;
+      return this;
+    }
+
+    /** Players near every host as the clients; 0 = the hosts are the clients. */
+    public Builder players(int perHost) {
+      players = perHost;
       return this;
     }
 
@@ -238,7 +252,7 @@ public record EvalSettings(
     public EvalSettings build() {
       return new EvalSettings(coordinates, model, pageSize, landmarks, landmarkList, strategy, clients, nClose, window,
           windowMarginMs, rate, kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError,
-          estimator, reports, lying);
+          estimator, reports, lying, players);
     }
   }
 

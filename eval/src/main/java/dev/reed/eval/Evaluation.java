@@ -103,7 +103,37 @@ final class Evaluation {
         out.put(k, MethodSummary.of(runs.get(k), m.nodes()));
       }
     }
+    for (String geo : List.of("fusedZero", "geoNoisy")) {
+      if (runs.containsKey(geo)) {
+        out.get("reed").put("worseThan." + geo, worseShare(runs.get("reed").clients(), runs.get(geo).clients()));
+      }
+    }
     return out;
+  }
+
+  /** Intelligent N_close probes beyond which a client counts as worse served than by another order. */
+  static final double WORSE_BY_PROBES = 5;
+
+  /**
+   * The share of clients for whom REED's Intelligent N_close needed more than
+   * {@link #WORSE_BY_PROBES} probes beyond what the other order needed: "never worse than geography"
+   * per client, not only on average.
+   */
+  static double worseShare(List<MethodOutcome> reed, List<MethodOutcome> other) {
+    Map<Integer, Double> theirs = new java.util.HashMap<>();
+    other.forEach(o -> theirs.put(o.client(), (double) o.policies().get("intelligent").probes()));
+    int n = 0;
+    int worse = 0;
+    for (MethodOutcome r : reed) {
+      Double t = theirs.get(r.client());
+      if (t != null) {
+        n++;
+        if (r.policies().get("intelligent").probes() > t + WORSE_BY_PROBES) {
+          worse++;
+        }
+      }
+    }
+    return n == 0 ? Double.NaN : (double) worse / n;
   }
 
   /**

@@ -31,8 +31,12 @@ final class FusedTraining {
     this.lowerBoundBeyondMs = lowerBoundBeyondMs;
   }
 
-  /** The estimator of this seed's deployment; its servers are {@code o.servers()} in that order. */
-  FusedEstimator train(SeedRun.Deployment o) {
+  /**
+   * The estimator of this seed's deployment; its servers are {@code o.servers()} in that order,
+   * each where {@code believed} puts it (a GeoIP database's place, by node); landmarks are where
+   * the node list says (the deployment placed them).
+   */
+  FusedEstimator train(SeedRun.Deployment o, Place[] believed) {
     int[] lm = o.landmarks();
     int[] servers = o.servers();
     Place[] lmPlaces = new Place[lm.length];
@@ -46,7 +50,7 @@ final class FusedTraining {
     Place[] srvPlaces = new Place[servers.length];
     double[][] srvMs = new double[servers.length][];
     for (int j = 0; j < servers.length; j++) {
-      srvPlaces[j] = place(servers[j]);
+      srvPlaces[j] = believed[servers[j]];
       srvMs[j] = o.landmarkRtt()[servers[j]].clone();
     }
     LandmarkData data = new LandmarkData(lmPlaces, mesh, srvPlaces, srvMs);

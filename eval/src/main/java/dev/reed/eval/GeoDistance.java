@@ -2,22 +2,19 @@ package dev.reed.eval;
 
 /**
  * Orders servers by great-circle distance from where the client is believed to be, with no probe
- * at all: what web server lists do today from a GeoIP lookup. Servers are where the node list says
- * (a game server's hosting location is well known); an unlocated server comes last. Predictions
- * are the distance through a {@link DistanceLine} fitted on the landmarks' measurements, or none
- * without one.
+ * at all: what web server lists do today from a GeoIP lookup of the player and of every server.
+ * An unlocated server comes last. Predictions are the distance through a {@link DistanceLine}
+ * fitted on the landmarks' measurements, or none without one.
  */
 final class GeoDistance {
-  private final NodeTable nodes;
   private final GeoPoint[] believed;
   private final DistanceLine line;
 
   /**
-   * @param believed where each client is believed to be (its true location, or a displaced one)
+   * @param believed where each node is believed to be (true locations, or displaced ones), null = unknown
    * @param line km to ms, or null
    */
-  GeoDistance(NodeTable nodes, GeoPoint[] believed, DistanceLine line) {
-    this.nodes = nodes;
+  GeoDistance(GeoPoint[] believed, DistanceLine line) {
     this.believed = believed;
     this.line = line;
   }
@@ -32,7 +29,7 @@ final class GeoDistance {
     double[] km = new double[ns];
     double[] pred = new double[ns];
     for (int j = 0; j < ns; j++) {
-      GeoPoint at = nodes.node(c.servers()[j]).location();
+      GeoPoint at = believed[c.servers()[j]];
       km[j] = at == null ? Double.NaN : from.kmTo(at);
       pred[j] = line == null || at == null ? Double.NaN : line.ms(km[j]);
     }

@@ -174,6 +174,20 @@ final class MatrixCoordinator {
     }
 
     @Override
+    public List<CalibrationPoint> local(int count) {
+      if (prior == null) {
+        return null;
+      }
+      double[] ms = new double[coords.length];
+      for (int v : servers) {
+        ms[v] = geoMs(prior, v);
+      }
+      return Arrays.stream(servers).filter(v -> v != client && Double.isFinite(ms[v])).boxed()
+          .sorted(Comparator.comparingDouble((Integer v) -> ms[v]).thenComparing(v -> v)).limit(count)
+          .map(v -> new CalibrationPoint(Integer.toString(v), coords[v], "")).toList();
+    }
+
+    @Override
     public List<CalibrationPoint> spread(int count, Kind kind) {
       return points(selector.select(pool(kind), count, rotation));
     }

@@ -129,6 +129,13 @@ final class Report {
           v.get("calibrationProbes"), orDash("%.3f", v.get("relErrMedian")), v.get("precisionAt10"),
           v.get("intelligent.probes"), v.get("intelligent.precision"), v.get("allNearestSeen")));
     }
+    for (String geo : List.of("fusedZero", "geoNoisy")) {
+      Double w = methods.get("reed").get("worseThan." + geo);
+      if (w != null && Double.isFinite(w)) {
+        b.append(f("Clients for whom reed's Intelligent N_close needs more than %.0f probes beyond %s: %.1f %%.%n",
+            Evaluation.WORSE_BY_PROBES, geo, 100 * w));
+      }
+    }
     b.append('\n');
     List<String> regions = MethodSummary.regions(methods.values().iterator().next());
     if (regions.isEmpty()) {

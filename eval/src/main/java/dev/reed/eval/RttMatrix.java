@@ -10,17 +10,57 @@ import java.util.List;
 
 /**
  * A measured RTT matrix (ms; row i to column j; NaN = missing) with what is known of its nodes.
- * File format of ../shared/data: N lines of N comma-separated values, no header, empty cell =
- * missing; the optional nodes file is {@code index,name} per line or a header naming located
- * columns ({@link NodeTable}).
+ * File format: N lines of N comma-separated values, no header, empty cell = missing; the optional
+ * nodes file is {@code index,name} per line or a header naming located columns ({@link NodeTable}).
+ *
+ * <p>The first {@link #hosts()} nodes are the measured hosts, which may serve as game servers and
+ * landmarks; the nodes after them, if any, are players added near a host ({@link PlayerPopulation}):
+ * clients only, never servers or landmarks.
+ *
+ * @param home each node's host: itself for a host, the host a player lives near for a player
  */
-public record RttMatrix(double[][] ms, NodeTable nodes) {
+public record RttMatrix(double[][] ms, NodeTable nodes, int[] home) {
 
   public RttMatrix {
     int n = ms.length;
     if (nodes.size() != n) {
       throw new IllegalArgumentException("one node entry per row expected: " + nodes.size() + " nodes, " + n + " rows");
     }
+    if (home.length != n) {
+      throw new IllegalArgumentException("one home per node expected: " + home.length + " for " + n + " nodes");
+    }
+  }
+
+  /** A matrix of hosts only. */
+  public RttMatrix(double[][] ms, NodeTable nodes) {
+    this(ms, nodes, java.util.stream.IntStream.range(0, ms.length).toArray());
+  }
+
+  /** Number of hosts: the nodes before the players. */
+  public int hosts() {
+    int h = 0;
+    while (h < home.length && home[h] == h) {
+      h++;
+    }
+    return h;
+  }
+
+  /** Whether node {@code v} is a player (a client near a host), not a host. */
+  public boolean isPlayer(int v) {
+    return home[v] != v;
+  }
+
+  /** The hosts alone, as a matrix of their own (the same indices). */
+  public RttMatrix hostsOnly() {
+    int h = hosts();
+    if (h == ms.length) {
+      return this;
+    }
+    double[][] sub = new double[h][];
+    for (int i = 0; i < h; i++) {
+      sub[i] = java.util.Arrays.copyOf(ms[i], h);
+    }
+    return new RttMatrix(sub, new NodeTable(nodes.nodes().subList(0, h)));
   }
 
   /** Every node's name. */

@@ -72,10 +72,11 @@ final class SeedRun {
       double[][] landmarkRtt) {}
 
   /**
-   * What the simulated coordinator knows of locations (issue 15), when the nodes carry them: the
-   * fused estimator trained on the deployment (its servers are the seed's servers in order), the
-   * estimator model it was trained with, and where each node is believed to be (displaced by
-   * {@code --geo-error}; null = unknown).
+   * What the simulated coordinator knows of locations, when the nodes carry them: the fused
+   * estimator trained on the deployment (its servers are the seed's servers in order, each where
+   * the GeoIP database puts it), the estimator model it was trained with, and where each node is
+   * believed to be (every node displaced by {@code --geo-error}, servers and clients alike;
+   * landmarks are the deployment's own machines, at their exact places; null = unknown).
    */
   record Located(FusedEstimator estimator, Place[] believed, EstimatorModel model) {}
 
@@ -107,12 +108,15 @@ final class SeedRun {
 
   Output run(long seed, boolean keepSequences, ExecutorService pool) throws Exception {
     int n = m.size();
-    int[] chosen = s.landmarkList() != null ? s.landmarkList().clone() : s.strategy().choose(m, s.landmarks(), seed, s.kmedoidsCapMs());
+    int hosts = m.hosts();
+    RttMatrix measured = m.hostsOnly();
+    int[] chosen = s.landmarkList() != null ? s.landmarkList().clone()
+        : s.strategy().choose(measured, s.landmarks(), seed, s.kmedoidsCapMs());
     if (chosen.length < cfg.dimensions() + 2) {
       throw new IllegalArgumentException("need at least D+2 = " + (cfg.dimensions() + 2) + " landmarks, got " + chosen.length);
     }
     // issue 18: the deployment's windows with a lying landmark; the quarantined ones are neither anchors nor servers
-    LyingLandmarks.Outcome lying = s.lying().on() ? new LyingLandmarks(s.lying(), cfg).simulate(m, chosen, seed) : null;
+    LyingLandmarks.Outcome lying = s.lying().on() ? new LyingLandmarks(s.lying(), cfg).simulate(measured, chosen, seed) : null;
     boolean[] isLandmark = new boolean[n];
     for (int v : chosen) {
       isLandmark[v] = true;
@@ -133,11 +137,11 @@ final class SeedRun {
     for (int v = 0; v < n; v++) {
       double[] r = new double[lm.length];
       for (int k = 0; k < lm.length; k++) {
-        r[k] = lm[k] == v ? 0 : lying != null ? lying.rtt()[v][k] : m.rtt(lm[k], v); // measured by the landmark
+        r[k] = lm[k] == v ? 0 : lying != null && v < hosts ? lying.rtt()[v][k] : m.rtt(lm[k], v); // measured by the landmark
       }
       landmarkRtt[v] = r;
-      if (isLandmark[v]) {
-        continue;
+      if (isLandmark[v] || v >= hosts) {
+        continue; // a landmark, or a player: clients are not positioned as servers
       }
       try {
         PositionFit f = positioner.position(lmCoords, r, null);
@@ -156,7 +160,10 @@ final class SeedRun {
     int[] servers = serverNodes.stream().mapToInt(Integer::intValue).toArray();
     List<Integer> clientNodes = new ArrayList<>();
     for (int v = 0; v < n; v++) {
-      if ((s.clients() == EvalSettings.ClientMode.ALL ? !isLandmark[v] : isLandmark[v]) && v % s.clientStride() == 0) {
+      boolean client = s.clients() == EvalSettings.ClientMode.LANDMARKS ? isLandmark[v]
+          : hosts < n ? v >= hosts && !isLandmark[m.home()[v]] // players near every host but the landmarks
+          : !isLandmark[v];
+      if (client && v % s.clientStride() == 0) {
         clientNodes.add(v);
       }
     }
@@ -290,17 +297,13 @@ final class SeedRun {
     if (!nodes.hasLocations()) {
       return null;
     }
-    double bound = s.model().comparison() ? s.model().lowerBoundBeyondMs() : Double.NaN;
-    FusedEstimator fused = new FusedTraining(m, cfg, s.estimator(), bound).train(d);
-    GeoPoint[] at = new GeoPoint[nodes.size()];
-    for (int v = 0; v < at.length; v++) {
-      at[v] = nodes.node(v).location();
-    }
-    GeoPoint[] noisy = s.geoError().isNone() ? at : s.geoError().displace(nodes, seed);
+    GeoPoint[] noisy = s.geoError().displace(nodes, seed);
     Place[] believed = new Place[nodes.size()];
     for (int v = 0; v < believed.length; v++) {
       believed[v] = noisy[v] == null ? null : Place.of(noisy[v].lat(), noisy[v].lon());
     }
+    double bound = s.model().comparison() ? s.model().lowerBoundBeyondMs() : Double.NaN;
+    FusedEstimator fused = new FusedTraining(m, cfg, s.estimator(), bound).train(d, believed);
     return new Located(fused, believed, s.estimator());
   }
 

@@ -23,6 +23,17 @@ public interface CalibrationSource {
   List<CalibrationPoint> nearest(Coordinate around, int count, Kind kind);
 
   /**
+   * The first {@code count} servers of the coordinator's zero-probe ranking for this client: by its
+   * geographic prediction from where it places the client (a location the client stated, or its
+   * database's answer for the client's address), nearest first; null when it places the client
+   * nowhere. Each is a discovery as much as a calibration point: the client probes the servers it
+   * would probe first anyway, and positions itself from their replies.
+   */
+  default List<CalibrationPoint> local(int count) {
+    return null;
+  }
+
+  /**
    * Where the coordinator places the client given its calibration RTTs (Locate in the SDK), or null
    * when it has no location knowledge or cannot answer now.
    *

@@ -52,6 +52,15 @@ import java.util.Set;
  *     each server's excess (default 5 ms; 0 = always learn)
  * @param kernelKm with locations, the kernel that spreads a misprediction works on great-circle
  *     distance with this width instead of {@code kernelMs} (default 100 km)
+ * @param localProbes when the coordinator places the client, the calibration starts with this many
+ *     servers of its zero-probe ranking (the servers the client would probe first anyway: each reply
+ *     is a discovery and a calibration point; the REED paper's calibration servers are game
+ *     servers), then the beacon phases take the rest of {@code calibrationProbes} (default 0)
+ * @param clientHeight the client fits itself with a height of its own, whatever the deployment's
+ *     coordinate model, and compares its landmark RTTs with the servers' net of it: a player's last
+ *     mile adds the same delay to every RTT it measures, which no Euclidean point can represent
+ *     (Vivaldi's height, Dabek et al. 2004, section 5.5), and which otherwise makes a server in the
+ *     player's own city look as far as the last mile (default on)
  */
 public record DiscoveryModel(
     int calibrationProbes,
@@ -69,7 +78,9 @@ public record DiscoveryModel(
     boolean geo,
     double geoMisfitMaxMs,
     double geoSureMs,
-    double kernelKm) {
+    double kernelKm,
+    int localProbes,
+    boolean clientHeight) {
 
   /** What the second calibration phase probes. */
   public enum NearCalibration {
@@ -82,7 +93,7 @@ public record DiscoveryModel(
   /** The keys of a model file, one per component, in declaration order. */
   public static final Set<String> KEYS = Set.of("calibrationProbes", "spreadProbes", "near", "nearBeaconMaxMs",
       "comparison", "lowerBoundBeyondMs", "nearDifferenceWeight", "refitLimit", "serverSigmaMs", "kernelMs", "prior",
-      "refetchMovedMs", "geo", "geoMisfitMaxMs", "geoSureMs", "kernelKm");
+      "refetchMovedMs", "geo", "geoMisfitMaxMs", "geoSureMs", "kernelKm", "localProbes", "clientHeight");
 
   public DiscoveryModel {
     if (calibrationProbes < 2 || calibrationProbes > 64) {
@@ -107,6 +118,9 @@ public record DiscoveryModel(
     requireMs(refetchMovedMs, "refetchMovedMs", true);
     requireMs(geoMisfitMaxMs, "geoMisfitMaxMs", true);
     requireMs(geoSureMs, "geoSureMs", true);
+    if (localProbes < 0 || localProbes > calibrationProbes) {
+      throw new IllegalArgumentException("localProbes must be 0 to calibrationProbes: " + localProbes);
+    }
     if (!(kernelKm > 0) || !Double.isFinite(kernelKm)) {
       throw new IllegalArgumentException("kernelKm must be finite and > 0: " + kernelKm);
     }
@@ -114,7 +128,7 @@ public record DiscoveryModel(
 
   /** The defaults (class comment). */
   public static DiscoveryModel defaults() {
-    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 5, 100);
+    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 5, 100, 0, false);
   }
 
   /** Spread probes for a deployment of {@code dimensions}: {@link #spreadProbes}, or D+2 when it is 0. */
@@ -124,14 +138,15 @@ public record DiscoveryModel(
 
   public DiscoveryModel withCalibration(int probes, int spread, NearCalibration kind) {
     return new DiscoveryModel(probes, spread, kind, nearBeaconMaxMs, comparison, lowerBoundBeyondMs, nearDifferenceWeight,
-        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm);
+        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm, localProbes, clientHeight);
   }
 
   /** This model with learning from replies on (the default limit) or off (the coordinator's order as served). */
   public DiscoveryModel withLearning(boolean on) {
     int limit = on ? (refitLimit > 0 ? refitLimit : defaults().refitLimit()) : 0;
     return new DiscoveryModel(calibrationProbes, spreadProbes, near, nearBeaconMaxMs, comparison, lowerBoundBeyondMs,
-        nearDifferenceWeight, limit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm);
+        nearDifferenceWeight, limit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm,
+        localProbes, clientHeight);
   }
 
   /**
@@ -164,7 +179,9 @@ public record DiscoveryModel(
         bool(p, "geo", d.geo),
         ModelFile.real(p, "geoMisfitMaxMs", d.geoMisfitMaxMs),
         ModelFile.real(p, "geoSureMs", d.geoSureMs),
-        ModelFile.real(p, "kernelKm", d.kernelKm));
+        ModelFile.real(p, "kernelKm", d.kernelKm),
+        ModelFile.integer(p, "localProbes", d.localProbes),
+        bool(p, "clientHeight", d.clientHeight));
   }
 
   /** The model as a properties file would hold it (every key). */
@@ -186,6 +203,8 @@ public record DiscoveryModel(
     p.setProperty("geoMisfitMaxMs", Double.toString(geoMisfitMaxMs));
     p.setProperty("geoSureMs", Double.toString(geoSureMs));
     p.setProperty("kernelKm", Double.toString(kernelKm));
+    p.setProperty("localProbes", Integer.toString(localProbes));
+    p.setProperty("clientHeight", Boolean.toString(clientHeight));
     return p;
   }
 

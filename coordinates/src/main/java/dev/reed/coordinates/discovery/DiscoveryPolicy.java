@@ -60,19 +60,32 @@ public final class DiscoveryPolicy {
    */
   public Calibration calibrate(CalibrationSource source, CalibrationProber prober) {
     int need = geometry.minAnchors();
-    int count = model.calibrationProbes();
-    List<CalibrationPoint> set = source.spread(count, CalibrationSource.Kind.BEACON);
-    if (set.size() < need) {
-      set = source.spread(count, CalibrationSource.Kind.ANY);
+    List<CalibrationPoint> local = model.localProbes() > 0 ? source.local(model.localProbes()) : null;
+    List<CalibrationPoint> probed = new ArrayList<>();
+    Map<String, Double> rtt = new HashMap<>();
+    if (local != null && !local.isEmpty()) {
+      probed.addAll(local);
+      rtt.putAll(prober.probe(List.copyOf(local), 1));
     }
-    if (set.size() < need) {
-      throw new InsufficientCalibrationException("the coordinator offers " + set.size()
+    int count = model.calibrationProbes() - probed.size();
+    List<CalibrationPoint> set = new ArrayList<>();
+    for (CalibrationSource.Kind kind : List.of(CalibrationSource.Kind.BEACON, CalibrationSource.Kind.ANY)) {
+      set = unprobed(source.spread(count + probed.size(), kind), probed);
+      if (set.size() + replies(probed, rtt) >= need) {
+        break;
+      }
+    }
+    if (set.size() + replies(probed, rtt) < need) {
+      throw new InsufficientCalibrationException("the coordinator offers " + (set.size() + probed.size())
           + " calibration points; positioning in " + geometry.dimensions() + " dimensions needs " + need);
     }
-    int spread = Math.min(set.size(), model.spreadProbes(geometry.dimensions()));
-    List<CalibrationPoint> probed = new ArrayList<>(set.subList(0, spread));
-    Map<String, Double> rtt = new HashMap<>(prober.probe(List.copyOf(probed), need));
-    List<CalibrationPoint> rest = set.subList(spread, set.size());
+    int spread = Math.min(Math.min(set.size(), count), Math.max(0, model.spreadProbes(geometry.dimensions()) - replies(probed, rtt)));
+    List<CalibrationPoint> first = List.copyOf(set.subList(0, spread));
+    if (!first.isEmpty()) {
+      rtt.putAll(prober.probe(first, Math.max(1, need - replies(probed, rtt))));
+      probed.addAll(first);
+    }
+    List<CalibrationPoint> rest = set.subList(spread, Math.min(set.size(), count));
     int nearCount = count - spread;
     if (nearCount > 0 && replies(probed, rtt) >= need) {
       List<CalibrationPoint> near = near(source, probed, rtt, nearCount);
@@ -152,6 +165,19 @@ public final class DiscoveryPolicy {
     } catch (IllegalArgumentException | ArithmeticException e) {
       return null;
     }
+  }
+
+  /** The points not probed yet, in order. */
+  private static List<CalibrationPoint> unprobed(List<CalibrationPoint> offered, List<CalibrationPoint> probed) {
+    Set<String> done = new HashSet<>();
+    probed.forEach(p -> done.add(p.key()));
+    List<CalibrationPoint> out = new ArrayList<>(offered.size());
+    for (CalibrationPoint p : offered) {
+      if (done.add(p.key())) {
+        out.add(p);
+      }
+    }
+    return out;
   }
 
   private static int replies(List<CalibrationPoint> probed, Map<String, Double> rtt) {

@@ -115,6 +115,8 @@ public final class ProbeOrder {
   private final int lowWater;
   private final String[] landmarkIds;
   private final double[] clientLandmarkMs;
+  /** The same net of the client's own height (its last mile), for the landmark comparison. */
+  private final double[] clientCoreMs;
   private final Map<String, Double> landmarkRtt;
   /** The coordinator's fusion weights when the client's location passed the calibration check, else null. */
   private final FusionWeights fusion;
@@ -133,6 +135,13 @@ public final class ProbeOrder {
   private final List<Entry> kernelPoints = new ArrayList<>();
   private final List<Double> kernelRtt = new ArrayList<>();
   private double[] residuals = new double[0];
+  /**
+   * What every reply so far says the client adds to every prediction (its last mile: a constant per
+   * client, so it does not reorder servers), shrunk towards 0 like the local correction; the local
+   * correction spreads the rest. Without it, servers near the probed ones would carry the offset
+   * and the unexplored ones not, and the order would favour what it knows least.
+   */
+  private double offsetMs;
   private Coordinate position;
   private int answers;
   private int unprobed;
@@ -161,6 +170,10 @@ public final class ProbeOrder {
     Map<String, Double> lm = calibration.landmarkRttMs();
     this.landmarkIds = lm.keySet().toArray(new String[0]);
     this.clientLandmarkMs = lm.values().stream().mapToDouble(Double::doubleValue).toArray();
+    // the servers' landmark RTTs hold no last mile of this client's: compare net of it
+    double lastMile = model.clientHeight() ? lastMileMs(geometry, calibration, start) : 0;
+    this.clientCoreMs = lastMile == 0 ? clientLandmarkMs
+        : lm.values().stream().mapToDouble(ms -> Math.max(0, ms - lastMile)).toArray();
     this.landmarkRtt = Map.copyOf(lm);
     List<CalibrationPoint> probed = calibration.probed();
     int cap = probed.size() + model.refitLimit() + 1;
@@ -177,6 +190,31 @@ public final class ProbeOrder {
     }
     this.location = calibration.location();
     this.fusion = checkedFusion(calibration);
+  }
+
+  /**
+   * The client's own height: what a fit with a height of its own over the calibration RTTs puts on
+   * every path (0 when the fit fails or the deployment's model has heights, which the position holds).
+   */
+  private static double lastMileMs(CoordinateConfig geometry, Calibration calibration, Coordinate start) {
+    if (geometry.height()) {
+      return start.height();
+    }
+    List<Coordinate> anchors = new ArrayList<>();
+    List<Double> ms = new ArrayList<>();
+    for (CalibrationPoint p : calibration.probed()) {
+      Double r = calibration.rttMs().get(p.key());
+      if (r != null) {
+        anchors.add(p.coordinate());
+        ms.add(r);
+      }
+    }
+    try {
+      return new HostPositioner(geometry.withHeight(true))
+          .position(anchors, ms.stream().mapToDouble(Double::doubleValue).toArray(), null).coordinate().height();
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      return 0;
+    }
   }
 
   /**
@@ -375,6 +413,10 @@ public final class ProbeOrder {
     for (int q = 0; q < residuals.length; q++) {
       residuals[q] = kernelRtt.get(q) - kernelPoints.get(q).base;
     }
+    offsetMs = Stats.median(residuals.clone(), residuals.length) * residuals.length / (residuals.length + model.prior());
+    for (int q = 0; q < residuals.length; q++) {
+      residuals[q] -= offsetMs;
+    }
     for (Entry x : entries) {
       if (!x.probed) {
         correct(x);
@@ -451,7 +493,7 @@ public final class ProbeOrder {
   }
 
   private double predicted(Entry e, boolean clamp) {
-    double v = e.base + e.num / (e.den + model.prior());
+    double v = e.base + offsetMs + e.num / (e.den + model.prior());
     return clamp ? Math.max(0, v) : v;
   }
 
@@ -500,6 +542,8 @@ public final class ProbeOrder {
     for (int l = 0; l < landmarkIds.length; l++) {
       server[l] = c.landmarkRttMs().getOrDefault(landmarkIds[l], Double.NaN);
     }
-    return LandmarkComparison.between(clientLandmarkMs, server);
+    LandmarkComparison raw = LandmarkComparison.between(clientLandmarkMs, server);
+    return clientCoreMs == clientLandmarkMs ? raw
+        : new LandmarkComparison(raw.lowerMs(), raw.upperMs(), LandmarkComparison.between(clientCoreMs, server).nearDifferenceMs());
   }
 }
