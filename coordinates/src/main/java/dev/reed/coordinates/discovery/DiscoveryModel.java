@@ -56,6 +56,9 @@ import java.util.Set;
  *     servers of its zero-probe ranking (the servers the client would probe first anyway: each reply
  *     is a discovery and a calibration point; the REED paper's calibration servers are game
  *     servers), then the beacon phases take the rest of {@code calibrationProbes} (default 0)
+ * @param adaptiveFusion re-fit the fusion weights to the client's own replies as they come (blended
+ *     with the coordinator's), so each client trusts the source that predicted its neighbourhood
+ *     (default off)
  * @param clientHeight the client fits itself with a height of its own, whatever the deployment's
  *     coordinate model, and compares its landmark RTTs with the servers' net of it: a player's last
  *     mile adds the same delay to every RTT it measures, which no Euclidean point can represent
@@ -80,6 +83,7 @@ public record DiscoveryModel(
     double geoSureMs,
     double kernelKm,
     int localProbes,
+    boolean adaptiveFusion,
     boolean clientHeight) {
 
   /** What the second calibration phase probes. */
@@ -93,7 +97,7 @@ public record DiscoveryModel(
   /** The keys of a model file, one per component, in declaration order. */
   public static final Set<String> KEYS = Set.of("calibrationProbes", "spreadProbes", "near", "nearBeaconMaxMs",
       "comparison", "lowerBoundBeyondMs", "nearDifferenceWeight", "refitLimit", "serverSigmaMs", "kernelMs", "prior",
-      "refetchMovedMs", "geo", "geoMisfitMaxMs", "geoSureMs", "kernelKm", "localProbes", "clientHeight");
+      "refetchMovedMs", "geo", "geoMisfitMaxMs", "geoSureMs", "kernelKm", "localProbes", "adaptiveFusion", "clientHeight");
 
   public DiscoveryModel {
     if (calibrationProbes < 2 || calibrationProbes > 64) {
@@ -128,7 +132,7 @@ public record DiscoveryModel(
 
   /** The defaults (class comment). */
   public static DiscoveryModel defaults() {
-    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 5, 100, 0, false);
+    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 5, 100, 0, false, false);
   }
 
   /** Spread probes for a deployment of {@code dimensions}: {@link #spreadProbes}, or D+2 when it is 0. */
@@ -138,7 +142,7 @@ public record DiscoveryModel(
 
   public DiscoveryModel withCalibration(int probes, int spread, NearCalibration kind) {
     return new DiscoveryModel(probes, spread, kind, nearBeaconMaxMs, comparison, lowerBoundBeyondMs, nearDifferenceWeight,
-        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm, localProbes, clientHeight);
+        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm, localProbes, adaptiveFusion, clientHeight);
   }
 
   /** This model with learning from replies on (the default limit) or off (the coordinator's order as served). */
@@ -146,7 +150,7 @@ public record DiscoveryModel(
     int limit = on ? (refitLimit > 0 ? refitLimit : defaults().refitLimit()) : 0;
     return new DiscoveryModel(calibrationProbes, spreadProbes, near, nearBeaconMaxMs, comparison, lowerBoundBeyondMs,
         nearDifferenceWeight, limit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm,
-        localProbes, clientHeight);
+        localProbes, adaptiveFusion, clientHeight);
   }
 
   /**
@@ -181,6 +185,7 @@ public record DiscoveryModel(
         ModelFile.real(p, "geoSureMs", d.geoSureMs),
         ModelFile.real(p, "kernelKm", d.kernelKm),
         ModelFile.integer(p, "localProbes", d.localProbes),
+        bool(p, "adaptiveFusion", d.adaptiveFusion),
         bool(p, "clientHeight", d.clientHeight));
   }
 
@@ -204,6 +209,7 @@ public record DiscoveryModel(
     p.setProperty("geoSureMs", Double.toString(geoSureMs));
     p.setProperty("kernelKm", Double.toString(kernelKm));
     p.setProperty("localProbes", Integer.toString(localProbes));
+    p.setProperty("adaptiveFusion", Boolean.toString(adaptiveFusion));
     p.setProperty("clientHeight", Boolean.toString(clientHeight));
     return p;
   }

@@ -120,6 +120,10 @@ public final class ProbeOrder {
   private final Map<String, Double> landmarkRtt;
   /** The coordinator's fusion weights when the client's location passed the calibration check, else null. */
   private final FusionWeights fusion;
+  /** The weights this client orders by: the coordinator's, then re-fitted to its own replies ({@link DiscoveryModel#adaptiveFusion()}). */
+  private FusionWeights weights;
+  /** What each source predicted for the servers that replied, and what they measured. */
+  private final List<dev.reed.coordinates.geo.FusionExample> replyExamples = new ArrayList<>();
   private final LocationFix location;
   private double geoOffsetMs;
   private double geoMisfitMs = Double.NaN;
@@ -190,6 +194,7 @@ public final class ProbeOrder {
     }
     this.location = calibration.location();
     this.fusion = checkedFusion(calibration);
+    this.weights = fusion;
   }
 
   /**
@@ -400,6 +405,11 @@ public final class ProbeOrder {
         // the calibration anchors alone have D+1 replies; keep the previous position
       }
     }
+    if (fusion != null && model.adaptiveFusion() && Double.isFinite(e.candidate.geoMs())) {
+      replyExamples.add(new dev.reed.coordinates.geo.FusionExample(Math.max(0, e.candidate.geoMs() + geoOffsetMs),
+          coordinateMs(e), e.relay, rttMs));
+      weights = adapted();
+    }
     int p = kernelPoints.size();
     kernelPoints.add(e);
     kernelRtt.add(rttMs);
@@ -503,23 +513,47 @@ public final class ProbeOrder {
    * prior is trusted.
    */
   private double base(Entry e) {
+    return fused(e, coordinateMs(e));
+  }
+
+  /** The coordinate source's prediction: the distance within the landmark bounds, or what clients reported from near here. */
+  private double coordinateMs(Entry e) {
     Coordinate c = e.candidate.coordinate();
     if (c != null && e.candidate.reportFactor() != 1.0) {
       // what clients reported from near here: the factor holds for the position the page was asked from
-      return fused(e, Math.max(1.0, e.askedFrom.distanceTo(c)) * e.candidate.reportFactor());
+      return Math.max(1.0, e.askedFrom.distanceTo(c)) * e.candidate.reportFactor();
     }
     double d = c == null ? e.candidate.predictedMs() : position.distanceTo(c);
-    d = e.comparison == null ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
-    return fused(e, d);
+    return e.comparison == null ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
   }
 
   /** The prediction {@code d} fused with the geographic one and the relay bound when the location prior is trusted. */
   private double fused(Entry e, double d) {
-    if (fusion != null && Double.isFinite(e.candidate.geoMs())) {
-      double f = fusion.predictMs(Math.max(0, e.candidate.geoMs() + geoOffsetMs), d, e.relay);
+    if (weights != null && Double.isFinite(e.candidate.geoMs())) {
+      double f = weights.predictMs(Math.max(0, e.candidate.geoMs() + geoOffsetMs), d, e.relay);
       return Double.isFinite(f) ? f : d;
     }
     return d;
+  }
+
+  /** Replies the client's own weights count as much as the coordinator's cross-validated ones. */
+  private static final double FUSION_PRIOR_REPLIES = 5;
+
+  /**
+   * The weights that best predicted this client's replies (a grid over the simplex, as the
+   * coordinator fits them on landmark data), blended with the coordinator's by the number of
+   * replies against {@link #FUSION_PRIOR_REPLIES}: per client, trust the source that has been
+   * right about its neighbourhood.
+   */
+  private FusionWeights adapted() {
+    int n = replyExamples.size();
+    if (n < 3) {
+      return fusion;
+    }
+    FusionWeights own = FusionWeights.fit(replyExamples, 0.1);
+    double a = n / (n + FUSION_PRIOR_REPLIES);
+    return new FusionWeights(a * own.geo() + (1 - a) * fusion.geo(), a * own.coordinate() + (1 - a) * fusion.coordinate(),
+        a * own.relay() + (1 - a) * fusion.relay());
   }
 
   /** Valve's relay bound for a server: the least client-beacon plus landmark-server RTT, NaN without a common landmark. */
