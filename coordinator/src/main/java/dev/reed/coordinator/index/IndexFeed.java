@@ -541,7 +541,7 @@ public final class IndexFeed implements AutoCloseable {
   /**
    * Servers of the current state with the host integrity check's verdict {@code kind}, counted at
    * its build: a metric scrape that streamed the state's 250,000 templates per kind cost the scale
-   * harness's replicas 6.3-7.9 % of a core at one scrape every 500 ms (docs/research/scale.md, item 43).
+   * harness's replicas 6.3-7.9 % of a core at one scrape every 500 ms (docs/research/scale.md).
    */
   public long servers(IntegrityKind kind) {
     return integrityKinds[kind.ordinal()];
