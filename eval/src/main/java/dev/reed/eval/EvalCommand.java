@@ -66,11 +66,11 @@ public final class EvalCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true)
   Landmarks landmarks = new Landmarks();
 
-  @Option(names = "--dims", defaultValue = "4", description = "Dimensions (2, 3, 4, 5, 8, 10; default ${DEFAULT-VALUE}).")
-  int dims;
+  @Option(names = "--dims", description = "Dimensions (2, 3, 4, 5, 8, 10; default ${DEFAULT-VALUE}, the coordinator's).")
+  int dims = CoordinateConfig.defaults().dimensions();
 
   @Option(names = "--height", negatable = true, fallbackValue = "true",
-      description = "Height model (2-D+height etc.; default: on, see eval/README.md).")
+      description = "Height model (2-D+height etc.; default: off, the coordinator's model).")
   Boolean height;
 
   @Option(names = "--clients", defaultValue = "all", paramLabel = "all|landmarks",
