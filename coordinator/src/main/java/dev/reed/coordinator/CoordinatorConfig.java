@@ -1,5 +1,7 @@
 package dev.reed.coordinator;
 
+import dev.reed.coordinates.CoordinateConfig;
+
 import dev.reed.coordinates.integrity.QuarantineConfig;
 import dev.reed.coordinator.index.IndexFeed;
 import dev.reed.geo.GeoFiles;
@@ -260,11 +262,13 @@ public record CoordinatorConfig(
   public record Rounds(int dimensions, boolean height, Duration interval, int window, Duration replay,
       Duration expireAfter, int minMeshPeers, QuarantineConfig quarantine) {
     /**
-     * Defaults: 4 dimensions without height (the paper's best), a round every 30 s, windows of 8
+     * Defaults: the coordinate engine's model ({@link CoordinateConfig#defaults()}: 4 dimensions
+     * without height, what {@code ./reed eval} measures by default), a round every 30 s, windows of 8
      * landmark rounds, 45 minutes replayed (more than 8 agent rounds of 5 minutes), targets
      * expire after 30 minutes unheard, a landmark needs 2 mesh peers.
      */
-    public static final Rounds DEFAULT = new Rounds(4, false, Duration.ofSeconds(30), 8, Duration.ofMinutes(45),
+    public static final Rounds DEFAULT = new Rounds(CoordinateConfig.defaults().dimensions(),
+        CoordinateConfig.defaults().height(), Duration.ofSeconds(30), 8, Duration.ofMinutes(45),
         Duration.ofMinutes(30), 2, QuarantineConfig.defaults());
 
     public Rounds {

@@ -42,7 +42,9 @@ class CoordinatorCommandTest {
     assertThat(c.leadership().leaseNamespace()).isEqualTo("games");
     CoordinatorConfig d = parse("--kafka", "k:1").config();
     assertThat(d.api().grpcPort()).isEqualTo(50051);
-    assertThat(d.rounds().dimensions()).isEqualTo(4);
+    // one configuration with ./reed eval's defaults (EvalCommandTest.theDefaultsAreTheProductsConfiguration)
+    assertThat(d.rounds().dimensions()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().dimensions());
+    assertThat(d.rounds().height()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().height());
     assertThat(d.snapshots().every()).isEqualTo(Duration.ofMinutes(5));
     assertThat(d.catalog().quake3MasterPort()).isEqualTo(27950);
     assertThat(d.catalog().valveMasterPort()).isEqualTo(27011);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -314,8 +313,8 @@ class OverlayWiringTest {
     ManifestSet set = render("overlays/dev");
     Workload coordinator = coordinator(set);
     assertThat(coordinator.replicas()).isEqualTo(1);
-    assertThat(Workload.bytes(Manifest.at(coordinator.container(), "resources.limits.memory")))
-        .isLessThanOrEqualTo(new BigDecimal(512L * 1024 * 1024));
+    assertThat(Workload.bytes(Manifest.at(coordinator.container(), "resources.limits.memory"))).as("smaller than the base's")
+        .isLessThan(Workload.bytes(Manifest.at(coordinator(render("base")).container(), "resources.limits.memory")));
     assertThat(set.ofKind("HorizontalPodAutoscaler")).isEmpty();
     assertThat(set.one("KafkaNodePool", "reed-kafka-pool").at("spec.replicas")).isEqualTo(1);
     assertThat(set.ofKind("DaemonSet")).hasSize(1);
