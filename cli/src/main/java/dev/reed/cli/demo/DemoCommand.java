@@ -146,8 +146,9 @@ public final class DemoCommand implements Callable<Integer> {
       progress.plain("");
       ResultTable.lines(report).forEach(progress::plain);
       progress.plain("");
+      long tp = progress.now();
       List<Path> plots = RttPlots.write(report, options.out());
-      progress.line("plots: %s", String.join(", ", plots.stream().map(Path::toString).toList()));
+      progress.line("plots: %s (%.1f s)", String.join(", ", plots.stream().map(Path::toString).toList()), progress.secondsSince(tp));
       if (options.json() != null) {
         JsonReport.write(report, options.json());
         progress.line("figures written to %s", options.json());
