@@ -188,7 +188,7 @@ public final class Coordinator implements AutoCloseable {
       corrections = new NeighbourhoodCorrections(reportConfig);
       IpLocator asns = locator;
       reportIntake = new ReportIntake(state, groupKeys, a -> asns.asn(a).map(dev.reed.geo.Asn::number).orElse(null),
-          producer, config.clock(), reportConfig.maxAgeMillis());
+          producer, config.clock(), reportConfig);
       resources.add(reportIntake);
       log.info("client reports on: group keys hashed with {}; observations kept {} h", groupKeys.describe(),
           reportConfig.maxAgeMillis() / 3_600_000.0);
@@ -489,6 +489,10 @@ public final class Coordinator implements AutoCloseable {
         .description("learned observations aged out").register(registry);
     Gauge.builder("reed_client_report_observations", corrections, NeighbourhoodCorrections::observations)
         .description("reported RTTs held for corrections").register(registry);
+    Gauge.builder("reed_client_report_promoted_servers", corrections, NeighbourhoodCorrections::promotedServers)
+        .description("servers that networks at different places report closer than predicted (an attack on the "
+            + "ranking, or a server the landmarks misjudge); their predictions are not lowered")
+        .register(registry);
     Gauge.builder("reed_client_report_servers", corrections, NeighbourhoodCorrections::servers)
         .description("servers with at least one reported RTT held").register(registry);
   }

@@ -151,6 +151,14 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Liars report 5 ms, or a random 1-500 ms, to every server they probed (default ${DEFAULT-VALUE}).")
   String liarKind;
 
+  @Option(names = "--report-attack", defaultValue = "none", paramLabel = "none|promote:K|demote:K|sybil:T:N:R",
+      description = "An attacker who has read the code adds fabricated reports after the honest ones (needs --reports"
+          + " half): promote:K under-reports K servers by just under the correction bound's base from 200 places in one"
+          + " AS; demote:K over-reports the K servers nearest its own as much; sybil:T:N:R under-reports T servers to the"
+          + " triangle bound from N networks at R places each. Results add the targets' rank gains for the scored"
+          + " clients they are not near (default ${DEFAULT-VALUE}).")
+  String reportAttack;
+
   @Option(names = "--report-param", paramLabel = "NAME=VALUE",
       description = "Change a setting of the coordinator's report learning (ReportConfig, e.g. kernelMs=3); repeatable.")
   Map<String, String> reportParams = new java.util.LinkedHashMap<>();
@@ -391,11 +399,13 @@ public final class EvalCommand implements Callable<Integer> {
       case "random" -> ReportSimulation.LiarKind.RANDOM;
       default -> throw new IllegalArgumentException("--liar-kind must be five-ms or random, got " + liarKind);
     };
+    ReportConfig config;
     try {
-      return new ReportSimulation(mode.equals("half"), mode.equals("withheld"), liars, kind,
-          ReportConfig.defaults().with(reportParams));
+      config = ReportConfig.defaults().with(reportParams);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--report-param: " + e.getMessage(), e);
     }
+    return new ReportSimulation(mode.equals("half"), mode.equals("withheld"), liars, kind, config,
+        ReportAttack.parse(reportAttack));
   }
 }

@@ -4,9 +4,9 @@ import dev.reed.coordinates.Coordinate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -95,9 +95,10 @@ public final class NeighbourhoodCorrections {
   }
 
   /**
-   * Flags or clears a server: promoted when at least {@link ReportConfig#promotedNetworks()}
-   * networks report it below the coordinate prediction by more than the disagreement tolerance, and
-   * not all from one place (reporters more than {@link #FAR_APART_MS} apart).
+   * Flags or clears a server: promoted when reporters at two or more places (more than
+   * {@link #FAR_APART_MS} apart) report it closer than the coordinate prediction by more than one
+   * network may move it ({@link CorrectionBound#maxShiftMs} with 1), from at least
+   * {@link ReportConfig#promotedNetworks()} places or networks.
    */
   private void flag(String server, Observation[] obs) {
     if (obs != null && promoted(obs)) {
@@ -109,21 +110,27 @@ public final class NeighbourhoodCorrections {
 
   private boolean promoted(Observation[] obs) {
     Set<String> networks = new HashSet<>();
-    Coordinate first = null;
-    boolean spread = false;
+    List<Coordinate> places = new ArrayList<>();
     for (Observation o : obs) {
       double predicted = Math.exp(o.logPredicted());
-      if (Math.exp(o.logRtt()) >= predicted - config.disagreeToleranceMs(predicted, Double.NaN)) {
+      if (Math.exp(o.logRtt()) >= predicted - bound.maxShiftMs(predicted, 1)) {
         continue;
       }
       networks.add(o.network());
-      if (first == null) {
-        first = o.reporter();
-      } else if (!spread && first.dimensions() == o.reporter().dimensions()) {
-        spread = first.euclideanTo(o.reporter()) + Math.abs(first.height() - o.reporter().height()) > FAR_APART_MS;
+      boolean seen = false;
+      for (Coordinate p : places) {
+        if (p.dimensions() == o.reporter().dimensions()
+            && p.euclideanTo(o.reporter()) + Math.abs(p.height() - o.reporter().height()) <= FAR_APART_MS) {
+          seen = true;
+          break;
+        }
+      }
+      if (!seen) {
+        places.add(o.reporter());
       }
     }
-    return spread && networks.size() >= config.promotedNetworks();
+    int enough = config.promotedNetworks();
+    return places.size() >= 2 && (places.size() >= enough || networks.size() >= enough);
   }
 
   /** Landmark RTTs as a vector by {@link #landmarkIndex}; {@code learn} adds ids it has not seen. */

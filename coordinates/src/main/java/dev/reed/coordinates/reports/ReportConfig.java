@@ -47,9 +47,10 @@ package dev.reed.coordinates.reports;
  *     (default 5 ms) ...
  * @param correctionPerNetwork ... plus this fraction of the prediction per independent network
  *     (AS) agreeing with it (default 0.1)
- * @param promotedNetworks a server is flagged as promoted when at least this many networks report
- *     it closer than the coordinator's prediction by more than the disagreement tolerance from
- *     places far apart (default 3); its predictions are then not lowered
+ * @param promotedNetworks a server is flagged as promoted when reporters at two or more places far
+ *     apart, and at least this many places or networks, report it closer than the coordinator's
+ *     prediction by more than one network may move it (default 3); its predictions are then not
+ *     lowered
  */
 public record ReportConfig(double kernelMs, double priorWeight, double groupCap, double maxFactor, int perServer,
     long maxAgeMillis, double movedMs, double triangleSlackMs, double triangleSlackFraction, double upperSlackFactor,

@@ -123,8 +123,12 @@ class NeighbourhoodCorrectionsTest {
     for (int i = 0; i < 3; i++) c.add(report(CLIENT, 40, List.of("p:" + i, "a:" + i), 0));
     assertThat(c.promotedServers()).isZero();
     assertThat(factor(c)).isLessThan(1.0);
-    // the same from two places 50 ms apart: flagged, and the client near one of them is not served the promotion
-    c.add(report(new Coordinate(new double[] {0, 50}, 0), 40, List.of("p:9", "a:9"), 0));
+    // a report just within what one network may move (5 ms + 10 %) from elsewhere does not count
+    c.add(report(new Coordinate(new double[] {0, -50}, 0), 100, List.of("p:8", "a:8"), 0));
+    assertThat(c.promotedServers()).isZero();
+    // the same from a second place 50 ms away: flagged (three networks, two places), and the client near
+    // one of them is not served the promotion
+    c.add(report(new Coordinate(new double[] {0, 50}, 0), 40, List.of("p:9", "a:1"), 0));
     assertThat(c.promotedServers()).isEqualTo(1);
     assertThat(c.promoted("s")).isTrue();
     assertThat(factor(c)).isEqualTo(1.0);
