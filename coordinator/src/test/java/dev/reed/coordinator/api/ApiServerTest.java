@@ -32,10 +32,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The real Netty endpoint: plaintext with buf curl through reflection, TLS with a self-signed certificate, API keys. */
+@Tag("integration")
 class ApiServerTest {
   @TempDir Path dir;
 
