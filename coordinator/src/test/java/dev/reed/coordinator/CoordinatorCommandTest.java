@@ -245,4 +245,14 @@ class CoordinatorCommandTest {
     }
     return captured.toString(StandardCharsets.UTF_8);
   }
+
+  @org.junit.jupiter.api.Test
+  void anonymousRateIsANumberOrOff() {
+    assertThat(CoordinatorCommand.anonymousRate("20")).isEqualTo(20);
+    assertThat(CoordinatorCommand.anonymousRate("off")).isInfinite();
+    assertThat(CoordinatorCommand.anonymousRate("0")).isZero();
+    assertThatThrownBy(() -> CoordinatorCommand.anonymousRate("-1")).hasMessageContaining("--anonymous-rate: expected");
+    assertThatThrownBy(() -> CoordinatorConfig.builder("k:9092").anonymousRate(0).build())
+        .hasMessageContaining("needs --api-keys");
+  }
 }
