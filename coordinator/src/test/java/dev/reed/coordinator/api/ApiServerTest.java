@@ -27,7 +27,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,7 +43,7 @@ class ApiServerTest {
   static ApiServer start(Path cert, Path key, ApiKeys keys) throws IOException {
     ServingState state = ReedServiceTest.world(new HashMap<>());
     return ApiServer.start(new InetSocketAddress("127.0.0.1", 0), cert, key, keys, List.of(
-        new ReedServiceImpl(() -> state, new CoordinateConfig(2, false), Clock.systemUTC(), Duration.ofMinutes(10), 0.15),
+        new ReedServiceImpl(ReedServiceImpl.Dependencies.of(() -> state, new CoordinateConfig(2, false), Clock.systemUTC())),
         new SnapshotServiceImpl(() -> state)));
   }
 
