@@ -388,6 +388,11 @@ public final class NeighbourhoodCorrections {
     return promoted.size();
   }
 
+  /** The servers flagged as promoted, by key (a copy). */
+  public Set<String> promotedKeys() {
+    return Set.copyOf(promoted);
+  }
+
   /** Whether a server is flagged as promoted. */
   public boolean promoted(String server) {
     return promoted.contains(server);
