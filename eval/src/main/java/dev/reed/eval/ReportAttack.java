@@ -155,7 +155,7 @@ record ReportAttack(Kind kind, int targets, int competitors, int networks, int p
     SplittableRandom dice = new SplittableRandom(seed * 104_729L + 3);
     List<ClientReport> out = new ArrayList<>();
     Set<Integer> lied = new java.util.HashSet<>();
-    for (int v : plan.promoted()) lied.add(v);
+    for (int v : plan.promoted()) lied.add(v); // the attacker's own server is left out of a demotion's reports too
     for (int v : plan.demoted()) lied.add(v);
     for (int place = 0; place < places; place++) {
       int site = servers[dice.nextInt(servers.length)];
@@ -164,7 +164,7 @@ record ReportAttack(Kind kind, int targets, int competitors, int networks, int p
       Arrays.stream(servers).filter(v -> v != site && !lied.contains(v)).boxed()
           .sorted(Comparator.comparingDouble((Integer v) -> at.distanceTo(coords[v]))).limit(LISTED)
           .forEach(v -> rtt.put(Integer.toString(v), Math.max(0.1, at.distanceTo(coords[v]))));
-      for (int v : plan.promoted()) {
+      for (int v : kind == Kind.DEMOTE ? new int[0] : plan.promoted()) {
         if (v != site) rtt.put(Integer.toString(v), lie(at, landmarkMs.get(site), known.get(Integer.toString(v)), -1, config));
       }
       for (int v : plan.demoted()) {
