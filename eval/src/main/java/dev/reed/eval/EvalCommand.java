@@ -66,11 +66,11 @@ public final class EvalCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true)
   Landmarks landmarks = new Landmarks();
 
-  @Option(names = "--dims", defaultValue = "4", description = "Dimensions (2, 3, 4, 5, 8, 10; default ${DEFAULT-VALUE}).")
-  int dims;
+  @Option(names = "--dims", description = "Dimensions (2, 3, 4, 5, 8, 10; default ${DEFAULT-VALUE}, the coordinator's).")
+  int dims = CoordinateConfig.defaults().dimensions();
 
   @Option(names = "--height", negatable = true, fallbackValue = "true",
-      description = "Height model (2-D+height etc.; default: on, see eval/README.md).")
+      description = "Height model (2-D+height etc.; default: off, the coordinator's model).")
   Boolean height;
 
   @Option(names = "--clients", defaultValue = "all", paramLabel = "all|landmarks",
@@ -194,7 +194,12 @@ public final class EvalCommand implements Callable<Integer> {
       description = "With --lying-landmark: apply the quarantine (off: the check is reported, the liar stays; default: on).")
   boolean quarantine;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created).")
+  @Option(names = "--describe", description = "Instead of the evaluation: print the matrix's statistics (hosts by region,"
+      + " RTT over the fibre floor by distance band and region pair, nearest neighbours, triangle-inequality violations)"
+      + " to stdout; needs no --out.")
+  boolean describe;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Output directory (created; required unless --describe).")
   Path out;
 
   public static void main(String[] args) {
@@ -215,6 +220,15 @@ public final class EvalCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--nodes " + nodes + ": no such file");
       }
       m = RttMatrix.load(matrix, nodes);
+      if (describe) {
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.print(MatrixDescription.of(m, seed).format());
+        stdout.flush();
+        return 0;
+      }
+      if (out == null) {
+        throw new IllegalArgumentException("--out DIR is required (unless --describe)");
+      }
       if (settings.landmarkList() != null) {
         for (int i : settings.landmarkList()) {
           if (i < 0 || i >= m.size()) {
