@@ -278,16 +278,16 @@ public final class Coordinator implements AutoCloseable {
     MeshWindows mesh = new MeshWindows(config.rounds().window());
     DeadLetters deadLetters = new DeadLetters(producer);
     SampleIngest ingest = sampleIngest(windows, mesh, deadLetters);
+    TargetPositioning positioning = new TargetPositioning(math, producer, config.clock(),
+        config.rounds().expireAfter().dividedBy(3), 0.5, new HostIntegrity(new ServerConsistency(config.integrity().config())));
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
         new LandmarkIntegrityRound(math, config.rounds().quarantine(), config.rounds().minMeshPeers()),
         new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
-        new TargetPositioning(math, producer, config.clock(), config.rounds().expireAfter().dividedBy(3), 0.5,
-            new HostIntegrity(new ServerConsistency(config.integrity().config()))),
-        catalog, producer, geoTraining);
+        positioning, catalog, producer, geoTraining);
     resources.add(loop);
     loop.start();
 
-    registerIngestMetrics(deadLetters, ingest);
+    registerIngestMetrics(deadLetters, ingest, positioning);
   }
 
   /**
@@ -395,7 +395,13 @@ public final class Coordinator implements AutoCloseable {
           .tag("kind", k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT)).register(registry);
     }
     Gauge.builder("reed_landmarks_quarantined", feed, f -> f.current().quarantinedLandmarks().size())
-        .description("landmarks the leader quarantined for RTTs inconsistent with the others' (issue 18)").register(registry);
+        .description("landmarks the leader quarantined for RTTs inconsistent with the others'").register(registry);
+    // the index's templates live in append-only chunks that compaction keeps near their live bytes
+    Gauge.builder("reed_index_template_bytes", feed, f -> f.templateChunks().held())
+        .description("bytes the index's template chunks hold, dead templates included (compaction keeps it near twice the live bytes)")
+        .register(registry);
+    Gauge.builder("reed_index_template_live_bytes", feed, f -> f.templateChunks().live())
+        .description("bytes of the templates of the servers in the index now").register(registry);
     if (geoTraining != null) {
       for (HostLocations.Reason r : HostLocations.Reason.values()) {
         FunctionCounter.builder("reed_geo_locations_ignored", locations, l -> l.ignored(r))
@@ -418,7 +424,7 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /** What only an ingesting replica has: its share of reed.samples, its rounds, leadership, the master front ends. */
-  private void registerIngestMetrics(DeadLetters deadLetters, SampleIngest ingest) {
+  private void registerIngestMetrics(DeadLetters deadLetters, SampleIngest ingest, TargetPositioning positioning) {
     FunctionCounter.builder("reed_ingest_samples", ingest, i -> i.counters().samples())
         .description("valid RTT samples ingested").register(registry);
     FunctionCounter.builder("reed_ingest_mesh_samples", ingest, i -> i.counters().meshSamples())
@@ -435,6 +441,11 @@ public final class Coordinator implements AutoCloseable {
     Gauge.builder("reed_window_targets", windows, TargetWindows::size).description("targets with windows here")
         .register(registry);
     Gauge.builder("reed_window_bytes", windows, w -> w.windows().bytesAllocated()).register(registry);
+    Gauge.builder("reed_positioning_held_bytes", positioning, p -> p.publishedChunks().held())
+        .description("bytes the chunks of this replica's last published coordinates hold, dead ones included "
+            + "(compaction keeps it near twice the live bytes)").register(registry);
+    Gauge.builder("reed_positioning_live_bytes", positioning, p -> p.publishedChunks().live())
+        .description("bytes of this replica's last published coordinate per owned target").register(registry);
     Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
     FunctionCounter.builder("reed_landmark_checks", loop, RoundLoop::landmarkChecks)
         .description("landmark rounds the lying-landmark check judged (leader)").register(registry);
