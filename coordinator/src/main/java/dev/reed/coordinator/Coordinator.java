@@ -4,9 +4,11 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinator.api.ApiKeys;
 import dev.reed.coordinator.api.ApiServer;
 import dev.reed.coordinator.api.HttpFace;
+import dev.reed.coordinator.api.IndexWarmup;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.coordinator.api.ReedServiceImpl;
 import dev.reed.coordinator.api.SnapshotServiceImpl;
+import dev.reed.coordinator.api.WarmServing;
 import dev.reed.coordinator.catalog.MasterCrawler;
 import dev.reed.coordinator.catalog.TargetPublisher;
 import dev.reed.coordinator.frontend.ListedServer;
@@ -96,6 +98,8 @@ public final class Coordinator implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private IndexFeed feed;
   private ApiServer api;
+  /** Readiness: SERVING once the index is read and warmed. */
+  private volatile WarmServing ready;
   private HttpFace http;
   private LeaderElection leader;
   private RoundLoop loop;
@@ -222,11 +226,15 @@ public final class Coordinator implements AutoCloseable {
       resources.add(http);
     }
     feed.start();
+    // ready once the index is read to the end and warmed: the first queries run at full speed
+    ApiServer server = api;
+    ready = new WarmServing(new IndexWarmup(reed, state, config.clock(), IndexWarmup.DEFAULT_QUERIES,
+        IndexWarmup.DEFAULT_BUDGET), server::serving);
     if (feed.awaitCaughtUp(Duration.ofSeconds(60))) {
-      api.serving(true);
+      ready.indexReady();
     } else {
-      log.warn("index not caught up after 60 s; health turns SERVING once it is");
-      feed.onRebuild(() -> api.serving(true));
+      log.warn("index not caught up after 60 s; health turns SERVING once it is, and warmed");
+      feed.onRebuild(ready::indexReady);
     }
     if (corrections != null) {
       // after the index: a report is screened against the servers as this replica knows them
@@ -520,6 +528,7 @@ public final class Coordinator implements AutoCloseable {
     if (loop != null && !loop.alive()) return new OpsServer.Health(false, "round loop stopped");
     if (locationTraining != null && !locationTraining.alive()) return new OpsServer.Health(false, "location training stopped");
     if (!feed.caughtUp()) return new OpsServer.Health(false, "index not caught up");
+    if (ready == null || !ready.warmed()) return new OpsServer.Health(false, "index warming up");
     return new OpsServer.Health(true, "serving");
   }
 
@@ -562,6 +571,11 @@ public final class Coordinator implements AutoCloseable {
   /** Where the Valve master front end listens; null when off. */
   public InetSocketAddress valveMasterAddress() {
     return valveMaster == null ? null : valveMaster.localAddress();
+  }
+
+  /** What the index warm-up before readiness did; null until it ran. */
+  public IndexWarmup.Result indexWarmup() {
+    return ready == null ? null : ready.result();
   }
 
   /** Where /metrics and /healthz are served; null when off. */
