@@ -65,6 +65,7 @@ final class Demo implements AutoCloseable {
       env.announcePage();
       methods = discoveries.run(traditional);
     }
+    heartbeat.close(); // the table and, with --serve, the serving rounds print their own lines
     return new DemoReport(env.world().description(), env.world().serverCount(), env.landmarks().size(), env.kafkaAddress(),
         env.coordinatorAddress(), env.geo(), measured, converged, options.nClose(), methods, rounds.delayError(),
         progress.secondsSince(t0));
@@ -82,6 +83,7 @@ final class Demo implements AutoCloseable {
     boolean converged = measure(out);
     env.awaitLocationModel(heartbeat);
     env.announcePage();
+    heartbeat.close();
     return converged;
   }
 
