@@ -54,11 +54,21 @@ final class Demo implements AutoCloseable {
    * the figures. Everything stays running until {@link #close()}.
    */
   DemoReport run() throws IOException, InterruptedException {
+    return run(() -> {});
+  }
+
+  /**
+   * {@link #run()}, with {@code beside} run on a thread of its own once the measurement rounds are
+   * done (it must not take CPU from their probes), while the clients mostly wait on theirs: e.g.
+   * warming up what comes after the table.
+   */
+  DemoReport run(Runnable beside) throws IOException, InterruptedException {
     long t0 = progress.now();
     List<RoundFigures> measured = new ArrayList<>();
     boolean converged = measure(measured);
     List<MethodFigures> methods;
     // traditional discovery needs no coordinator: it runs beside the wait for the location model and the other discoveries
+    Thread.ofPlatform().name("reed-demo-beside").daemon().start(beside);
     try (ClientDiscoveries.Traditional traditional = discoveries.startTraditional()) {
       discoveries.warmUp();
       env.awaitLocationModel(heartbeat);

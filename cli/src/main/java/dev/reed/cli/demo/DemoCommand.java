@@ -142,7 +142,7 @@ public final class DemoCommand implements Callable<Integer> {
     Thread hook = Thread.ofPlatform().name("reed-demo-shutdown").unstarted(demo::close);
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      DemoReport report = demo.run();
+      DemoReport report = demo.run(RttPlots::warmUp);
       progress.plain("");
       ResultTable.lines(report).forEach(progress::plain);
       progress.plain("");
