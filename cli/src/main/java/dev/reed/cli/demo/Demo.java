@@ -75,7 +75,6 @@ final class Demo implements AutoCloseable {
       env.announcePage();
       methods = discoveries.run(traditional);
     }
-    heartbeat.close(); // the table and, with --serve, the serving rounds print their own lines
     return new DemoReport(env.world().description(), env.world().serverCount(), env.landmarks().size(), env.kafkaAddress(),
         env.coordinatorAddress(), env.geo(), measured, converged, options.nClose(), methods, rounds.delayError(),
         progress.secondsSince(t0));
@@ -108,6 +107,7 @@ final class Demo implements AutoCloseable {
    * {@link #close()} (Ctrl-C runs it from the shutdown hook).
    */
   void serve() throws InterruptedException {
+    heartbeat.close(); // each serving round prints its own line; between them nothing runs
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
         r -> Thread.ofPlatform().name("reed-demo-serve-rounds").daemon().unstarted(r));
     env.register(() -> {
@@ -127,6 +127,11 @@ final class Demo implements AutoCloseable {
       }
     }, every, every, TimeUnit.MILLISECONDS);
     env.awaitClose();
+  }
+
+  /** Something the caller does after {@link #run()} that the heartbeat names while it runs (e.g. the plots). */
+  Heartbeat.Activity during(String name) {
+    return heartbeat.begin(name);
   }
 
   /** The coordinator's gRPC address ("host:port"). */

@@ -147,7 +147,10 @@ public final class DemoCommand implements Callable<Integer> {
       ResultTable.lines(report).forEach(progress::plain);
       progress.plain("");
       long tp = progress.now();
-      List<Path> plots = RttPlots.write(report, options.out());
+      List<Path> plots;
+      try (var a = demo.during("writing the plots")) {
+        plots = RttPlots.write(report, options.out());
+      }
       progress.line("plots: %s (%.1f s)", String.join(", ", plots.stream().map(Path::toString).toList()), progress.secondsSince(tp));
       if (options.json() != null) {
         JsonReport.write(report, options.json());
