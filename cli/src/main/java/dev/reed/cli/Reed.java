@@ -8,6 +8,7 @@ import dev.reed.cli.snapshot.SnapshotCommand;
 import dev.reed.coordinator.CoordinatorCommand;
 import dev.reed.eval.EvalCommand;
 import dev.reed.testbed.kafka.KafkaCommand;
+import dev.reed.testbed.world.WorldCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -30,7 +31,8 @@ import picocli.CommandLine.Command;
       BrowseCommand.class,
       EvalCommand.class,
       SnapshotCommand.class,
-      ScaleCommand.class
+      ScaleCommand.class,
+      WorldCommand.class
     },
     footer = {"", "  test   Runs the full test suite (./mvnw verify; handled by the launcher).",
         "", "Run './reed COMMAND --help' for a command's options."})

@@ -1,6 +1,7 @@
 package dev.reed.coordinator;
 
 import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinator.api.AnonymousAccess;
 import dev.reed.coordinator.api.ApiKeys;
 import dev.reed.coordinator.api.ApiServer;
 import dev.reed.coordinator.api.HttpFace;
@@ -96,6 +97,7 @@ public final class Coordinator implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private IndexFeed feed;
   private ApiServer api;
+  private AnonymousAccess anonymous;
   private HttpFace http;
   private LeaderElection leader;
   private RoundLoop loop;
@@ -188,7 +190,7 @@ public final class Coordinator implements AutoCloseable {
       corrections = new NeighbourhoodCorrections(reportConfig);
       IpLocator asns = locator;
       reportIntake = new ReportIntake(state, groupKeys, a -> asns.asn(a).map(dev.reed.geo.Asn::number).orElse(null),
-          producer, config.clock(), reportConfig.maxAgeMillis());
+          producer, config.clock(), reportConfig);
       resources.add(reportIntake);
       log.info("client reports on: group keys hashed with {}; observations kept {} h", groupKeys.describe(),
           reportConfig.maxAgeMillis() / 3_600_000.0);
@@ -204,8 +206,10 @@ public final class Coordinator implements AutoCloseable {
     SnapshotServiceImpl snapshotService = new SnapshotServiceImpl(state, geo);
     String reportMethod = dev.reed.proto.v1.ReedServiceGrpc.getReportMeasurementsMethod().getFullMethodName();
     ReportIntake intake = reportIntake;
+    anonymous = AnonymousAccess.of(config.api().anonymous(), ClientAddress.trusting(config.api().trustedProxies()),
+        new dev.reed.runtime.LoggedAddresses(config.api().logClientAddresses()), System::nanoTime);
     api = ApiServer.start(new InetSocketAddress(config.bindAddress(), config.api().grpcPort()), config.api().tlsCert(),
-        config.api().tlsKey(), keys, List.of(reedService, snapshotService),
+        config.api().tlsKey(), keys, anonymous, List.of(reedService, snapshotService),
         method -> {
           if (intake != null && method.equals(reportMethod)) intake.count(ReportIntake.Rejection.UNAUTHENTICATED);
         },
@@ -218,7 +222,7 @@ public final class Coordinator implements AutoCloseable {
       ServerServiceDefinition reedMessages = ReedServiceGrpc.bindService(reed);
       if (needsAddress) reedMessages = ServerInterceptors.intercept(reedMessages, ClientAddress.trusting(config.api().trustedProxies()));
       http = HttpFace.start(config.http().address(), config.http().corsOrigins(),
-          List.of(api.guard(reedMessages), api.guard(snapshotService.bindService())));
+          List.of(api.guard(reedMessages), api.guard(snapshotService.bindService())), anonymous);
       resources.add(http);
     }
     feed.start();
@@ -394,6 +398,16 @@ public final class Coordinator implements AutoCloseable {
           .description("servers in the index the host integrity check flags, by kind")
           .tag("kind", k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT)).register(registry);
     }
+    if (anonymous != null && anonymous.buckets() != null) {
+      FunctionCounter.builder("reed_api_anonymous_refused", anonymous.buckets(), b -> b.refused())
+          .description("requests without an API key refused because their network prefix was over --anonymous-rate")
+          .register(registry);
+      FunctionCounter.builder("reed_api_anonymous_refused_table_full", anonymous.buckets(), b -> b.refusedTableFull())
+          .description("of those, refused because the prefix table was full of active networks (a flood from many networks)")
+          .register(registry);
+      Gauge.builder("reed_api_anonymous_prefixes", anonymous.buckets(), b -> b.size())
+          .description("network prefixes with an anonymous rate bucket held").register(registry);
+    }
     Gauge.builder("reed_landmarks_quarantined", feed, f -> f.current().quarantinedLandmarks().size())
         .description("landmarks the leader quarantined for RTTs inconsistent with the others' (issue 18)").register(registry);
     if (geoTraining != null) {
@@ -489,6 +503,10 @@ public final class Coordinator implements AutoCloseable {
         .description("learned observations aged out").register(registry);
     Gauge.builder("reed_client_report_observations", corrections, NeighbourhoodCorrections::observations)
         .description("reported RTTs held for corrections").register(registry);
+    Gauge.builder("reed_client_report_promoted_servers", corrections, NeighbourhoodCorrections::promotedServers)
+        .description("servers that networks at different places report closer than predicted (an attack on the "
+            + "ranking, or a server the landmarks misjudge); their predictions are not lowered")
+        .register(registry);
     Gauge.builder("reed_client_report_servers", corrections, NeighbourhoodCorrections::servers)
         .description("servers with at least one reported RTT held").register(registry);
   }

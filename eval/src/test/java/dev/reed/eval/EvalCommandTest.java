@@ -222,6 +222,22 @@ class EvalCommandTest {
     }
   }
 
+  /**
+   * Without options the evaluator measures the configuration the product runs: the coordinate
+   * engine's defaults (which the coordinator's defaults are, CoordinatorCommandTest), the SDK's
+   * discovery model and the location estimator's defaults.
+   */
+  @Test
+  void theDefaultsAreTheProductsConfiguration() {
+    EvalCommand c = new EvalCommand();
+    new CommandLine(c).parseArgs("--matrix", "m.csv", "--out", "o");
+    EvalSettings s = c.settings();
+    assertThat(s.coordinates().dimensions()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().dimensions());
+    assertThat(s.coordinates().height()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().height());
+    assertThat(s.model()).isEqualTo(dev.reed.coordinates.discovery.DiscoveryModel.defaults());
+    assertThat(s.estimator()).isEqualTo(dev.reed.coordinates.geo.EstimatorModel.defaults());
+  }
+
   /** The coordinates.csv header the issue specifies. */
   static final class CoordinateHeader {
     static String expected(int d, boolean height) {

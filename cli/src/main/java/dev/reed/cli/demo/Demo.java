@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The whole REED system on one machine (DESIGN.md section 6): an embedded Kafka broker, a
- * coordinator, landmark agents and thousands of emulated game servers, every host on its own
+ * The whole REED system on one machine (docs/design.md section 5): an embedded Kafka broker,
+ * a coordinator, landmark agents and thousands of emulated game servers, every host on its own
  * loopback address of an emulated world whose latencies the servers and the agents' beacons
  * impose on every reply. The run follows the paper's third-party deployment (Armitage &amp;
  * Heyde, TOMCCAP 2011, section 6.3): landmarks measure each other and every server in rounds,

@@ -38,7 +38,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--world", paramLabel = "synthetic|matrix:PATH",
       description = "Latency model: the synthetic geographic world, or a measured matrix.csv (or its directory), "
-          + "e.g. matrix:../shared/data/planetlab490_netlatency (default: ${DEFAULT-VALUE}).")
+          + "e.g. matrix:data/planetlab490_netlatency (default: ${DEFAULT-VALUE}).")
   String world = "synthetic";
 
   @Option(names = "--dimensions", paramLabel = "D", description = "Coordinate dimensions: 2, 3, 4, 5, 8 or 10 (default: ${DEFAULT-VALUE}, the paper's best).")

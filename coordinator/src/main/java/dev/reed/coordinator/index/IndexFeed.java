@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the small compacted topics in full (reed.coordinates, reed.landmark-coordinates,
  * reed.landmarks, reed.targets) and keeps a {@link ServingState} that queries read through one
- * volatile reference (DESIGN.md section 2: every replica holds the full coordinate index). A
+ * volatile reference (docs/design.md section 2: every replica holds the full coordinate index). A
  * restarted replica serves from these topics as soon as it has read them to the end, seconds
  * after start, long before its windows are rebuilt; with a local {@link IndexCheckpoint} it serves
  * the checkpoint once the small topics are read, and reads the coordinate records written after it
@@ -541,7 +541,7 @@ public final class IndexFeed implements AutoCloseable {
   /**
    * Servers of the current state with the host integrity check's verdict {@code kind}, counted at
    * its build: a metric scrape that streamed the state's 250,000 templates per kind cost the scale
-   * harness's replicas 6.3-7.9 % of a core at one scrape every 500 ms (docs/research/scale.md, item 43).
+   * harness's replicas 6.3-7.9 % of a core at one scrape every 500 ms (docs/research/scale.md).
    */
   public long servers(IntegrityKind kind) {
     return integrityKinds[kind.ordinal()];

@@ -18,7 +18,7 @@ import java.util.function.Predicate;
  *
  * <p>Why columns: a replica republishes most of its targets every round; a record and an array per
  * target and round were new objects referenced from a map in the old generation, what young
- * collections spend their time on (docs/research/scale.md, items 70 and 73). Round thread only.
+ * collections spend their time on (docs/research/scale.md). Round thread only.
  */
 final class PublishedCoordinates {
   private final ByteSlots coordinates;

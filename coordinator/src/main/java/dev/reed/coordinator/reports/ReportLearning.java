@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * Learns from reed.client-reports on every replica (each reads the whole topic, with no consumer
  * group, as it reads the coordinates: every replica serves every client, so each must know every
  * report). A report is screened against this replica's current servers ({@link ReportScreen}: the
- * landmarks' triangle bounds, the light floor) and its believed RTTs added to the
+ * landmarks' triangle bounds, the light floor, the predictions with the uncertainty the rankings serve) and its believed RTTs added to the
  * {@link NeighbourhoodCorrections} the rankings read. On start it rewinds to the reports of the last
  * {@link ReportConfig#maxAgeMillis()} (older ones would be forgotten at once). Observations age out:
  * {@link NeighbourhoodCorrections#forget} runs every {@link #FORGET_EVERY}.
@@ -190,6 +190,8 @@ public final class ReportLearning implements AutoCloseable {
     ServingState s = state.get();
     GeoModel g = geo.get();
     Map<String, ReportedServer> known = new HashMap<>();
+    // the uncertainty the rankings serve with a coordinate prediction; NaN until cross-validated
+    double servedError = g.errors().coordinates();
     int n = 0;
     int keptHere = 0;
     Map<ReportScreen.Reason, Integer> droppedHere = new EnumMap<>(ReportScreen.Reason.class);
@@ -197,7 +199,8 @@ public final class ReportLearning implements AutoCloseable {
       ClientReport report = decode(r, s.dimensions());
       if (report == null) continue;
       n++;
-      ReportScreen.Screened screened = screen.screen(report, key -> known.computeIfAbsent(key, k -> server(s, g, k)));
+      ReportScreen.Screened screened = screen.screen(report, key -> known.computeIfAbsent(key, k -> server(s, g, k)),
+          servedError);
       screened.dropped().forEach((reason, c) -> {
         dropped.get(reason).addAndGet(c);
         droppedHere.merge(reason, c, Integer::sum);

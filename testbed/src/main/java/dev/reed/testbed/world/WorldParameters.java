@@ -1,0 +1,78 @@
+package dev.reed.testbed.world;
+
+/**
+ * Every knob of the calibrated world ({@link CalibratedWorld}), with the fitted values in
+ * {@link #fitted()}. RTT between hosts a and b:
+ *
+ * <pre>
+ *   path(a, b) = km(a, b)                                  for a directShare of pairs (they peer)
+ *              = km(a, H(a)) + km(H(a), H(b)) + km(H(b), b)  otherwise (through the hosts' exchange points)
+ *   rtt(a, b)  = path(a, b) / 100 km per ms * stretch(a, b) + access(a) + access(b)
+ * </pre>
+ *
+ * (stretch also varies per pair of exchange points, {@code hubPairSigma}), where H(h) is the host's exchange point: the nearest hub city of the catalog (a remote hub share
+ * of hosts is served from the nearest intercontinental hub instead: networks that buy transit far
+ * away), stretch is log-normal per pair (median {@code stretch}, sigma {@code stretchSigma}) and
+ * access is log-normal per host. 1 ms per 100 km is light in fibre both ways over the great
+ * circle, the floor every statistic is measured against.
+ *
+ * @param accessMedianMs median of a host's access delay (its RTT contribution: rack, metro, first hops)
+ * @param accessSigma log-normal sigma of the access delay
+ * @param landmarkAccessMs access delay of a landmark (a cloud VM in a hub city)
+ * @param scatterKm standard deviation of a host's position around its city's centre, km
+ * @param directShare share of pairs that route directly rather than through their exchange points
+ * @param stretch median of the per-pair route stretch over the path
+ * @param stretchSigma log-normal sigma of the stretch, drawn per pair of hosts
+ * @param hubPairSigma log-normal sigma of a further stretch drawn per pair of exchange points (some
+ *     backbones between two hubs are straight, some go round): shared by every pair of hosts behind
+ *     them, so it spreads long paths without breaking the triangle inequality
+ * @param remoteHubShareCore share of hosts in Europe and North America served from the nearest
+ *     intercontinental hub instead of the nearest hub
+ * @param remoteHubShareEdge the same share in the other regions
+ */
+public record WorldParameters(double accessMedianMs, double accessSigma, double landmarkAccessMs, double scatterKm,
+    double directShare, double stretch, double stretchSigma, double hubPairSigma, double remoteHubShareCore, double remoteHubShareEdge) {
+
+  public WorldParameters {
+    positive("accessMedianMs", accessMedianMs);
+    nonNegative("accessSigma", accessSigma);
+    nonNegative("landmarkAccessMs", landmarkAccessMs);
+    nonNegative("scatterKm", scatterKm);
+    share("directShare", directShare);
+    if (!(stretch >= 1) || Double.isInfinite(stretch)) {
+      throw new IllegalArgumentException("stretch must be >= 1: " + stretch);
+    }
+    nonNegative("stretchSigma", stretchSigma);
+    nonNegative("hubPairSigma", hubPairSigma);
+    share("remoteHubShareCore", remoteHubShareCore);
+    share("remoteHubShareEdge", remoteHubShareEdge);
+  }
+
+  /**
+   * The values fitted to the held-out matrix of datacentre hosts (testbed/README.md, "Calibrated
+   * world"): a random search over these knobs on 250-city worlds of seeds 1-3, minimising the
+   * log-distance of the fibre-floor ratios by distance band, the nearest and 10th nearest
+   * neighbour RTTs and the share of violated triangles from the held-out figures.
+   */
+  public static WorldParameters fitted() {
+    return new WorldParameters(0.98, 1.83, 0.5, 28.5, 0.43, 1.82, 0.006, 0, 0.53, 1.0);
+  }
+
+  private static void positive(String name, double v) {
+    if (!(v > 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException(name + " must be positive and finite: " + v);
+    }
+  }
+
+  private static void nonNegative(String name, double v) {
+    if (!(v >= 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException(name + " must be >= 0 and finite: " + v);
+    }
+  }
+
+  private static void share(String name, double v) {
+    if (!(v >= 0 && v <= 1)) {
+      throw new IllegalArgumentException(name + " must be in [0,1]: " + v);
+    }
+  }
+}
