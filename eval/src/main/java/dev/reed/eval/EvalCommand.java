@@ -183,9 +183,10 @@ public final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--integrity-clients", defaultValue = "200", hidden = true)
   int integrityClients;
-  @Option(names = "--lying-landmark", paramLabel = "none|shift30|random",
-      description = "Issue 18: simulate the landmarks' rounds (windows of 8, queueing jitter) with one landmark lying from"
-          + " round 9 on for 12 rounds (shift30: +30 ms on half its samples; random: random 1-400 ms RTTs; none: nobody,"
+  @Option(names = "--lying-landmark", paramLabel = "none|shift30|random|offset:MS|scale:X",
+      description = "Simulate the landmarks' rounds (windows of 8, queueing jitter) with one landmark lying from"
+          + " round 9 on for 12 rounds (shift30: +30 ms on half its samples; random: random 1-400 ms RTTs; offset:MS: MS"
+          + " added to every sample; scale:X: every sample times X; none: nobody,"
           + " to count false quarantines); the coordinator's check judges every round and the clients are scored on what"
           + " the deployment then serves (default: no simulation).")
   String lyingLandmark;

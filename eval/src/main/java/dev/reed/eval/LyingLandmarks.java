@@ -30,21 +30,53 @@ import java.util.TreeSet;
  * are judged on the matrices' real geometry, the spread check on this jitter).
  */
 final class LyingLandmarks {
-  /** What the liar does to each of its samples, mesh included. */
-  enum Attack {
-    /** Nobody lies: the false-quarantine runs. */
-    NONE,
-    /** +30 ms on each sample with probability 1/2 (issue 18's "adds 30 ms to half its samples"). */
-    SHIFT30,
-    /** A uniformly random RTT of 1-400 ms. */
-    RANDOM;
+  /**
+   * What the liar does to each of its samples, mesh included.
+   *
+   * @param amount the offset in ms ({@link Kind#OFFSET}) or the factor ({@link Kind#SCALE}); 0 otherwise
+   */
+  record Attack(Kind kind, double amount) {
+    enum Kind {
+      /** Nobody lies: the false-quarantine runs. */
+      NONE,
+      /** +30 ms on each sample with probability 1/2 (a liar adding 30 ms to half its samples). */
+      SHIFT30,
+      /** A uniformly random RTT of 1-400 ms. */
+      RANDOM,
+      /** A patient liar: the same number of ms added to every sample. */
+      OFFSET,
+      /** A patient liar: every sample multiplied by the same factor. */
+      SCALE
+    }
+
+    static final Attack NONE = new Attack(Kind.NONE, 0);
 
     static Attack parse(String s) {
+      String usage = "--lying-landmark must be none, shift30, random, offset:MS or scale:X, got '" + s + "'";
+      try {
+        if (s.startsWith("offset:")) {
+          double ms = Double.parseDouble(s.substring(7));
+          if (ms > 0 && ms < 1000) return new Attack(Kind.OFFSET, ms);
+        } else if (s.startsWith("scale:")) {
+          double x = Double.parseDouble(s.substring(6));
+          if (x > 1 && x < 10) return new Attack(Kind.SCALE, x);
+        }
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(usage);
+      }
       return switch (s) {
         case "none" -> NONE;
-        case "shift30" -> SHIFT30;
-        case "random" -> RANDOM;
-        default -> throw new IllegalArgumentException("--lying-landmark must be none, shift30 or random, got '" + s + "'");
+        case "shift30" -> new Attack(Kind.SHIFT30, 0);
+        case "random" -> new Attack(Kind.RANDOM, 0);
+        default -> throw new IllegalArgumentException(usage + " (offset in ms within 0-1000, scale factor within 1-10)");
+      };
+    }
+
+    String name() {
+      return switch (kind) {
+        case OFFSET -> String.format(Locale.ROOT, "offset:%s", amount);
+        case SCALE -> String.format(Locale.ROOT, "scale:%s", amount);
+        default -> kind.name().toLowerCase(Locale.ROOT);
       };
     }
   }
@@ -91,7 +123,7 @@ final class LyingLandmarks {
     int n = m.size();
     int l = lm.length;
     SplittableRandom rnd = new SplittableRandom(seed * 31 + 18);
-    int liarK = settings.attack() == Attack.NONE ? -1 : (int) Math.floorMod(seed, (long) l);
+    int liarK = settings.attack().kind() == Attack.Kind.NONE ? -1 : (int) Math.floorMod(seed, (long) l);
     boolean[] isLm = new boolean[n];
     for (int k : lm) isLm[k] = true;
     List<Integer> nodes = new ArrayList<>();
@@ -132,14 +164,16 @@ final class LyingLandmarks {
       for (int a = 0; a < kept.size(); a++) trusted.put(ids.get(kept.get(a)), emb.get(a));
       double[][] min = new double[sample.size()][l];
       double[][] spread = new double[sample.size()][l];
+      double[][] newest = new double[sample.size()][l];
       for (int s = 0; s < sample.size(); s++) {
         for (int k = 0; k < l; k++) {
           double[] w = win[sample.get(s)][k];
+          newest[s][k] = w[slot];
           min[s][k] = min(w, filled);
           spread[s][k] = LandmarkResiduals.spread(finite(w, filled), count(w, filled));
         }
       }
-      Map<String, LandmarkEvidence> evidence = residuals.measure(ids, mesh, trusted, min, spread);
+      Map<String, LandmarkEvidence> evidence = residuals.measure(ids, mesh, trusted, min, spread, newest);
       LandmarkQuarantine.Decision decision = quarantine.update(evidence, cfg.dimensions() + 2);
       Set<String> now = decision.quarantined();
       for (LandmarkQuarantine.Change c : decision.changes()) {
@@ -168,7 +202,7 @@ final class LyingLandmarks {
 
   String describe(Outcome o) {
     return String.format(Locale.ROOT, "lying landmark %s: %s, quarantine %s: %s; honest landmarks quarantined: %d",
-        settings.attack().name().toLowerCase(Locale.ROOT), o.liar() < 0 ? "none" : "node " + o.liar(),
+        settings.attack().name(), o.liar() < 0 ? "none" : "node " + o.liar(),
         settings.quarantine() ? "on" : "off",
         o.liar() < 0 ? "-" : o.detectedAfter() < 0 ? "not detected in " + settings.attackRounds() + " rounds"
             : "quarantined after " + o.detectedAfter() + " rounds", o.falseQuarantines())
@@ -179,10 +213,12 @@ final class LyingLandmarks {
     if (!Double.isFinite(truth)) return Double.NaN;
     double honest = truth - (0.5 + 0.02 * truth) * Math.log(1 - rnd.nextDouble());
     if (!lie) return honest;
-    return switch (settings.attack()) {
+    return switch (settings.attack().kind()) {
       case NONE -> honest;
       case SHIFT30 -> rnd.nextBoolean() ? honest + 30 : honest;
       case RANDOM -> rnd.nextDouble(1, MAX_RANDOM_MS);
+      case OFFSET -> honest + settings.attack().amount();
+      case SCALE -> honest * settings.attack().amount();
     };
   }
 

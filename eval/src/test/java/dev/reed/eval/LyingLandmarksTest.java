@@ -32,15 +32,19 @@ class LyingLandmarksTest {
       LyingLandmarks.Outcome honest = run(m, "none", true, seed);
       assertThat(honest.falseQuarantines()).as("seed %d", seed).isZero();
       assertThat(honest.anchors()).hasSize(15);
-      for (String attack : new String[] {"shift30", "random"}) {
+      for (String attack : new String[] {"shift30", "random", "offset:10", "scale:1.3"}) {
         LyingLandmarks.Outcome o = run(m, attack, true, seed);
         assertThat(o.detectedAfter()).as("%s seed %d", attack, seed).isBetween(3, 6);
         assertThat(o.falseQuarantines()).as("%s seed %d: %s", attack, seed, o.falseReasons()).isZero();
-        assertThat(Arrays.stream(o.anchors()).boxed().toList()).doesNotContain(o.liar()).hasSize(14);
+        // a patient liar's step is gone once its window holds only lies: it is readmitted 3 rounds later
+        // (12 rounds of lying here), which the operator's alert is for (docs/operations.md)
+        if (!attack.contains(":")) assertThat(Arrays.stream(o.anchors()).boxed().toList()).doesNotContain(o.liar()).hasSize(14);
       }
     }
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> LyingLandmarks.Attack.parse("sometimes")))
-        .hasMessageContaining("--lying-landmark must be none, shift30 or random");
+        .hasMessageContaining("--lying-landmark must be none, shift30, random, offset:MS or scale:X");
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> LyingLandmarks.Attack.parse("offset:x")))
+        .hasMessageContaining("offset:MS");
     LyingLandmarks.Outcome kept = run(m, "random", false, 1);
     assertThat(Arrays.stream(kept.anchors()).boxed().toList()).contains(kept.liar()).hasSize(15);
   }

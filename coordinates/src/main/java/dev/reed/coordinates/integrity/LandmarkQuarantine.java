@@ -67,7 +67,7 @@ public final class LandmarkQuarantine {
       boolean known = false;
       for (Signal sig : Signal.values()) {
         double v = sig.value.applyAsDouble(byId.get(id));
-        if (Double.isNaN(v)) continue;
+        if (Double.isNaN(v) || Double.isInfinite(sig.floor(config))) continue; // unknown, or this signal switched off
         double[] others = byId.entrySet().stream().filter(e -> !e.getKey().equals(id))
             .mapToDouble(e -> sig.value.applyAsDouble(e.getValue())).filter(Double::isFinite).toArray();
         if (others.length < 3) continue;
@@ -122,7 +122,10 @@ public final class LandmarkQuarantine {
   private enum Signal {
     MESH("mesh error", LandmarkEvidence::meshError),
     SERVER("server error", LandmarkEvidence::serverError),
-    SPREAD("window spread", LandmarkEvidence::spread);
+    SPREAD("window spread", LandmarkEvidence::spread),
+    STEP("step (ms)", LandmarkEvidence::step),
+    RELATIVE_STEP("relative step", LandmarkEvidence::relativeStep),
+    BIAS("bias (ms)", LandmarkEvidence::bias);
 
     final String label;
     final ToDoubleFunction<LandmarkEvidence> value;
@@ -133,7 +136,13 @@ public final class LandmarkQuarantine {
     }
 
     double floor(QuarantineConfig c) {
-      return this == SPREAD ? c.spreadFloor() : c.residualFloor();
+      return switch (this) {
+        case MESH, SERVER -> c.residualFloor();
+        case SPREAD -> c.spreadFloor();
+        case STEP -> c.stepFloorMs();
+        case RELATIVE_STEP -> c.relativeStepFloor();
+        case BIAS -> c.biasFloorMs();
+      };
     }
   }
 }

@@ -43,6 +43,16 @@ public final class LandmarkResiduals {
    */
   public Map<String, LandmarkEvidence> measure(List<String> ids, double[][] meshMs, Map<String, Coordinate> trusted,
       double[][] serverMinMs, double[][] serverSpreadMs) {
+    return measure(ids, meshMs, trusted, serverMinMs, serverSpreadMs, null);
+  }
+
+  /**
+   * The same, with each pair's newest RTT for the step signals ({@link LandmarkEvidence#step()}).
+   *
+   * @param serverNewestMs {@code [server][landmark]} the newest round's RTT (ms, NaN = none), or null
+   */
+  public Map<String, LandmarkEvidence> measure(List<String> ids, double[][] meshMs, Map<String, Coordinate> trusted,
+      double[][] serverMinMs, double[][] serverSpreadMs, double[][] serverNewestMs) {
     int n = ids.size();
     if (meshMs.length != n) throw new IllegalArgumentException("mesh has " + meshMs.length + " rows for " + n + " landmarks");
     int servers = Math.min(serverMinMs.length, config.maxServers());
@@ -63,14 +73,22 @@ public final class LandmarkResiduals {
         continue;
       }
       double[] residuals = new double[servers];
+      double[] signed = new double[servers];
       double[] spreads = new double[servers];
+      double[] steps = new double[servers];
+      double[] relativeSteps = new double[servers];
       int used = 0;
       int spreadCount = 0;
+      int stepCount = 0;
       for (int s = 0; s < servers; s++) {
         double measured = serverMinMs[s][k];
         if (!(measured > 0)) continue;
         // relative to the path: a far landmark's honest jitter is larger in ms, a 30 ms lie on a 700 ms path harmless
         if (serverSpreadMs != null && Double.isFinite(serverSpreadMs[s][k])) spreads[spreadCount++] = serverSpreadMs[s][k] / measured;
+        if (serverNewestMs != null && serverNewestMs[s][k] > 0) {
+          steps[stepCount] = serverNewestMs[s][k] - measured;
+          relativeSteps[stepCount++] = (serverNewestMs[s][k] - measured) / measured;
+        }
         Coordinate server;
         try {
           server = positioner.position(anchors, column(serverMinMs[s], others), null).coordinate();
@@ -78,12 +96,17 @@ public final class LandmarkResiduals {
           continue;
         }
         double predicted = self.coordinate().distanceTo(server);
+        signed[used] = measured - predicted;
         residuals[used++] = Math.abs(measured - predicted) / Math.max(measured, positioner.config().minRttMs());
       }
       boolean enough = used >= config.minServers();
+      boolean stepped = stepCount >= config.minServers();
       out.put(ids.get(k), new LandmarkEvidence(self.relativeError(),
           enough ? Stats.median(residuals, used) : Double.NaN,
-          spreadCount >= config.minServers() ? Stats.median(spreads, spreadCount) : Double.NaN, used, self.coordinate()));
+          spreadCount >= config.minServers() ? Stats.median(spreads, spreadCount) : Double.NaN, used, self.coordinate(),
+          stepped ? Stats.median(steps, stepCount) : Double.NaN,
+          stepped ? Stats.median(relativeSteps, stepCount) : Double.NaN,
+          enough ? Stats.median(signed, used) : Double.NaN));
     }
     return out;
   }

@@ -38,6 +38,12 @@ package dev.reed.coordinates.integrity;
  *     landmark): 200 keeps a round's check near 13 ms (LandmarkResidualsBenchmark) and the median's error small
  * @param minServers fewer servers with RTTs from a landmark than this and its server signals are
  *     unknown (neither bad nor good)
+ * @param stepFloorMs the floor of the step signal (a landmark's newest RTT minus its window minimum,
+ *     median over servers, ms): a patient liar adding a constant to every sample shows it here from
+ *     its first lying round until its window holds only lies
+ * @param relativeStepFloor the floor of the same over the minimum: a liar scaling every sample
+ * @param biasFloorMs the floor of the bias signal (RTT reported minus the distance to the server
+ *     positioned without the landmark, median, ms): what a liar adds once its window holds only lies
  */
 public record QuarantineConfig(
     double madFactor,
@@ -47,7 +53,10 @@ public record QuarantineConfig(
     int readmitAfter,
     double maxQuarantinedFraction,
     int maxServers,
-    int minServers) {
+    int minServers,
+    double stepFloorMs,
+    double relativeStepFloor,
+    double biasFloorMs) {
 
   public QuarantineConfig {
     if (!(madFactor > 0) || !Double.isFinite(madFactor)) throw new IllegalArgumentException("madFactor must be > 0: " + madFactor);
@@ -64,7 +73,27 @@ public record QuarantineConfig(
       throw new IllegalArgumentException("maxQuarantinedFraction must be in [0, 0.5): " + maxQuarantinedFraction);
     }
     if (maxServers < 1 || minServers < 1) throw new IllegalArgumentException("maxServers and minServers must be >= 1");
+    for (double f : new double[] {stepFloorMs, relativeStepFloor, biasFloorMs}) {
+      if (!(f >= 0)) throw new IllegalArgumentException("step and bias floors must be >= 0 (infinite = off): " + f);
+    }
   }
+
+  /** The step and bias signals at their defaults. */
+  public QuarantineConfig(double madFactor, double residualFloor, double spreadFloor, int quarantineAfter, int readmitAfter,
+      double maxQuarantinedFraction, int maxServers, int minServers) {
+    this(madFactor, residualFloor, spreadFloor, quarantineAfter, readmitAfter, maxQuarantinedFraction, maxServers,
+        minServers, DEFAULT_STEP_FLOOR_MS, DEFAULT_RELATIVE_STEP_FLOOR, DEFAULT_BIAS_FLOOR_MS);
+  }
+
+  /** Default {@link #stepFloorMs()}. */
+  public static final double DEFAULT_STEP_FLOOR_MS = 5;
+  /** Default {@link #relativeStepFloor()}. */
+  public static final double DEFAULT_RELATIVE_STEP_FLOOR = 0.05;
+  /**
+   * Default {@link #biasFloorMs()}: off. On the real matrices honest landmarks' biases range from
+   * -13 to +38 ms (azure54, 4-D): the embedding's own error, larger than the lies worth catching.
+   */
+  public static final double DEFAULT_BIAS_FLOOR_MS = Double.POSITIVE_INFINITY;
 
   /** The defaults above. */
   public static QuarantineConfig defaults() {
@@ -84,6 +113,6 @@ public record QuarantineConfig(
   /** These settings with another {@code quarantineAfter} (tests, and the eval's runs with quarantine off). */
   public QuarantineConfig withQuarantineAfter(int rounds) {
     return new QuarantineConfig(madFactor, residualFloor, spreadFloor, rounds, readmitAfter, maxQuarantinedFraction,
-        maxServers, minServers);
+        maxServers, minServers, stepFloorMs, relativeStepFloor, biasFloorMs);
   }
 }

@@ -26,7 +26,7 @@ class LandmarkQuarantineTest {
   private static final int W = 8;
   private static final CoordinateConfig CFG = CoordinateConfig.defaults();
 
-  enum Lie { NONE, SHIFT30, RANDOM }
+  enum Lie { NONE, SHIFT30, RANDOM, OFFSET10, SCALE13 }
 
   /** The world: true positions, and rolling windows of samples per (server, landmark) and mesh pair. */
   private static final class World {
@@ -66,6 +66,8 @@ class LandmarkQuarantineTest {
         case NONE -> honest;
         case SHIFT30 -> rnd.nextBoolean() ? honest + 30 : honest;
         case RANDOM -> rnd.nextDouble(1, 400);
+        case OFFSET10 -> honest + 10;
+        case SCALE13 -> honest * 1.3;
       };
     }
 
@@ -115,11 +117,13 @@ class LandmarkQuarantineTest {
       for (int a = 0; a < kept.size(); a++) trusted.put(ids.get(kept.get(a)), emb.get(a));
       double[][] min = new double[S][L];
       double[][] spread = new double[S][L];
+      double[][] newest = new double[S][L];
       for (int s = 0; s < S; s++) for (int i = 0; i < L; i++) {
         min[s][i] = w.min(w.serverWindow[s][i]);
         spread[s][i] = LandmarkResiduals.spread(w.serverWindow[s][i], w.filled());
+        newest[s][i] = w.serverWindow[s][i][(w.round - 1) % W];
       }
-      out.add(q.update(residuals.measure(ids, mesh, trusted, min, spread), CFG.dimensions() + 2).quarantined());
+      out.add(q.update(residuals.measure(ids, mesh, trusted, min, spread, newest), CFG.dimensions() + 2).quarantined());
     }
     return out;
   }
@@ -130,6 +134,30 @@ class LandmarkQuarantineTest {
       List<Set<String>> rounds = run(new World(seed), new LandmarkQuarantine(QuarantineConfig.defaults(), Set.of()), 12, Map.of());
       for (Set<String> q : rounds) assertEquals(Set.of(), q, "seed " + seed);
     }
+  }
+
+  @Test
+  void aPatientLiarAddingTenMsOrThirtyPercentToEverySampleIsQuarantinedByItsStep() {
+    for (Lie lie : List.of(Lie.OFFSET10, Lie.SCALE13)) {
+      World w = new World(5);
+      LandmarkQuarantine q = new LandmarkQuarantine(QuarantineConfig.defaults(), Set.of());
+      assertEquals(Set.of(), run(w, q, 10, Map.of()).getLast(), "honest first: a full window");
+      List<Set<String>> lying = run(w, q, 4, Map.of(5, lie));
+      assertEquals(Set.of(), lying.get(1), lie + ": never before 3 outlier rounds");
+      assertEquals(Set.of("l5"), lying.get(2), lie + ": its newest samples stand above its window's minima");
+    }
+  }
+
+  @Test
+  void theStepSignalIsOffWithAnInfiniteFloor() {
+    QuarantineConfig d = QuarantineConfig.defaults();
+    QuarantineConfig off = new QuarantineConfig(d.madFactor(), d.residualFloor(), d.spreadFloor(), d.quarantineAfter(),
+        d.readmitAfter(), d.maxQuarantinedFraction(), d.maxServers(), d.minServers(), Double.POSITIVE_INFINITY,
+        Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
+    World w = new World(5);
+    LandmarkQuarantine q = new LandmarkQuarantine(off, Set.of());
+    run(w, q, 10, Map.of());
+    assertEquals(Set.of(), run(w, q, 4, Map.of(5, Lie.OFFSET10)).getLast(), "a patient liar the older signals miss");
   }
 
   @Test

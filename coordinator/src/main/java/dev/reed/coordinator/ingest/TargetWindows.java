@@ -254,6 +254,22 @@ public final class TargetWindows {
   }
 
   /**
+   * The newest round's RTT in ms towards the given landmarks (each pair's own newest round), NaN
+   * where it was lost or there is none. The lying-landmark check's step signal compares it with the
+   * window minimum.
+   */
+  public double[] newestMs(Target t, List<String> landmarkIds) {
+    double[] out = new double[landmarkIds.size()];
+    for (int i = 0; i < out.length; i++) {
+      Integer l = landmarkSlots.get(landmarkIds.get(i));
+      int v = RttWindows.EMPTY;
+      if (l != null) v = windows.copyWindow(t.slot, l, scratch)[windows.window() - 1];
+      out[i] = v > 0 ? v / 1000.0 : Double.NaN;
+    }
+    return out;
+  }
+
+  /**
    * Stability from the windows (MUSST report): median and jitter of the best landmark's window
    * (the one with the lowest minimum), loss over every landmark's window.
    */

@@ -108,11 +108,13 @@ public final class LandmarkIntegrityRound {
     checks.incrementAndGet();
     double[][] minima = new double[sample.size()][];
     double[][] spreads = new double[sample.size()][];
+    double[][] newest = new double[sample.size()][];
     for (int s = 0; s < sample.size(); s++) {
       minima[s] = windows.minimaMs(sample.get(s), ids);
       spreads[s] = windows.spreadsMs(sample.get(s), ids);
+      newest[s] = windows.newestMs(sample.get(s), ids);
     }
-    Map<String, LandmarkEvidence> evidence = residuals.measure(ids, d, trusted, minima, spreads);
+    Map<String, LandmarkEvidence> evidence = residuals.measure(ids, d, trusted, minima, spreads, newest);
     LandmarkQuarantine.Decision decision = quarantine.update(evidence, math.dimensions() + 2);
     for (LandmarkQuarantine.Change c : decision.changes()) {
       if (c.quarantined()) {
