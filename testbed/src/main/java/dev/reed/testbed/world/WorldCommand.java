@@ -54,16 +54,19 @@ public final class WorldCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
-    CalibratedWorld world;
-    try {
-      world = CalibratedWorld.generate(WorldParameters.fitted(), cities, servers == null ? cities : servers, landmarks,
-          seed);
-    } catch (IllegalArgumentException e) {
-      err.println("world: " + e.getMessage().replace("cities must", "--cities must").replace("servers must",
-          "--servers must").replace("landmarks must", "--landmarks must"));
+    int serverCount = servers == null ? cities : servers;
+    String bad = cities < 1 || cities > WorldCity.catalog().size()
+        ? "--cities must be 1.." + WorldCity.catalog().size() + ", got " + cities
+        : serverCount < cities ? "--servers must be at least the cities (" + cities + "), got " + serverCount
+        : landmarks < 0 || landmarks > CalibratedWorld.landmarkCities().size()
+            ? "--landmarks must be 0.." + CalibratedWorld.landmarkCities().size() + ", got " + landmarks
+            : null;
+    if (bad != null) {
+      err.println("world: " + bad);
       err.flush();
       return 2;
     }
+    CalibratedWorld world = CalibratedWorld.generate(WorldParameters.fitted(), cities, serverCount, landmarks, seed);
     write(world, out);
     err.printf(Locale.ROOT, "world: %d servers in %d cities, %d landmarks, seed %d: wrote %s%n", world.servers(), cities,
         landmarks, seed, out);
