@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1.7
-# The reed coordinator image: ingest -> coordinates -> REED rankings over gRPC (issue 5), and to
-# web pages over HTTP (HTTP/JSON, gRPC-Web, the discovery page at /; issue 17).
+# The reed coordinator image: ingest -> coordinates -> REED rankings over gRPC, and to
+# web pages over HTTP (HTTP/JSON, gRPC-Web, the discovery page at /).
 #
 #   docker build -f docker/coordinator.Dockerfile -t reed-coordinator .     (context = repository root)
 #
@@ -33,7 +33,8 @@ ENV REED_COORDINATOR_GRPC_PORT=50051 \
     REED_COORDINATOR_SNAPSHOT_DIR=/var/lib/reed/snapshots \
     REED_COORDINATOR_INDEX_CHECKPOINT=/var/lib/reed/index/index.checkpoint \
     REED_COORDINATOR_Q3_MASTER_PORT=27950 \
-    REED_COORDINATOR_VALVE_MASTER_PORT=27011
+    REED_COORDINATOR_VALVE_MASTER_PORT=27011 \
+    JDK_JAVA_OPTIONS="-Xms1g -Xmx1g -XX:+UseParallelGC -XX:+UseCountedLoopSafepoints -XX:LoopStripMiningIter=1000 -XX:+AlwaysPreTouch"
 
 # gRPC API (health + reflection on it too), Prometheus /metrics + /healthz, the HTTP face (plain
 # HTTP: terminate TLS in front of it), catalog front ends.
@@ -46,11 +47,15 @@ WORKDIR /var/lib/reed
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${REED_COORDINATOR_METRICS_PORT} && printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200'"]
 
-# -XX:-UsePerfData: no hsperfdata files; MaxRAMPercentage sizes the heap from the container limit.
+# JDK_JAVA_OPTIONS (above; the java launcher reads it): the heap, the collector and pre-touch the
+# scale harness measured (docs/operations.md, "JVM settings and memory limits"); -Xms = -Xmx with
+# the heap touched at start, or young collections fault its pages in inside their pauses. The
+# Kubernetes overlays set their own heap; a container's memory limit must be the heap + 512 MiB.
+# -XX:-UsePerfData: no hsperfdata files.
 # ThreadPriorityPolicy/JavaPriority1_To_OSPriority: background threads at nice 10, queries first
 # (coordinator/README.md, "Thread priorities"); as user 10001 the JVM warns once that raising a
 # priority would need permission, lowering does not.
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", \
+ENTRYPOINT ["java", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", \
             "-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10", \
             "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=/tmp", \
             "-jar", "/opt/reed/reed-coordinator.jar"]

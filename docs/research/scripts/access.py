@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "What did not work": a per-server additive correction from the truth does not raise P@10 (0.518 vs 0.545).
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/access.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/access.py
 """Per-server additive corrections (access delay): oracle and landmark-estimated."""
 import numpy as np,sys
 from common import *

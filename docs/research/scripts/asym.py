@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "Why P@10 0.75 ...": hosts a median 5.3 ms apart differ to a third node by 4.2 ms (median), 15.5 ms (p90).
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/asym.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/asym.py
 """Asymmetry and how much two nearby hosts' RTTs to a third node differ (triangle-inequality violations)."""
 import numpy as np
 from common import *

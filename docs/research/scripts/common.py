@@ -4,8 +4,8 @@ positioning (scipy least squares), and the ranking metrics of ./reed eval."""
 import os
 import numpy as np
 from scipy.optimize import least_squares
-DEFAULT = os.path.join(os.environ.get('REED_SHARED', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'shared')),
-                       'data', 'planetlab490_netlatency', 'matrix.csv')
+DEFAULT = os.path.join(os.environ.get('REED_DATA', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'data')),
+                       'planetlab490_netlatency', 'matrix.csv')
 
 def load(path=DEFAULT):
     rows=[]

@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "Why P@10 0.75 ...": the 10th-nearest server a median 11 ms away, 0.25 ms to the 11th.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/diag.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/diag.py
 """What the misses look like: false positives vs the true 10th-nearest RTT, its gap to the 11th, predicted ranks of the true 10."""
 import numpy as np,sys
 from common import *

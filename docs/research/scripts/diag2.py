@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "Landmark comparison": the near-pair lower bound, a median 22 ms for true top-10 pairs at a median 4.8 ms.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/diag2.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/diag2.py
 """The true 10 nearest by predicted rank: server fit error, landmark lower bound, nearest-landmark RTTs."""
 import numpy as np,sys
 from common import *

@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "Why P@10 0.75 ...": the table of gradient-boosted models (static P@10 0.57 / 0.67 / 0.67).
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/learned.py 1 2 3
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/learned.py 1 2 3
 """Is P@10 capped by what 15 landmark RTTs say, or by what the coordinator can learn from them?
 A gradient-boosted model (scikit-learn) predicts a client-server RTT from the client's calibration
 RTTs (its 10 nearest landmarks) and the server's landmark vector and position. Trained on three

@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "What did not work", static predictors: linear models of the client row, P@10 0.04-0.41.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/lin.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/lin.py
 """Linear models of a client's RTT row from the landmark rows (oracle-fitted on its nearest servers)."""
 import numpy as np,sys
 from common import *

@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "What did not work", static predictors: a logistic ranker trained on the truth, P@10 0.59.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/ltr.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/ltr.py
 """A logistic ranker over 8 landmark-vector and coordinate features, trained on the truth (even clients), tested on odd clients."""
 import numpy as np,sys
 from common import *

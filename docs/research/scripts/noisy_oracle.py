@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "How the probe targets relate to P@10": sigma 0.3 gives P@10 0.76 and Intelligent 40.7 after calibration.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/noisy_oracle.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/noisy_oracle.py
 """How P@10 and Intelligent N_close move together: every client probes its servers in the order of
 their true RTT times a log-normal error (sigma), the order a predictor with that much relative
 error would give. Prints, per sigma, First P@10, Intelligent(10, W 20) probes after calibration

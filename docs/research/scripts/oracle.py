@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "Why P@10 0.75 ...": a client placed from its true RTTs to all servers orders its 10 nearest with P@10 0.60.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/oracle.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/oracle.py
 """The ceiling of the servers' coordinates: a client placed from its true RTTs to all / its nearest servers."""
 import numpy as np,sys
 from common import *

@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "What did not work", robust losses: Huber 0.1-0.3 neutral, Cauchy 0.05 P@10 0.52 vs 0.58.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/robust.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/robust.py
 """Robust losses (Huber, Cauchy) for server positioning."""
 import numpy as np,sys
 from common import *

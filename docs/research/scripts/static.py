@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "What did not work", static predictors: L-inf 0.44, L1 0.55, L2 0.51, upper bound 0.27.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/static.py km
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/static.py km
 """Static orders from landmark-vector predictors vs coordinates: P@10 and "all 10 nearest seen" (server probes). Arg: km | random."""
 import numpy as np,sys
 from common import *

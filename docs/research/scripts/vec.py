@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "Landmark comparison": the near-landmark difference as a static order, P@10 0.557 vs 0.562 for the coordinates.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/vec.py km
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/vec.py km
 """Weighted landmark-vector differences (the near-landmark difference and variants) as static orders."""
 import numpy as np,sys
 from common import *

@@ -1,6 +1,6 @@
 # Figure: docs/research/ordering.md, "What did not work", robust losses: weighting near landmarks harder (residual / d^p) raised the error.
-# Reproduce (from the repository root; the matrix is read from $REED_SHARED/data, default ../shared):
-#   REED_SHARED=../shared /usr/bin/python3 docs/research/scripts/wexp.py
+# Reproduce (from the repository root; the matrix is read from data/, or $REED_DATA):
+#   /usr/bin/python3 docs/research/scripts/wexp.py
 """Weighting near landmarks harder in the server fit: residual / d^p for p = 1, 1.5, 2."""
 import numpy as np,sys
 from common import *

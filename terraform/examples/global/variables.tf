@@ -36,12 +36,12 @@ variable "kafka_password_secret_id" {
 }
 
 variable "agent_distribution_url" {
-  description = "HTTPS URL of the reed distribution tarball (reed-cli.jar + lib/)."
+  description = "HTTPS URL of the landmark agent tarball (reed-landmark-agent.jar + lib/)."
   type        = string
 }
 
 variable "agent_distribution_sha256" {
-  description = "SHA-256 of the distribution tarball."
+  description = "SHA-256 of the agent tarball."
   type        = string
 }
 

@@ -97,7 +97,7 @@ resource "aws_vpc_security_group_egress_rule" "https" {
   for_each          = local.aws_agents
   region            = each.value.region
   security_group_id = aws_security_group.agent[each.key].id
-  description       = "packages, distribution download, Secrets Manager, SSM"
+  description       = "packages, agent download, Secrets Manager, SSM"
   ip_protocol       = "tcp"
   from_port         = 443
   to_port           = 443

@@ -1,6 +1,6 @@
-# Landmark agents on cloud VMs (DESIGN.md section 1: well-connected agents around the world that
+# Landmark agents on cloud VMs (docs/design.md section 1: well-connected agents around the world that
 # probe each other and every game server; REED section 6.3, third-party deployment).
-# Each VM: a JRE and the reed distribution from cloud-init, the agent under systemd, Kafka
+# Each VM: a JRE and the landmark agent's jar set from cloud-init, the agent under systemd, Kafka
 # credentials read from the cloud's secret store at every start (never stored in Terraform).
 
 locals {

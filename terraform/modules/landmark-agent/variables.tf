@@ -87,7 +87,7 @@ variable "kafka_password_secret_id" {
 }
 
 variable "agent_distribution_url" {
-  description = "HTTPS URL of the reed distribution tarball (reed-cli.jar + lib/, see terraform/README.md) the VMs install."
+  description = "HTTPS URL of the landmark agent tarball (reed-landmark-agent.jar + lib/, see terraform/README.md) the VMs install."
   type        = string
 
   validation {
@@ -97,7 +97,7 @@ variable "agent_distribution_url" {
 }
 
 variable "agent_distribution_sha256" {
-  description = "SHA-256 of the distribution tarball; cloud-init refuses a download that does not match."
+  description = "SHA-256 of the agent tarball; cloud-init refuses a download that does not match."
   type        = string
 
   validation {

@@ -147,6 +147,20 @@ final class Calibration {
     }
 
     @Override
+    public List<CalibrationPoint> local(int count) {
+      List<CoordinatorClient.CalibrationTarget> servers = coordinator.localCalibrationServers(count);
+      if (servers.isEmpty()) {
+        return null;
+      }
+      List<CalibrationPoint> out = new ArrayList<>(servers.size());
+      for (CoordinatorClient.CalibrationTarget t : servers) {
+        byKey.putIfAbsent(t.candidate().key(), t);
+        out.add(t.point());
+      }
+      return out;
+    }
+
+    @Override
     public List<CalibrationPoint> spread(int count, Kind kind) {
       // the beacons first, so the client has landmark RTTs to compare; any kind when the coordinator
       // has too few (calibrationServers then explains what is missing)

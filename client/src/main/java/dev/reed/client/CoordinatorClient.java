@@ -290,12 +290,7 @@ final class CoordinatorClient implements AutoCloseable {
    * place the client.
    */
   List<PredictedServer> locationPage(Filter filter, int pageSize) {
-    GetOrderedServersRequest.Builder req = GetOrderedServersRequest.newBuilder().setFilter(filter(filter, suspects))
-        .setPageSize(pageSize);
-    if (statedLocation != null) {
-      req.setLocation(statedLocation);
-    }
-    GetOrderedServersResponse r = call("GetOrderedServers", () -> blocking().getOrderedServers(req.build()));
+    GetOrderedServersResponse r = zeroProbePage(filter, pageSize);
     List<PredictedServer> out = new ArrayList<>(r.getServersCount());
     int dropped = 0;
     for (RankedServer s : r.getServersList()) {
@@ -312,6 +307,46 @@ final class CoordinatorClient implements AutoCloseable {
       log.warn("coordinator {}: dropped {} of {} servers of a zero-probe ranking", target, dropped, r.getServersCount());
     }
     return out;
+  }
+
+  /**
+   * The first {@code count} servers of the zero-probe ranking that have a coordinate, as calibration
+   * servers: the servers the client would probe first anyway, so that each reply is a discovery
+   * and a calibration point. Empty when the last GetCalibrationServers answer did not place the
+   * client or the coordinator cannot place it now (logged): the policy then calibrates from beacons.
+   */
+  List<CalibrationTarget> localCalibrationServers(int count) {
+    if (!locatesClient) {
+      return List.of();
+    }
+    GetOrderedServersResponse r;
+    try {
+      r = zeroProbePage(Filter.none(), count);
+    } catch (ReedClientException e) {
+      log.warn("coordinator {}: no zero-probe ranking to calibrate from, calibrating from beacons: {}", target, e.getMessage());
+      return List.of();
+    }
+    List<CalibrationTarget> out = new ArrayList<>(r.getServersCount());
+    for (RankedServer s : r.getServersList()) {
+      try {
+        if (s.hasCoordinate() && !s.getPredictedRttUnreliable()) {
+          Candidate c = new Candidate(Endpoints.toSocketAddress(s.getEndpoint()), probeable(s.getProtocol()), Double.NaN);
+          out.add(new CalibrationTarget(c, coordinate(s.getCoordinate(), dimensions()), ""));
+        }
+      } catch (IllegalArgumentException e) {
+        log.debug("zero-probe server {} is no calibration point: {}", text(s.getEndpoint()), e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  private GetOrderedServersResponse zeroProbePage(Filter filter, int pageSize) {
+    GetOrderedServersRequest.Builder req = GetOrderedServersRequest.newBuilder().setFilter(filter(filter, suspects))
+        .setPageSize(pageSize);
+    if (statedLocation != null) {
+      req.setLocation(statedLocation);
+    }
+    return call("GetOrderedServers", () -> blocking().getOrderedServers(req.build()));
   }
 
   /** {@link #orderedPage} without blocking the caller; the future fails with a ReedClientException. */

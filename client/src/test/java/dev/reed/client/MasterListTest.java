@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The traditional list from master servers over real UDP on loopback. The masters here are small
- * scripted responders speaking the wire formats of PROTOCOLS.md; the coordinator's real master
+ * scripted responders speaking the wire formats of docs/protocols.md; the coordinator's real master
  * front end is used in {@link EndToEndTest}.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)

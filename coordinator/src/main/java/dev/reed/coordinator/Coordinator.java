@@ -1,12 +1,15 @@
 package dev.reed.coordinator;
 
 import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinator.api.AnonymousAccess;
 import dev.reed.coordinator.api.ApiKeys;
 import dev.reed.coordinator.api.ApiServer;
 import dev.reed.coordinator.api.HttpFace;
+import dev.reed.coordinator.api.IndexWarmup;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.coordinator.api.ReedServiceImpl;
 import dev.reed.coordinator.api.SnapshotServiceImpl;
+import dev.reed.coordinator.api.WarmServing;
 import dev.reed.coordinator.catalog.MasterCrawler;
 import dev.reed.coordinator.catalog.TargetPublisher;
 import dev.reed.coordinator.frontend.ListedServer;
@@ -96,6 +99,9 @@ public final class Coordinator implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private IndexFeed feed;
   private ApiServer api;
+  /** Readiness: SERVING once the index is read and warmed. */
+  private volatile WarmServing ready;
+  private AnonymousAccess anonymous;
   private HttpFace http;
   private LeaderElection leader;
   private RoundLoop loop;
@@ -188,7 +194,7 @@ public final class Coordinator implements AutoCloseable {
       corrections = new NeighbourhoodCorrections(reportConfig);
       IpLocator asns = locator;
       reportIntake = new ReportIntake(state, groupKeys, a -> asns.asn(a).map(dev.reed.geo.Asn::number).orElse(null),
-          producer, config.clock(), reportConfig.maxAgeMillis());
+          producer, config.clock(), reportConfig);
       resources.add(reportIntake);
       log.info("client reports on: group keys hashed with {}; observations kept {} h", groupKeys.describe(),
           reportConfig.maxAgeMillis() / 3_600_000.0);
@@ -204,8 +210,10 @@ public final class Coordinator implements AutoCloseable {
     SnapshotServiceImpl snapshotService = new SnapshotServiceImpl(state, geo);
     String reportMethod = dev.reed.proto.v1.ReedServiceGrpc.getReportMeasurementsMethod().getFullMethodName();
     ReportIntake intake = reportIntake;
+    anonymous = AnonymousAccess.of(config.api().anonymous(), ClientAddress.trusting(config.api().trustedProxies()),
+        new dev.reed.runtime.LoggedAddresses(config.api().logClientAddresses()), System::nanoTime);
     api = ApiServer.start(new InetSocketAddress(config.bindAddress(), config.api().grpcPort()), config.api().tlsCert(),
-        config.api().tlsKey(), keys, List.of(reedService, snapshotService),
+        config.api().tlsKey(), keys, anonymous, List.of(reedService, snapshotService),
         method -> {
           if (intake != null && method.equals(reportMethod)) intake.count(ReportIntake.Rejection.UNAUTHENTICATED);
         },
@@ -218,15 +226,19 @@ public final class Coordinator implements AutoCloseable {
       ServerServiceDefinition reedMessages = ReedServiceGrpc.bindService(reed);
       if (needsAddress) reedMessages = ServerInterceptors.intercept(reedMessages, ClientAddress.trusting(config.api().trustedProxies()));
       http = HttpFace.start(config.http().address(), config.http().corsOrigins(),
-          List.of(api.guard(reedMessages), api.guard(snapshotService.bindService())));
+          List.of(api.guard(reedMessages), api.guard(snapshotService.bindService())), anonymous);
       resources.add(http);
     }
     feed.start();
+    // ready once the index is read to the end and warmed: the first queries run at full speed
+    ApiServer server = api;
+    ready = new WarmServing(new IndexWarmup(reed, state, config.clock(), IndexWarmup.DEFAULT_QUERIES,
+        IndexWarmup.DEFAULT_BUDGET), server::serving);
     if (feed.awaitCaughtUp(Duration.ofSeconds(60))) {
-      api.serving(true);
+      ready.indexReady();
     } else {
-      log.warn("index not caught up after 60 s; health turns SERVING once it is");
-      feed.onRebuild(() -> api.serving(true));
+      log.warn("index not caught up after 60 s; health turns SERVING once it is, and warmed");
+      feed.onRebuild(ready::indexReady);
     }
     if (corrections != null) {
       // after the index: a report is screened against the servers as this replica knows them
@@ -278,16 +290,16 @@ public final class Coordinator implements AutoCloseable {
     MeshWindows mesh = new MeshWindows(config.rounds().window());
     DeadLetters deadLetters = new DeadLetters(producer);
     SampleIngest ingest = sampleIngest(windows, mesh, deadLetters);
+    TargetPositioning positioning = new TargetPositioning(math, producer, config.clock(),
+        config.rounds().expireAfter().dividedBy(3), 0.5, new HostIntegrity(new ServerConsistency(config.integrity().config())));
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
         new LandmarkIntegrityRound(math, config.rounds().quarantine(), config.rounds().minMeshPeers()),
         new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
-        new TargetPositioning(math, producer, config.clock(), config.rounds().expireAfter().dividedBy(3), 0.5,
-            new HostIntegrity(new ServerConsistency(config.integrity().config()))),
-        catalog, producer, geoTraining);
+        positioning, catalog, producer, geoTraining);
     resources.add(loop);
     loop.start();
 
-    registerIngestMetrics(deadLetters, ingest);
+    registerIngestMetrics(deadLetters, ingest, positioning);
   }
 
   /**
@@ -394,8 +406,24 @@ public final class Coordinator implements AutoCloseable {
           .description("servers in the index the host integrity check flags, by kind")
           .tag("kind", k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT)).register(registry);
     }
+    if (anonymous != null && anonymous.buckets() != null) {
+      FunctionCounter.builder("reed_api_anonymous_refused", anonymous.buckets(), b -> b.refused())
+          .description("requests without an API key refused because their network prefix was over --anonymous-rate")
+          .register(registry);
+      FunctionCounter.builder("reed_api_anonymous_refused_table_full", anonymous.buckets(), b -> b.refusedTableFull())
+          .description("of those, refused because the prefix table was full of active networks (a flood from many networks)")
+          .register(registry);
+      Gauge.builder("reed_api_anonymous_prefixes", anonymous.buckets(), b -> b.size())
+          .description("network prefixes with an anonymous rate bucket held").register(registry);
+    }
     Gauge.builder("reed_landmarks_quarantined", feed, f -> f.current().quarantinedLandmarks().size())
-        .description("landmarks the leader quarantined for RTTs inconsistent with the others' (issue 18)").register(registry);
+        .description("landmarks the leader quarantined for RTTs inconsistent with the others'").register(registry);
+    // the index's templates live in append-only chunks that compaction keeps near their live bytes
+    Gauge.builder("reed_index_template_bytes", feed, f -> f.templateChunks().held())
+        .description("bytes the index's template chunks hold, dead templates included (compaction keeps it near twice the live bytes)")
+        .register(registry);
+    Gauge.builder("reed_index_template_live_bytes", feed, f -> f.templateChunks().live())
+        .description("bytes of the templates of the servers in the index now").register(registry);
     if (geoTraining != null) {
       for (HostLocations.Reason r : HostLocations.Reason.values()) {
         FunctionCounter.builder("reed_geo_locations_ignored", locations, l -> l.ignored(r))
@@ -418,7 +446,7 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /** What only an ingesting replica has: its share of reed.samples, its rounds, leadership, the master front ends. */
-  private void registerIngestMetrics(DeadLetters deadLetters, SampleIngest ingest) {
+  private void registerIngestMetrics(DeadLetters deadLetters, SampleIngest ingest, TargetPositioning positioning) {
     FunctionCounter.builder("reed_ingest_samples", ingest, i -> i.counters().samples())
         .description("valid RTT samples ingested").register(registry);
     FunctionCounter.builder("reed_ingest_mesh_samples", ingest, i -> i.counters().meshSamples())
@@ -435,6 +463,11 @@ public final class Coordinator implements AutoCloseable {
     Gauge.builder("reed_window_targets", windows, TargetWindows::size).description("targets with windows here")
         .register(registry);
     Gauge.builder("reed_window_bytes", windows, w -> w.windows().bytesAllocated()).register(registry);
+    Gauge.builder("reed_positioning_held_bytes", positioning, p -> p.publishedChunks().held())
+        .description("bytes the chunks of this replica's last published coordinates hold, dead ones included "
+            + "(compaction keeps it near twice the live bytes)").register(registry);
+    Gauge.builder("reed_positioning_live_bytes", positioning, p -> p.publishedChunks().live())
+        .description("bytes of this replica's last published coordinate per owned target").register(registry);
     Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
     FunctionCounter.builder("reed_landmark_checks", loop, RoundLoop::landmarkChecks)
         .description("landmark rounds the lying-landmark check judged (leader)").register(registry);
@@ -489,6 +522,10 @@ public final class Coordinator implements AutoCloseable {
         .description("learned observations aged out").register(registry);
     Gauge.builder("reed_client_report_observations", corrections, NeighbourhoodCorrections::observations)
         .description("reported RTTs held for corrections").register(registry);
+    Gauge.builder("reed_client_report_promoted_servers", corrections, NeighbourhoodCorrections::promotedServers)
+        .description("servers that networks at different places report closer than predicted (an attack on the "
+            + "ranking, or a server the landmarks misjudge); their predictions are not lowered")
+        .register(registry);
     Gauge.builder("reed_client_report_servers", corrections, NeighbourhoodCorrections::servers)
         .description("servers with at least one reported RTT held").register(registry);
   }
@@ -509,6 +546,7 @@ public final class Coordinator implements AutoCloseable {
     if (loop != null && !loop.alive()) return new OpsServer.Health(false, "round loop stopped");
     if (locationTraining != null && !locationTraining.alive()) return new OpsServer.Health(false, "location training stopped");
     if (!feed.caughtUp()) return new OpsServer.Health(false, "index not caught up");
+    if (ready == null || !ready.warmed()) return new OpsServer.Health(false, "index warming up");
     return new OpsServer.Health(true, "serving");
   }
 
@@ -551,6 +589,11 @@ public final class Coordinator implements AutoCloseable {
   /** Where the Valve master front end listens; null when off. */
   public InetSocketAddress valveMasterAddress() {
     return valveMaster == null ? null : valveMaster.localAddress();
+  }
+
+  /** What the index warm-up before readiness did; null until it ran. */
+  public IndexWarmup.Result indexWarmup() {
+    return ready == null ? null : ready.result();
   }
 
   /** Where /metrics and /healthz are served; null when off. */

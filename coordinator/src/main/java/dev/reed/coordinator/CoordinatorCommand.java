@@ -113,8 +113,19 @@ public final class CoordinatorCommand implements Callable<Integer> {
   Path tlsKey = Api.DEFAULT.tlsKey();
 
   @Option(names = "--api-keys", paramLabel = "FILE",
-      description = "require an x-api-key header; file of 'KEY [requests-per-second]' lines")
+      description = "API keys for higher limits than --anonymous-rate, sent in the x-api-key header; file of "
+          + "'KEY [requests-per-second]' lines. Calls without a key are anonymous; an unknown key is refused")
   Path apiKeys = Api.DEFAULT.apiKeysFile();
+
+  @Option(names = "--anonymous-rate", paramLabel = "N|off",
+      description = "requests per second per network prefix (/24 of IPv4, /56 of IPv6; burst two seconds' worth) "
+          + "for calls without an API key, on the gRPC port and the HTTP face with its static files; "
+          + "0 = refuse them (needs --api-keys); off = no limit (default: ${DEFAULT-VALUE})")
+  String anonymousRate = String.valueOf((int) Api.DEFAULT_ANONYMOUS_RATE); // text: "off" too
+
+  @Option(names = "--log-client-addresses", defaultValue = "false",
+      description = "let log lines name clients' addresses (to trace a flood); by default none does, at any level")
+  boolean logClientAddresses;
 
   @Option(names = "--round-interval", paramLabel = "DURATION",
       description = "how often landmarks are embedded and targets positioned (default: ${DEFAULT-VALUE})")
@@ -211,6 +222,19 @@ public final class CoordinatorCommand implements Callable<Integer> {
   @Option(names = "--group-id", description = "consumer group the replicas share reed.samples in (default: ${DEFAULT-VALUE})")
   String groupId = Kafka.DEFAULT_GROUP_ID;
 
+  /** {@code N} requests/s, or {@code off} for no limit. */
+  static double anonymousRate(String text) {
+    String t = text.strip();
+    if (t.equalsIgnoreCase("off")) return Double.POSITIVE_INFINITY;
+    try {
+      double r = Double.parseDouble(t);
+      if (r >= 0 && Double.isFinite(r)) return r;
+    } catch (NumberFormatException e) {
+      // the message below
+    }
+    throw new IllegalArgumentException("--anonymous-rate: expected requests per second (>= 0) or 'off', got '" + text + "'");
+  }
+
   private static Duration duration(String option, String text) {
     try {
       return Durations.parse(text);
@@ -251,6 +275,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .leaderElection(leaderElection).lease(ns[0], ns[1]).leaseFile(leaseFile).groupId(groupId)
         .geo(geoip == null ? List.of() : geoip, asn == null ? List.of() : asn)
         .trustedProxies(trustedProxies == null ? List.of() : trustedProxies)
+        .anonymousRate(anonymousRate(anonymousRate)).logClientAddresses(logClientAddresses)
         .http(http == null || http.isBlank() ? null : httpAddress(http))
         .corsOrigins(corsOrigins == null ? List.of() : corsOrigins)
         .wsOverheadMs(wsOverheadMs)

@@ -1,5 +1,7 @@
 package dev.reed.coordinator;
 
+import dev.reed.coordinates.CoordinateConfig;
+
 import dev.reed.coordinates.integrity.QuarantineConfig;
 import dev.reed.coordinator.index.IndexFeed;
 import dev.reed.geo.GeoFiles;
@@ -224,15 +226,36 @@ public record CoordinatorConfig(
    * @param calibrationRotation how long one calibration set is served before rotating
    * @param trustedProxies addresses or CIDR blocks of proxies whose X-Forwarded-For header names
    *     the client for its location prior ({@code --trusted-proxy}); empty = the connection's peer only
+   * @param anonymousRate requests per second per network prefix (/24 of IPv4, /56 of IPv6; burst two
+   *     seconds' worth) for calls without an API key, on the gRPC port and the HTTP face (its static
+   *     files too) ({@code --anonymous-rate}); {@code Double.POSITIVE_INFINITY} = no limit; 0 = calls
+   *     without a key are refused (needs {@code apiKeysFile}); NaN = as embedders had it before the
+   *     limit: no limit without keys, refused with them ({@link #anonymous()})
+   * @param logClientAddresses client addresses may appear in log lines ({@code --log-client-addresses})
    */
   public record Api(int grpcPort, Path tlsCert, Path tlsKey, Path apiKeysFile, double calibrationMaxError,
-      Duration calibrationRotation, List<String> trustedProxies) {
+      Duration calibrationRotation, List<String> trustedProxies, double anonymousRate, boolean logClientAddresses) {
     /**
      * Defaults: gRPC on 50051 (the port gRPC examples use), plaintext, no keys; calibration
      * servers with a relative fit error up to 0.15, each set served 10 minutes; no trusted proxy
      * (a header anyone can write never moves a client's location unless the operator says so).
      */
-    public static final Api DEFAULT = new Api(50051, null, null, null, 0.15, Duration.ofMinutes(10), List.of());
+    public static final Api DEFAULT = new Api(50051, null, null, null, 0.15, Duration.ofMinutes(10), List.of(),
+        Double.NaN, false);
+
+    /**
+     * What {@code ./reed coordinator} serves anonymous clients by default: 20 requests/s per prefix,
+     * burst 40. A page's discovery is a Locate and a few ListServers pages plus its static files;
+     * the builder's default is no limit (keys required when it has keys), for tests and the demo
+     * where every emulated client shares 127.0.0.0/24.
+     */
+    public static final double DEFAULT_ANONYMOUS_RATE = 20;
+
+    /** {@link #anonymousRate()} with NaN resolved: infinite (no limit), 0 (refused) or a rate. */
+    public double anonymous() {
+      if (!Double.isNaN(anonymousRate)) return anonymousRate;
+      return apiKeysFile == null ? Double.POSITIVE_INFINITY : 0;
+    }
 
     public Api {
       checkPort("grpc port", grpcPort);
@@ -241,6 +264,10 @@ public record CoordinatorConfig(
       positive("calibration-rotation", calibrationRotation);
       trustedProxies = List.copyOf(trustedProxies == null ? List.of() : trustedProxies);
       dev.reed.runtime.DenyList.parse("--trusted-proxy", trustedProxies); // a bad block is an error now, naming it
+      if (!(anonymousRate >= 0) && !Double.isNaN(anonymousRate)) throw new IllegalArgumentException("--anonymous-rate must be >= 0 requests/s: " + anonymousRate);
+      if (anonymousRate == 0 && apiKeysFile == null) {
+        throw new IllegalArgumentException("--anonymous-rate 0 refuses every call without an API key: it needs --api-keys");
+      }
     }
   }
 
@@ -260,11 +287,13 @@ public record CoordinatorConfig(
   public record Rounds(int dimensions, boolean height, Duration interval, int window, Duration replay,
       Duration expireAfter, int minMeshPeers, QuarantineConfig quarantine) {
     /**
-     * Defaults: 4 dimensions without height (the paper's best), a round every 30 s, windows of 8
+     * Defaults: the coordinate engine's model ({@link CoordinateConfig#defaults()}: 4 dimensions
+     * without height, what {@code ./reed eval} measures by default), a round every 30 s, windows of 8
      * landmark rounds, 45 minutes replayed (more than 8 agent rounds of 5 minutes), targets
      * expire after 30 minutes unheard, a landmark needs 2 mesh peers.
      */
-    public static final Rounds DEFAULT = new Rounds(4, false, Duration.ofSeconds(30), 8, Duration.ofMinutes(45),
+    public static final Rounds DEFAULT = new Rounds(CoordinateConfig.defaults().dimensions(),
+        CoordinateConfig.defaults().height(), Duration.ofSeconds(30), 8, Duration.ofMinutes(45),
         Duration.ofMinutes(30), 2, QuarantineConfig.defaults());
 
     public Rounds {
@@ -396,6 +425,8 @@ public record CoordinatorConfig(
     private double calibrationMaxError;
     private Duration calibrationRotation;
     private List<String> trustedProxies;
+    private double anonymousRate;
+    private boolean logClientAddresses;
     private int dimensions;
     private boolean height;
     private Duration roundInterval;
@@ -450,6 +481,8 @@ public record CoordinatorConfig(
       calibrationMaxError = c.api.calibrationMaxError();
       calibrationRotation = c.api.calibrationRotation();
       trustedProxies = c.api.trustedProxies();
+      anonymousRate = c.api.anonymousRate();
+      logClientAddresses = c.api.logClientAddresses();
       dimensions = c.rounds.dimensions();
       height = c.rounds.height();
       roundInterval = c.rounds.interval();
@@ -497,6 +530,12 @@ public record CoordinatorConfig(
     public Builder calibrationRotation(Duration v) { calibrationRotation = v; return this; }
     /** Proxies (addresses, CIDR blocks) whose X-Forwarded-For is believed ({@code --trusted-proxy}). */
     public Builder trustedProxies(List<String> v) { trustedProxies = v; return this; }
+    /**
+     * Requests/s per network prefix without an API key; infinite = no limit, 0 = refused; NaN (the
+     * default): no limit without {@link #apiKeysFile}, refused with it.
+     */
+    public Builder anonymousRate(double v) { anonymousRate = v; return this; }
+    public Builder logClientAddresses(boolean v) { logClientAddresses = v; return this; }
     public Builder dimensions(int v) { dimensions = v; return this; }
     public Builder height(boolean v) { height = v; return this; }
     public Builder roundInterval(Duration v) { roundInterval = v; return this; }
@@ -553,7 +592,8 @@ public record CoordinatorConfig(
 
     public CoordinatorConfig build() {
       return new CoordinatorConfig(new Kafka(kafkaBootstrap, kafkaProperties, groupId), bindAddress, metricsPort,
-          new Api(grpcPort, tlsCert, tlsKey, apiKeysFile, calibrationMaxError, calibrationRotation, trustedProxies),
+          new Api(grpcPort, tlsCert, tlsKey, apiKeysFile, calibrationMaxError, calibrationRotation, trustedProxies,
+              anonymousRate, logClientAddresses),
           new Rounds(dimensions, height, roundInterval, window, replay, expireAfter, minMeshPeers, quarantine),
           new Catalog(targetsFile, denyFile, quake3MasterPort, valveMasterPort, crawlMasters, crawlEvery, heartbeatExpiry),
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep), checkpoints,

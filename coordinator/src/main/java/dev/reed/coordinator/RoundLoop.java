@@ -223,7 +223,7 @@ final class RoundLoop implements AutoCloseable {
     MeshWindows.Mesh m = embedding.snapshot(mesh);
     LandmarkEmbeddingRound.KnownLandmarks known = LandmarkEmbeddingRound.KnownLandmarks.of(state);
     // until the first embedding lands no replica can position a target, so it is solved at normal priority; at nice 10
-    // beside ingest and queries it took 39 s of the scale harness's first round (docs/research/scale.md, item 45)
+    // beside ingest and queries it took 39 s of the scale harness's first round (docs/research/scale.md)
     int priority = known.epoch() == 0 ? Thread.NORM_PRIORITY : Thread.MIN_PRIORITY;
     embedJob = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       Thread.currentThread().setPriority(priority);

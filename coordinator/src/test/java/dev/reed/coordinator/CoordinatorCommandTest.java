@@ -42,7 +42,9 @@ class CoordinatorCommandTest {
     assertThat(c.leadership().leaseNamespace()).isEqualTo("games");
     CoordinatorConfig d = parse("--kafka", "k:1").config();
     assertThat(d.api().grpcPort()).isEqualTo(50051);
-    assertThat(d.rounds().dimensions()).isEqualTo(4);
+    // one configuration with ./reed eval's defaults (EvalCommandTest.theDefaultsAreTheProductsConfiguration)
+    assertThat(d.rounds().dimensions()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().dimensions());
+    assertThat(d.rounds().height()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().height());
     assertThat(d.snapshots().every()).isEqualTo(Duration.ofMinutes(5));
     assertThat(d.catalog().quake3MasterPort()).isEqualTo(27950);
     assertThat(d.catalog().valveMasterPort()).isEqualTo(27011);
@@ -242,5 +244,15 @@ class CoordinatorCommandTest {
       System.setErr(realErr);
     }
     return captured.toString(StandardCharsets.UTF_8);
+  }
+
+  @org.junit.jupiter.api.Test
+  void anonymousRateIsANumberOrOff() {
+    assertThat(CoordinatorCommand.anonymousRate("20")).isEqualTo(20);
+    assertThat(CoordinatorCommand.anonymousRate("off")).isInfinite();
+    assertThat(CoordinatorCommand.anonymousRate("0")).isZero();
+    assertThatThrownBy(() -> CoordinatorCommand.anonymousRate("-1")).hasMessageContaining("--anonymous-rate: expected");
+    assertThatThrownBy(() -> CoordinatorConfig.builder("k:9092").anonymousRate(0).build())
+        .hasMessageContaining("needs --api-keys");
   }
 }

@@ -66,11 +66,11 @@ public final class EvalCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true)
   Landmarks landmarks = new Landmarks();
 
-  @Option(names = "--dims", defaultValue = "4", description = "Dimensions (2, 3, 4, 5, 8, 10; default ${DEFAULT-VALUE}).")
-  int dims;
+  @Option(names = "--dims", description = "Dimensions (2, 3, 4, 5, 8, 10; default ${DEFAULT-VALUE}, the coordinator's).")
+  int dims = CoordinateConfig.defaults().dimensions();
 
   @Option(names = "--height", negatable = true, fallbackValue = "true",
-      description = "Height model (2-D+height etc.; default: on, see eval/README.md).")
+      description = "Height model (2-D+height etc.; default: off, the coordinator's model).")
   Boolean height;
 
   @Option(names = "--clients", defaultValue = "all", paramLabel = "all|landmarks",
@@ -150,6 +150,14 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--liar-kind", defaultValue = "five-ms", paramLabel = "five-ms|random",
       description = "Liars report 5 ms, or a random 1-500 ms, to every server they probed (default ${DEFAULT-VALUE}).")
   String liarKind;
+
+  @Option(names = "--report-attack", defaultValue = "none", paramLabel = "none|promote:K|demote:K|sybil:T:N:R",
+      description = "An attacker who has read the code adds fabricated reports after the honest ones (needs --reports"
+          + " half): promote:K under-reports K servers by just under what one network may move them (5 ms + 10 %) from 200"
+          + " places in one AS; demote:K over-reports the K servers nearest its own as much; sybil:T:N:R under-reports T servers to the"
+          + " triangle bound from N networks at R places each. Results add the targets' rank gains for the scored"
+          + " clients they are not near (default ${DEFAULT-VALUE}).")
+  String reportAttack;
 
   @Option(names = "--report-param", paramLabel = "NAME=VALUE",
       description = "Change a setting of the coordinator's report learning (ReportConfig, e.g. kernelMs=3); repeatable.")
@@ -391,11 +399,13 @@ public final class EvalCommand implements Callable<Integer> {
       case "random" -> ReportSimulation.LiarKind.RANDOM;
       default -> throw new IllegalArgumentException("--liar-kind must be five-ms or random, got " + liarKind);
     };
+    ReportConfig config;
     try {
-      return new ReportSimulation(mode.equals("half"), mode.equals("withheld"), liars, kind,
-          ReportConfig.defaults().with(reportParams));
+      config = ReportConfig.defaults().with(reportParams);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--report-param: " + e.getMessage(), e);
     }
+    return new ReportSimulation(mode.equals("half"), mode.equals("withheld"), liars, kind, config,
+        ReportAttack.parse(reportAttack));
   }
 }

@@ -68,6 +68,8 @@ final class Evaluation {
         SeedRun.Reports r = o.reports();
         progress("seed %d reports: %d sent (%d by liars), %d RTTs learned, %d dropped %s", seed, r.sent(), r.liars(),
             r.kept(), r.droppedCount(), r.dropped());
+        sum.putAll(ReportAttack.summary(r, o.servers().length));
+        progress("seed %d reports: %s", seed, ReportAttack.describe(r, o.servers().length));
       }
       if (s.baselines()) {
         Map<String, Map<String, Double>> methods = methods(o, seed, pool);

@@ -13,8 +13,15 @@ import dev.reed.coordinates.reports.ReportConfig;
  * @param liars fraction of reporters that lie (0-1)
  * @param liarKind how they lie
  * @param config the coordinator's report learning
+ * @param attack an attacker's fabricated reports, learned after the honest ones ({@link ReportAttack})
  */
-public record ReportSimulation(boolean half, boolean withheld, double liars, LiarKind liarKind, ReportConfig config) {
+public record ReportSimulation(boolean half, boolean withheld, double liars, LiarKind liarKind, ReportConfig config,
+    ReportAttack attack) {
+
+  /** Without an attacker. */
+  public ReportSimulation(boolean half, boolean withheld, double liars, LiarKind liarKind, ReportConfig config) {
+    this(half, withheld, liars, liarKind, config, ReportAttack.none());
+  }
 
   /** How a lying reporter lies. */
   public enum LiarKind {
@@ -28,8 +35,11 @@ public record ReportSimulation(boolean half, boolean withheld, double liars, Lia
     if (!(liars >= 0 && liars <= 1)) {
       throw new IllegalArgumentException("--liars must be within 0-1: " + liars);
     }
-    if (liarKind == null || config == null) {
-      throw new IllegalArgumentException("liarKind and config are required");
+    if (liarKind == null || config == null || attack == null) {
+      throw new IllegalArgumentException("liarKind, config and attack are required");
+    }
+    if (attack.on() && !half) {
+      throw new IllegalArgumentException("--report-attack needs --reports half");
     }
     if (half && withheld) {
       throw new IllegalArgumentException("reports are learned (half) or withheld, not both");

@@ -56,8 +56,9 @@ final class SeedRun {
    * What the reporting half sent (issue 16): reports, of which from liars, RTTs kept, RTTs dropped
    * by reason; all 0 without {@code --reports}.
    */
-  record Reports(int sent, int liars, int kept, Map<ReportScreen.Reason, Integer> dropped) {
-    static final Reports NONE = new Reports(0, 0, 0, Map.of());
+  record Reports(int sent, int liars, int kept, Map<ReportScreen.Reason, Integer> dropped, int honestRefused,
+      int promotedServers, ReportAttack.Outcome attack) {
+    static final Reports NONE = new Reports(0, 0, 0, Map.of(), 0, 0, ReportAttack.Outcome.NONE);
 
     int droppedCount() {
       return dropped.values().stream().mapToInt(Integer::intValue).sum();
@@ -195,6 +196,7 @@ final class SeedRun {
     MatrixCoordinator coordinator = new MatrixCoordinator(cfg, beacons, calibrators, servers, coords, landmarkMs,
         s.pageSize(), located, lm);
     Reports reports = Reports.NONE;
+    Learned learned = null;
     if (s.reports().split()) {
       List<Integer> reporters = new ArrayList<>();
       List<Integer> scored = new ArrayList<>();
@@ -202,7 +204,8 @@ final class SeedRun {
         (i % 2 == 0 ? reporters : scored).add(clientNodes.get(i));
       }
       clientNodes = scored;
-      reports = s.reports().withheld() ? Reports.NONE : learn(reporters, seed, lm, lmCoords, coordinator, servers, coords, landmarkRtt, landmarkMs, located, pool);
+      learned = s.reports().withheld() ? null : learn(reporters, seed, lm, lmCoords, coordinator, servers, coords, landmarkRtt, landmarkMs, located, pool);
+      reports = learned == null ? Reports.NONE : learned.reports();
     }
     List<Future<ClientRun>> futures = new ArrayList<>();
     for (int c : clientNodes) {
@@ -227,16 +230,35 @@ final class SeedRun {
         sequences.put(r.result().client(), r.sequence());
       }
     }
+    if (learned != null && learned.plan() != null) {
+      reports = learned.attacked(calibrations, servers, coords, s.nClose(), m);
+    }
     double[] pooled = errs.stream().flatMapToDouble(Arrays::stream).toArray();
     return new Output(seed, lm, emb, coords, fitError, servers, landmarkRtt, results, pooled, sequences, unpositioned, failed, coordinator,
         Map.copyOf(calibrations), located, reports, lying);
   }
 
   /**
-   * The reporting half discovers (against a coordinator without reports), each sends what it
-   * measured, lying if it is one of the liars, and the coordinator screens and learns them.
+   * What the coordinator learned from the reporting half; with a {@link ReportAttack}, also the
+   * attacker's plan and what the honest reports alone taught, to measure the attack against.
    */
-  private Reports learn(List<Integer> reporters, long seed, int[] lm, List<Coordinate> lmCoords,
+  private record Learned(Reports reports, ReportAttack.Plan plan, NeighbourhoodCorrections honestOnly,
+      NeighbourhoodCorrections all) {
+    /** The reports with the attack's rank gains on the scored clients. */
+    Reports attacked(Map<Integer, Calibration> scored, int[] servers, Coordinate[] coords, int nClose, RttMatrix m) {
+      ReportAttack.Outcome o = reports.attack();
+      ReportAttack.Gains gains = ReportAttack.rankGains(plan, scored, servers, coords, honestOnly, all, nClose, m);
+      return new Reports(reports.sent(), reports.liars(), reports.kept(), reports.dropped(), reports.honestRefused(),
+          reports.promotedServers(), new ReportAttack.Outcome(o.reports(), o.believed(), gains, o.targetsFlagged()));
+    }
+  }
+
+  /**
+   * The reporting half discovers (against a coordinator without reports), each sends what it
+   * measured, lying if it is one of the liars, and the coordinator screens and learns them; then
+   * the attacker's reports, if any.
+   */
+  private Learned learn(List<Integer> reporters, long seed, int[] lm, List<Coordinate> lmCoords,
       MatrixCoordinator coordinator, int[] servers, Coordinate[] coords, double[][] landmarkRtt,
       List<Map<String, Double>> landmarkMs, Located located, ExecutorService pool) throws Exception {
     List<Future<ClientRun>> runs = new ArrayList<>();
@@ -254,9 +276,12 @@ final class SeedRun {
     ReportScreen screen = new ReportScreen(sim.config());
     NeighbourhoodCorrections learned = new NeighbourhoodCorrections(sim.config());
     SplittableRandom liarDice = new SplittableRandom(seed * 7_368_787L + 11);
+    ReportAttack attack = sim.attack();
+    NeighbourhoodCorrections honestOnly = attack.on() ? new NeighbourhoodCorrections(sim.config()) : null;
     int sent = 0;
     int liars = 0;
     int kept = 0;
+    int honestRefused = 0;
     Map<ReportScreen.Reason, Integer> dropped = new java.util.EnumMap<>(ReportScreen.Reason.class);
     for (Future<ClientRun> f : runs) {
       ClientRun r = f.get();
@@ -264,17 +289,39 @@ final class SeedRun {
         continue;
       }
       ClientReport report = r.report();
-      if (liarDice.nextDouble() < sim.liars()) {
+      boolean liar = liarDice.nextDouble() < sim.liars();
+      if (liar) {
         report = lie(report, sim.liarKind(), liarDice);
         liars++;
       }
       sent++;
       ReportScreen.Screened screened = screen.screen(report, known::get);
       screened.dropped().forEach((reason, n) -> dropped.merge(reason, n, Integer::sum));
+      honestRefused += !liar && screened.kept().isEmpty() ? 1 : 0;
       kept += learned.add(screened);
+      if (honestOnly != null) {
+        honestOnly.add(screened);
+      }
+    }
+    int promoted = learned.promotedServers();
+    ReportAttack.Plan plan = null;
+    ReportAttack.Outcome outcome = ReportAttack.Outcome.NONE;
+    if (attack.on()) {
+      plan = attack.plan(servers, coords, seed);
+      int believed = 0;
+      List<ClientReport> forged = attack.reports(plan, servers, coords, landmarkMs, known, sim.config(), seed);
+      for (ClientReport report : forged) {
+        ReportScreen.Screened screened = screen.screen(report, known::get);
+        believed += screened.kept().isEmpty() ? 0 : 1;
+        learned.add(screened);
+      }
+      int flagged = 0;
+      for (int t : plan.promoted()) flagged += learned.promoted(Integer.toString(t)) ? 1 : 0;
+      outcome = new ReportAttack.Outcome(forged.size(), believed, ReportAttack.Outcome.NONE.gains(), flagged);
     }
     coordinator.learned(learned);
-    return new Reports(sent, liars, kept, Map.copyOf(dropped));
+    return new Learned(new Reports(sent, liars, kept, Map.copyOf(dropped), honestRefused, promoted, outcome), plan,
+        honestOnly, learned);
   }
 
   /** The report a liar sends instead: the same servers, 5 ms or a random 1-500 ms each. */

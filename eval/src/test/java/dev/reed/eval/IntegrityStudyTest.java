@@ -42,7 +42,7 @@ class IntegrityStudyTest {
 
   @Test
   void planetlab490FewFalseAlarmsMostLiarsCaughtAndDemotingKeepsTheRanking() throws Exception {
-    Path matrix = SharedDataAccuracyTest.shared("planetlab490_netlatency");
+    Path matrix = Matrices.matrix("planetlab490_netlatency");
     assertThat(rate(study(matrix, IntegrityStudy.Attack.NONE).run(), false)).isLessThan(0.002);
     List<IntegrityStudy.SeedResult> anycast = study(matrix, IntegrityStudy.Attack.ANYCAST).run();
     assertThat(rate(anycast, true)).isGreaterThan(0.85);
@@ -58,9 +58,9 @@ class IntegrityStudyTest {
 
   @Test
   void seattle99AndAzure54FalseAlarmsStayWhereTheReadmeSays() throws Exception {
-    assertThat(rate(study(SharedDataAccuracyTest.shared("seattle99_netlatency"), IntegrityStudy.Attack.NONE).run(), false))
+    assertThat(rate(study(Matrices.matrix("seattle99_netlatency"), IntegrityStudy.Attack.NONE).run(), false))
         .isLessThan(0.02);
-    assertThat(rate(study(SharedDataAccuracyTest.shared("azure54_latency"), IntegrityStudy.Attack.NONE).run(), false))
+    assertThat(rate(study(Matrices.matrix("azure54_latency"), IntegrityStudy.Attack.NONE).run(), false))
         .isZero();
   }
 

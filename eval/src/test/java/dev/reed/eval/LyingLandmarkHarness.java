@@ -13,7 +13,7 @@ import java.util.Locale;
  * minutes (docs/research/host-integrity-landmarks.md).
  *
  * <pre>
- * ./reed bench eval dev.reed.eval.LyingLandmarkHarness ../shared/data/seattle99_netlatency none 10 [MAD RESIDUAL_FLOOR SPREAD_FLOOR]
+ * ./reed bench eval dev.reed.eval.LyingLandmarkHarness data/seattle99_netlatency none 10 [MAD RESIDUAL_FLOOR SPREAD_FLOOR]
  * </pre>
  */
 public final class LyingLandmarkHarness {

@@ -9,8 +9,8 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18's figures on a real matrix (azure54, skipped when ../shared/data is absent), the check only
- * (no clients; 9 s at load 5, ~60 s at load 15 on the shared VM): no honest landmark quarantined; each attack quarantined within 6 rounds of lying and
+ * The lying-landmark figures on a real matrix (azure54, data/), the check only
+ * (no clients; 9 s at load 5, ~60 s at load 15 on a loaded 2-core machine): no honest landmark quarantined; each attack quarantined within 6 rounds of lying and
  * then absent from the anchors the deployment embeds; without quarantine the liar stays an anchor.
  */
 class LyingLandmarksTest {
@@ -25,7 +25,7 @@ class LyingLandmarksTest {
 
   @Test
   void honestLandmarksStayAndLiarsAreQuarantinedOnAzure54() throws Exception {
-    RttMatrix m = RttMatrix.load(SharedDataAccuracyTest.shared("azure54_latency"), null);
+    RttMatrix m = RttMatrix.load(Matrices.matrix("azure54_latency"), null);
     for (long seed = 1; seed <= 1; seed++) { // more seeds: ./reed eval --lying-landmark (eval/README.md)
       LyingLandmarks.Outcome honest = run(m, "none", true, seed);
       assertThat(honest.falseQuarantines()).as("seed %d", seed).isZero();

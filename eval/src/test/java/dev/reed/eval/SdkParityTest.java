@@ -243,6 +243,17 @@ class SdkParityTest {
 
     @Override
     public void getOrderedServers(GetOrderedServersRequest req, StreamObserver<GetOrderedServersResponse> out) {
+      if (!req.hasClient()) {
+        // a zero-probe ranking: the servers by the geographic prediction from the client's prior
+        GetOrderedServersResponse.Builder b = GetOrderedServersResponse.newBuilder();
+        for (CalibrationPoint p : world.local(req.getPageSize())) {
+          b.addServers(RankedServer.newBuilder().setEndpoint(Endpoints.of(address(Integer.parseInt(p.key()))))
+              .setProtocol(GameProtocol.GAME_PROTOCOL_A2S).setCoordinate(proto(p.coordinate())));
+        }
+        out.onNext(b.setTotalMatching(b.getServersCount()).build());
+        out.onCompleted();
+        return;
+      }
       Place at = req.hasLocation() && !req.getIgnoreLocation()
           ? Place.of(req.getLocation().getLatitudeDeg(), req.getLocation().getLongitudeDeg()) : null;
       MatrixCoordinator.Session.Page page = world.page(coordinate(req.getClient()), req.getPageToken(), at);

@@ -197,12 +197,12 @@ class ContainerEntrypointSmokeTest {
   }
 
   private static Map<String, String> imageEnv(Dockerfile.Stage image) {
-    Map<String, String> env = new HashMap<>();
-    for (String args : image.args("ENV")) {
-      for (String pair : args.split("\\s+")) env.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
-    }
-    // a small heap for the shared test machine; the image sizes the heap from the container limit
-    env.put("JAVA_TOOL_OPTIONS", "-Xmx256m -XX:+UseSerialGC");
+    Map<String, String> env = new HashMap<>(image.env());
+    // a small heap for the shared test machine: the image's own JVM options (collector, pre-touch)
+    // with 256 MB in place of its heap, or a small serial-collected heap when it sets none
+    String options = env.get("JDK_JAVA_OPTIONS");
+    if (options != null) env.put("JDK_JAVA_OPTIONS", options.replaceAll("-Xm([sx])\\S+", "-Xm$1256m"));
+    else env.put("JAVA_TOOL_OPTIONS", "-Xmx256m -XX:+UseSerialGC");
     return env;
   }
 

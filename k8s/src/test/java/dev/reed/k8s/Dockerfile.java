@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A Dockerfile parsed into build stages of instructions: comments dropped, line continuations
@@ -13,11 +17,28 @@ import java.util.Locale;
  */
 record Dockerfile(Path path, List<Stage> stages) {
 
+  private static final Pattern ENV_PAIR = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(?:\"([^\"]*)\"|(\\S*))\\s*");
+
   record Instruction(String keyword, String args) {}
 
   record Stage(String from, String name, List<Instruction> instructions) {
     List<String> args(String keyword) {
       return instructions.stream().filter(i -> i.keyword().equals(keyword)).map(Instruction::args).toList();
+    }
+
+    /** The ENV instructions' variables, in KEY=VALUE form with optional double quotes (the form these Dockerfiles use). */
+    Map<String, String> env() {
+      Map<String, String> env = new LinkedHashMap<>();
+      for (String args : args("ENV")) {
+        Matcher m = ENV_PAIR.matcher(args);
+        int at = 0;
+        while (m.find() && m.start() == at) {
+          env.put(m.group(1), m.group(2) != null ? m.group(2) : m.group(3));
+          at = m.end();
+        }
+        if (at != args.length()) throw new IllegalArgumentException("ENV not in KEY=VALUE form: " + args);
+      }
+      return env;
     }
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,7 +63,7 @@ class DockerfilesTest {
     assertThat(entrypoint.subList(entrypoint.size() - 2, entrypoint.size())).containsExactly("-jar", "/opt/reed/" + jar);
 
     // ENV defaults agree with the cluster configuration; writable dirs are volumes
-    Map<String, String> env = env(runtime);
+    Map<String, String> env = runtime.env();
     Map<String, Object> config = ManifestSet.read(Checkout.k8s().resolve(configFile)).one("ConfigMap", configMap).map("data");
     env.forEach((k, v) -> {
       if (config.containsKey(k)) assertThat(String.valueOf(config.get(k))).as("%s: %s", file, k).isEqualTo(v);
@@ -99,16 +98,4 @@ class DockerfilesTest {
     assertThat(ignore).contains(".git", "**/target");
   }
 
-  /** ENV instructions in KEY=VALUE form (the form these Dockerfiles use). */
-  private static Map<String, String> env(Dockerfile.Stage stage) {
-    Map<String, String> env = new LinkedHashMap<>();
-    for (String args : stage.args("ENV")) {
-      for (String pair : args.split("\\s+")) {
-        int eq = pair.indexOf('=');
-        if (eq <= 0) throw new AssertionError("ENV not in KEY=VALUE form: " + args);
-        env.put(pair.substring(0, eq), pair.substring(eq + 1));
-      }
-    }
-    return env;
-  }
 }

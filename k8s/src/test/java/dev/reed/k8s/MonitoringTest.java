@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The monitoring component (Prometheus Operator PodMonitors and a PrometheusRule), rendered together
- * with the base and the in-cluster agents: every PodMonitor selects one workload and scrapes a port
+ * with the base, the in-cluster agents and the serving replicas: every PodMonitor selects one workload and scrapes a port
  * it has; every alert is well-formed, uses only metrics the services register, and links a runbook
  * section of docs/operations.md that exists. The prod overlay includes it.
  */
@@ -30,7 +30,7 @@ class MonitoringTest {
     set.ofKind("Deployment").forEach(m -> workloads.add(new Workload(m)));
     set.ofKind("DaemonSet").forEach(m -> workloads.add(new Workload(m)));
     List<Manifest> monitors = set.ofKind("PodMonitor");
-    assertThat(monitors).hasSize(2);
+    assertThat(monitors).extracting(Manifest::name).containsExactlyInAnyOrder("reed-coordinator", "reed-landmark-agent", "reed-serving");
     for (Manifest monitor : monitors) {
       assertThat(monitor.apiVersion()).isEqualTo("monitoring.coreos.com/v1");
       assertThat(monitor.map("spec").keySet()).isSubsetOf(Set.of("selector", "podMetricsEndpoints", "namespaceSelector",
@@ -83,7 +83,7 @@ class MonitoringTest {
     assertThat(prod.ofKind("PrometheusRule")).hasSize(1);
   }
 
-  /** base + landmark agents + monitoring, through a temporary kustomization beside nothing else. */
+  /** base + landmark agents + serving replicas + monitoring, through a temporary kustomization beside nothing else. */
   private ManifestSet renderEverything() throws Exception {
     Kustomize kustomize = Kustomize.require();
     Path k8s = Checkout.k8s();
@@ -95,8 +95,9 @@ class MonitoringTest {
         components:
           - %s
           - %s
+          - %s
         """.formatted(tmp.relativize(k8s.resolve("base")), tmp.relativize(k8s.resolve("components/landmark-agents")),
-        tmp.relativize(k8s.resolve("components/monitoring"))));
+        tmp.relativize(k8s.resolve("components/serving-replicas")), tmp.relativize(k8s.resolve("components/monitoring"))));
     return kustomize.build(tmp);
   }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -248,11 +247,19 @@ class OverlayWiringTest {
 
     for (Manifest hpa : set.ofKind("HorizontalPodAutoscaler")) {
       assertThat(hpa.string("spec.scaleTargetRef.kind")).isEqualTo("Deployment");
-      assertThat(hpa.string("spec.scaleTargetRef.name")).isEqualTo(coordinator.manifest().name());
+      Workload target = new Workload(set.one("Deployment", hpa.string("spec.scaleTargetRef.name")));
       int min = (Integer) hpa.at("spec.minReplicas");
       int max = (Integer) hpa.at("spec.maxReplicas");
-      assertThat(min).isLessThanOrEqualTo(max).isLessThanOrEqualTo(coordinator.replicas());
-      assertThat(max).as("more replicas than reed.samples partitions would idle").isLessThanOrEqualTo(Topic.SAMPLES.partitions());
+      assertThat(min).as(hpa.id()).isGreaterThanOrEqualTo(2).isLessThanOrEqualTo(max).isLessThanOrEqualTo(target.replicas());
+      assertThat(Manifest.maps(hpa.at("spec.metrics"))).as("%s scales on CPU", hpa.id())
+          .anyMatch(m -> "cpu".equals(Manifest.at(m, "resource.name")));
+      assertThat(Manifest.at(target.container(), "resources.requests.cpu")).as("%s: CPU utilisation needs a request", hpa.id()).isNotNull();
+      if (target.manifest() == coordinator.manifest()) {
+        assertThat(max).as("more replicas than reed.samples partitions would idle").isLessThanOrEqualTo(Topic.SAMPLES.partitions());
+      }
+      // every autoscaled workload has a budget that lets a drain take one pod
+      assertThat(set.ofKind("PodDisruptionBudget")).as("%s has a budget", hpa.id())
+          .anyMatch(b -> target.selectedBy(b.map("spec.selector.matchLabels")) && Integer.valueOf(1).equals(b.at("spec.maxUnavailable")));
     }
   }
 
@@ -314,8 +321,8 @@ class OverlayWiringTest {
     ManifestSet set = render("overlays/dev");
     Workload coordinator = coordinator(set);
     assertThat(coordinator.replicas()).isEqualTo(1);
-    assertThat(Workload.bytes(Manifest.at(coordinator.container(), "resources.limits.memory")))
-        .isLessThanOrEqualTo(new BigDecimal(512L * 1024 * 1024));
+    assertThat(Workload.bytes(Manifest.at(coordinator.container(), "resources.limits.memory"))).as("smaller than the base's")
+        .isLessThan(Workload.bytes(Manifest.at(coordinator(render("base")).container(), "resources.limits.memory")));
     assertThat(set.ofKind("HorizontalPodAutoscaler")).isEmpty();
     assertThat(set.one("KafkaNodePool", "reed-kafka-pool").at("spec.replicas")).isEqualTo(1);
     assertThat(set.ofKind("DaemonSet")).hasSize(1);

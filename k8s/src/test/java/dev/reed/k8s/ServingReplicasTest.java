@@ -2,6 +2,7 @@ package dev.reed.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -98,6 +99,22 @@ class ServingReplicasTest {
     assertThat(OverlayWiringTest.allows(policy, "egress", 53, "UDP")).as("DNS").isTrue();
     assertThat(OverlayWiringTest.allows(policy, "egress", 6443, "TCP") || OverlayWiringTest.allows(policy, "egress", 443, "TCP"))
         .as("no Kubernetes API").isFalse();
+  }
+
+  @Test
+  void theyAreAutoscaledOnCpuWithinTheDocumentedBounds() throws Exception {
+    ManifestSet set = render();
+    Workload serving = new Workload(set.one("Deployment", "reed-serving"));
+    Manifest hpa = set.one("HorizontalPodAutoscaler", "reed-serving");
+    assertThat(hpa.string("spec.scaleTargetRef.name")).isEqualTo("reed-serving");
+    int min = (Integer) hpa.at("spec.minReplicas");
+    int max = (Integer) hpa.at("spec.maxReplicas");
+    assertThat(serving.replicas()).isBetween(min, max);
+    assertThat(Manifest.maps(hpa.at("spec.metrics"))).singleElement()
+        .satisfies(m -> assertThat(Manifest.at(m, "resource.name")).isEqualTo("cpu"));
+    String bounds = "HorizontalPodAutoscaler `reed-serving` (" + min + "-" + max + " replicas";
+    assertThat(Files.readString(Checkout.root().resolve("docs/operations.md"))).as("the guide states the bounds").contains(bounds);
+    assertThat(Files.readString(Checkout.k8s().resolve("README.md"))).as("the k8s README states the bounds").contains(bounds);
   }
 
   @Test

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The Strimzi resources: well-formed (StrimziSchema), one KafkaTopic per {@link Topic} with the
  * same partitions and cleanup configuration, replication that the node pool can hold, and
- * KafkaUsers whose ACLs give each client exactly what DESIGN.md section 2 says it needs.
+ * KafkaUsers whose ACLs give each client exactly what docs/design.md section 2 says it needs.
  */
 class StrimziResourcesTest {
 

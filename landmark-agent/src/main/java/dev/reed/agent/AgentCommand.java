@@ -98,14 +98,25 @@ public final class AgentCommand implements Callable<Integer> {
   List<String> wsOrigins;
 
   @Option(names = "--ws-max-connections", paramLabel = "N",
-      description = "Open WebSocket beacon connections per remote address (default ${DEFAULT-VALUE}). "
+      description = "Open WebSocket beacon connections per network prefix (/24 of IPv4, /56 of IPv6) (default ${DEFAULT-VALUE}). "
           + "Env: REED_AGENT_WS_MAX_CONNECTIONS.")
   int wsMaxConnections = WsBeaconConfig.DEFAULT_MAX_CONNECTIONS;
 
   @Option(names = "--ws-rate", paramLabel = "N",
-      description = "WebSocket beacon frames per second per remote address; a connection over it is closed with 1008 "
-          + "(default ${DEFAULT-VALUE}). Env: REED_AGENT_WS_RATE.")
+      description = "WebSocket beacon frames per second per network prefix, PINGs included, burst two seconds' worth; "
+          + "a connection over it is closed with 1008 (default ${DEFAULT-VALUE}). Env: REED_AGENT_WS_RATE.")
   double wsRate = WsBeaconConfig.DEFAULT_MESSAGES_PER_SECOND;
+
+  @Option(names = "--beacon-rate", paramLabel = "N",
+      description = "UDP beacon queries answered per second per network prefix (/24 of IPv4, /56 of IPv6), burst two "
+          + "seconds' worth; the rest are dropped unanswered; 0 = no limit (default ${DEFAULT-VALUE}). "
+          + "Env: REED_AGENT_BEACON_RATE.")
+  double beaconRate = AgentConfig.DEFAULT_BEACON_RATE;
+
+  @Option(names = "--log-client-addresses", defaultValue = "false",
+      description = "Name clients' addresses in the WebSocket beacon's DEBUG lines (to trace a flood); by default no "
+          + "client address is logged at any level. Env: REED_AGENT_LOG_CLIENT_ADDRESSES.")
+  boolean logClientAddresses;
 
   @Option(names = "--targets", paramLabel = "FILE",
       description = "Static targets added to those of the reed.targets topic. Env: REED_AGENT_TARGETS.")
@@ -174,14 +185,15 @@ public final class AgentCommand implements Callable<Integer> {
           .spoolMaxBytes(spoolMaxMb << 20)
           .metrics(metricsHost, metricsPort)
           .targetsFile(targets)
-          .denyFile(deny);
+          .denyFile(deny)
+          .beaconRate(beaconRate);
       if (beaconAdvertise != null && !beaconAdvertise.isBlank()) {
         b.beaconAdvertise(option("--beacon-advertise", () -> Endpoints.socketAddress(beaconAdvertise, -1)));
       }
       if (wsBeacon != null && !wsBeacon.isBlank()) {
         b.wsBeacon(new WsBeaconConfig(option("--ws-beacon", () -> Endpoints.socketAddress(wsBeacon, -1)),
             wsAdvertise == null || wsAdvertise.isBlank() ? null : option("--ws-advertise", () -> unresolved(wsAdvertise)),
-            wsTlsCert, wsTlsKey, wsOrigins, wsMaxConnections, wsRate));
+            wsTlsCert, wsTlsKey, wsOrigins, wsMaxConnections, wsRate, logClientAddresses));
       } else if (wsTlsCert != null || wsTlsKey != null || wsAdvertise != null) {
         throw usage("--ws-tls-cert, --ws-tls-key and --ws-advertise need --ws-beacon");
       }

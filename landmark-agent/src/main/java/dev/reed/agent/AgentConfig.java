@@ -53,6 +53,8 @@ import java.util.regex.Pattern;
  * @param seed seed of the shuffle and the jitter; 0 = random
  * @param wsBeacon the WebSocket beacon for web pages ({@code --ws-beacon}), or null for none
  * @param wsEchoDelay artificial delay of WebSocket echoes (testbed WAN emulation only; NONE in production)
+ * @param beaconRate queries per second the UDP beacon answers per network prefix (/24 of IPv4, /56
+ *     of IPv6; burst two seconds' worth), the rest dropped unanswered; 0 = no limit
  */
 public record AgentConfig(
     String id,
@@ -81,7 +83,8 @@ public record AgentConfig(
     int batchSize,
     long seed,
     WsBeaconConfig wsBeacon,
-    EchoDelay wsEchoDelay) {
+    EchoDelay wsEchoDelay,
+    double beaconRate) {
 
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
@@ -101,6 +104,13 @@ public record AgentConfig(
   public static final long DEFAULT_SPOOL_MAX_BYTES = 256L << 20;
   /** Default address of the metrics endpoint: every interface. */
   public static final String DEFAULT_METRICS_HOST = "0.0.0.0";
+  /**
+   * Default UDP beacon queries per second per network prefix ({@code --beacon-rate}): a client
+   * calibrates with a few queries per landmark, two datagrams each with the A2S challenge, and a
+   * peer landmark sends {@code meshProbes} per round. The builder's default is no limit: embedded
+   * agents (tests, the demo) share 127.0.0.0/24 with every emulated client.
+   */
+  public static final double DEFAULT_BEACON_RATE = 20;
   /** Default time the producer retries a batch before it waits in the spool. */
   public static final Duration DEFAULT_DELIVERY_TIMEOUT = Duration.ofMinutes(2);
 
@@ -147,6 +157,9 @@ public record AgentConfig(
     if (deliveryTimeout == null || deliveryTimeout.toMillis() < 1_000) throw new IllegalArgumentException("delivery timeout must be >= 1 s");
     if (flushTimeout == null || flushTimeout.isNegative()) throw new IllegalArgumentException("flush timeout must be >= 0");
     if (batchSize < 1 || batchSize > 10_000) throw new IllegalArgumentException("batch size must be 1-10000, got " + batchSize);
+    if (!(beaconRate >= 0) || Double.isInfinite(beaconRate)) {
+      throw new IllegalArgumentException("beacon rate must be >= 0 queries/s (0 = no limit), got " + beaconRate);
+    }
   }
 
   /**
@@ -220,6 +233,7 @@ public record AgentConfig(
     private long seed;
     private WsBeaconConfig wsBeacon;
     private EchoDelay wsEchoDelay = EchoDelay.NONE;
+    private double beaconRate;
 
     private Builder(String id, String kafka) {
       this.id = id;
@@ -254,6 +268,8 @@ public record AgentConfig(
     /** Plain WebSocket beacon on this address with default limits and any origin. */
     public Builder wsBeacon(InetSocketAddress v) { wsBeacon = v == null ? null : WsBeaconConfig.of(v); return this; }
     public Builder wsEchoDelay(EchoDelay v) { wsEchoDelay = v; return this; }
+    /** UDP beacon queries per second per network prefix; 0 = no limit (the builder's default). */
+    public Builder beaconRate(double v) { beaconRate = v; return this; }
 
     /** Loopback everything, manual rounds: the shape embedded agents in tests and the demo want. */
     public Builder loopback() {
@@ -267,7 +283,7 @@ public record AgentConfig(
     public AgentConfig build() {
       return new AgentConfig(id, region, location, kafka, kafkaProperties, bind, beacon, beaconAdvertise, targetsFile, denyFile, interval, jitter, rate,
           probeTimeout, meshProbes, spoolDir, spoolMaxBytes, metricsHost, metricsPort, beaconDelay, clock,
-          deliveryTimeout, flushTimeout, batchSize, seed, wsBeacon, wsEchoDelay);
+          deliveryTimeout, flushTimeout, batchSize, seed, wsBeacon, wsEchoDelay, beaconRate);
     }
   }
 }

@@ -136,7 +136,10 @@ public final class LandmarkAgent implements AutoCloseable {
           .clock(config.clock())
           .build();
       opened.push(prober);
-      Beacon beacon = Beacon.start(config.beacon(), config.id(), config.region(), version, config.beaconDelay());
+      Beacon beacon = Beacon.start(config.beacon(), config.id(), config.region(), version, config.beaconDelay(),
+          config.beaconRate() == 0 ? null
+              : dev.reed.runtime.PrefixBuckets.of(dev.reed.runtime.PrefixBuckets.Limit.perSecond(config.beaconRate()),
+                  System::nanoTime));
       opened.push(beacon);
       InetSocketAddress advertised = advertise(config, beacon.localAddress());
       WsBeacon wsBeacon = null;
@@ -417,6 +420,8 @@ public final class LandmarkAgent implements AutoCloseable {
         beacon, b -> b.responder().counters().malformed());
     counter(r, "reed.agent.beacon.challenges", "A2S challenges the beacon issued", beacon,
         b -> b.responder().counters().challengesIssued());
+    counter(r, "reed.agent.beacon.rate.limited", "datagrams the beacon dropped unanswered: their network prefix was over --beacon-rate",
+        beacon, b -> b.responder().counters().rateLimited());
     Gauge.builder("reed.agent.kafka.reachable", publisher, p -> p.reachable() ? 1 : 0)
         .description("1 while batches reach the broker, 0 while they are spooled").register(r);
   }

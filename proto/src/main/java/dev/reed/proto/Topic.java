@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The project's Kafka topics (DESIGN.md section 2), the one place their names, partitioning and
+ * The project's Kafka topics (docs/design.md section 2), the one place their names, partitioning and
  * cleanup policies are defined. The embedded broker creates them; production creates them with
  * Strimzi {@code KafkaTopic}s that must match this list.
  *
@@ -44,7 +44,7 @@ public record Topic(String name, int partitions, boolean compacted, Duration ret
    */
   public static final Topic CLIENT_REPORTS = new Topic("reed.client-reports", 3, false, Duration.ofDays(7));
 
-  /** Every topic, in the order of DESIGN.md section 2. */
+  /** Every topic, in the order of docs/design.md section 2. */
   public static final List<Topic> ALL = List.of(TARGETS, LANDMARKS, SAMPLES, MESH_SAMPLES, COORDINATES,
       LANDMARK_COORDINATES, DEAD_LETTER, CLIENT_REPORTS);
 

@@ -79,12 +79,12 @@ class CloudInitTest {
     assertThat(properties(files.get("/etc/reed/credentials.env")))
         .containsEntry("SECRET_STORE", "aws").containsEntry("KAFKA_PASSWORD_SECRET", ARN);
 
-    // the unit runs the distribution's agent command as the unprivileged user with that env file
+    // the unit runs the agent's own jar (not the ./reed distribution) as the unprivileged user with that env file
     Map<String, List<String>> unit = systemdUnit(files.get("/etc/systemd/system/reed-agent.service"));
     assertThat(unit.get("User")).containsExactly("reed");
     assertThat(unit.get("EnvironmentFile")).containsExactly("/etc/reed/agent.env");
     assertThat(unit.get("ExecStartPre")).containsExactly("+/opt/reed/bin/reed-kafka-credentials");
-    assertThat(unit.get("ExecStart").get(0)).startsWith("/usr/bin/java ").endsWith("-jar /opt/reed/reed-cli.jar agent");
+    assertThat(unit.get("ExecStart").get(0)).startsWith("/usr/bin/java ").endsWith("-jar /opt/reed/reed-landmark-agent.jar");
     assertThat(unit.get("RuntimeDirectory")).containsExactly("reed");
     assertThat(unit.get("StateDirectory").get(0).split(" ")).contains("reed/spool");
     assertThat(unit.get("Restart")).containsExactly("always");
@@ -104,6 +104,28 @@ class CloudInitTest {
 
     // no secret in user data (readable by anyone who may describe the instance)
     assertThat(rendered).doesNotContain("password=").doesNotContain("sasl.jaas.config=");
+  }
+
+  /**
+   * The unit's command line, with this machine's java and the built agent jar set in place of
+   * /opt/reed, answers --help: the agent's own jar and lib/ (what the tarball carries) run alone.
+   */
+  @Test
+  void theUnitsCommandRunsOnTheAgentsOwnJarSet() throws Exception {
+    Map<String, String> files = writeFiles(yaml(CloudInitTemplate.read(MODULE).render(values("aws", ARN))));
+    String execStart = systemdUnit(files.get("/etc/systemd/system/reed-agent.service")).get("ExecStart").get(0);
+    Path target = TerraformModulesTest.ROOT.getParent().resolve("landmark-agent/target");
+    assumeTrue(Files.isRegularFile(target.resolve("reed-landmark-agent.jar")) && Files.isDirectory(target.resolve("lib")),
+        "the landmark-agent jar set is not built (./mvnw -B -q -Dmaven.test.skip=true -pl landmark-agent -am package): skipping");
+    List<String> cmd = new ArrayList<>(List.of(execStart.split("\\s+")));
+    cmd.set(0, Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.replaceAll(a -> a.startsWith("/opt/reed/") ? target.resolve(a.substring("/opt/reed/".length())).toString() : a);
+    cmd.add("--help");
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).contains("--kafka").contains("--beacon");
   }
 
   @Test
@@ -236,7 +258,7 @@ class CloudInitTest {
     v.put("secret_ref", secretRef);
     v.put("credentials_script_b64", b64(Files.readString(MODULE.resolve("templates/reed-kafka-credentials.sh"))));
     v.put("systemd_unit_b64", b64(Files.readString(MODULE.resolve("templates/reed-agent.service"))));
-    v.put("distribution_url", "https://downloads.example.net/reed/reed-dist-0.1.0.tar.gz");
+    v.put("distribution_url", "https://downloads.example.net/reed/reed-landmark-agent-0.1.0.tar.gz");
     v.put("distribution_sha256", "a".repeat(64));
     v.put("beacon_port", "27960");
     v.put("beacon_advertise", "203.0.113.7:27960");

@@ -38,7 +38,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--world", paramLabel = "synthetic|matrix:PATH",
       description = "Latency model: the synthetic geographic world, or a measured matrix.csv (or its directory), "
-          + "e.g. matrix:../shared/data/planetlab490_netlatency (default: ${DEFAULT-VALUE}).")
+          + "e.g. matrix:data/planetlab490_netlatency (default: ${DEFAULT-VALUE}).")
   String world = "synthetic";
 
   @Option(names = "--dimensions", paramLabel = "D", description = "Coordinate dimensions: 2, 3, 4, 5, 8 or 10 (default: ${DEFAULT-VALUE}, the paper's best).")
@@ -60,7 +60,7 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the table's figures as JSON.")
   Path json;
 
-  @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the table and issue 15's target as Markdown.")
+  @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the table and the locations target as Markdown.")
   Path markdown;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots (default: ${DEFAULT-VALUE}).")
@@ -108,7 +108,7 @@ public final class DemoCommand implements Callable<Integer> {
       + "coordinator, no stated client location, no geo distance rows (a measured matrix has no locations anyway).")
   boolean noGeo;
 
-  @Option(names = "--no-reports", description = "Skip issue 16's second round: by default the first REED discoveries "
+  @Option(names = "--no-reports", description = "Skip the client reports round: by default the first REED discoveries "
       + "report what they measured to the coordinator and new players in the same cities then discover again (the "
       + "'REED + reports' rows).")
   boolean noReports;
@@ -142,12 +142,16 @@ public final class DemoCommand implements Callable<Integer> {
     Thread hook = Thread.ofPlatform().name("reed-demo-shutdown").unstarted(demo::close);
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      DemoReport report = demo.run();
+      DemoReport report = demo.run(RttPlots::warmUp);
       progress.plain("");
       ResultTable.lines(report).forEach(progress::plain);
       progress.plain("");
-      List<Path> plots = RttPlots.write(report, options.out());
-      progress.line("plots: %s", String.join(", ", plots.stream().map(Path::toString).toList()));
+      long tp = progress.now();
+      List<Path> plots;
+      try (var a = demo.during("writing the plots")) {
+        plots = RttPlots.write(report, options.out());
+      }
+      progress.line("plots: %s (%.1f s)", String.join(", ", plots.stream().map(Path::toString).toList()), progress.secondsSince(tp));
       if (options.json() != null) {
         JsonReport.write(report, options.json());
         progress.line("figures written to %s", options.json());

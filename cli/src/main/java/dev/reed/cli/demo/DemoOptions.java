@@ -30,13 +30,13 @@ import java.util.Objects;
  * @param serve keep everything running after the table until Ctrl-C
  * @param serveInterval time between measurement rounds while serving
  * @param geo give the coordinator the world's location database and the clients their location
- *     (issue 15); a world without locations runs without either whatever this says
- * @param web the web face (issue 17): each landmark's WebSocket beacon, delaying its echo by the
+ *     (locations); a world without locations runs without either whatever this says
+ * @param web the web face (web clients): each landmark's WebSocket beacon, delaying its echo by the
  *     world's RTT to the browser's host, and the coordinator's HTTP face serving the page
  * @param browserCity where the browser is in the world: a demo client's city or id
  *     (case-insensitive); null = the first client
  * @param reports the first round's REED discoveries report what they measured, and a second round
- *     from new players in the same cities measures what the coordinator learned (issue 16)
+ *     from new players in the same cities measures what the coordinator learned (client reports)
  * @param realtime move the timing threads of the emulation's child JVMs (the emulated servers'
  *     receive and send loops, the landmarks' probe send and receive threads, HotSpot's VM thread
  *     and GC workers) to SCHED_FIFO, as kernel

@@ -28,7 +28,7 @@ record DemoReport(String world, int servers, int landmarks, String kafka, String
         .orElseThrow(() -> new IllegalStateException("no traditional discovery for " + client.id()));
   }
 
-  /** Issue 15's target for what a player sees, per client in table order: how REED First did. */
+  /** The locations target for what a player sees, per client in table order: how REED First did. */
   List<TargetFigures> targets() {
     return methods.stream().filter(m -> m.method().equals("first")).map(m -> TargetFigures.of(m, nClose)).toList();
   }

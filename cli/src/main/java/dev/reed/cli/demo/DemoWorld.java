@@ -272,7 +272,7 @@ final class DemoWorld {
   }
 
   /**
-   * New players for the second round (issue 16): one per client, in the same city (synthetic: a new
+   * New players for the client reports round: one per client, in the same city (synthetic: a new
    * host there, scattered as any player is; a matrix: the spare host nearest to the client), in
    * {@link #clients()} order; empty when a matrix has no hosts to spare.
    */

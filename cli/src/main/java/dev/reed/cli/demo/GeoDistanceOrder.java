@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * The demo's "geo distance" rows (issue 15): the server list ordered by great-circle distance from
+ * The demo's "geo distance" rows: the server list ordered by great-circle distance from
  * the player's location, with no calibration probe, what web server lists do today. The list is
  * probed for real like the other rows; {@link #replay} then applies the same stop rules
  * (coordinates.autostop, which the client SDK runs) to the replies in probe order, so the row

@@ -14,7 +14,7 @@ import java.util.Locale;
  * "method", "probes", "seconds", "mean_rtt_ms", "median_rtt_ms", "optimal_mean_rtt_ms", ...}]}}
  * plus the run's setting and rounds; REED rows also carry the client's position (components, then
  * the height) and every reply (probe index, measured, predicted and true RTT); {@code "target"}
- * holds issue 15's per-client target figures (REED First's mean RTT above the optimum, nearest
+ * holds the locations target per client figures (REED First's mean RTT above the optimum, nearest
  * found, probes). Written with Gson's
  * streaming {@link JsonWriter}, like the browse report and the evaluation's results.json.
  * Numbers keep at most four decimals; numbers that are not finite are written as {@code null}.

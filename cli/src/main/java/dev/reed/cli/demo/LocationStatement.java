@@ -6,7 +6,7 @@ import dev.reed.coordinates.geo.Place;
 /**
  * How a demo client tells the client SDK where it is, so that the SDK can send it as
  * {@code GetCalibrationServersRequest.location} / {@code GetOrderedServersRequest.location}
- * (issue 15: a coarse location the client states, the prior its calibration probes correct).
+ * (a coarse location the client states, the prior its calibration probes correct).
  * {@link Demo} takes one in its constructor, so a run can leave it out ({@link #NONE}).
  */
 @FunctionalInterface

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * The demo's table as Markdown ({@code --markdown FILE}), for a README or an issue: every row with
- * its probes, time, mean RTT, distance from the optimum and nearest found, then issue 15's target
+ * The demo's table as Markdown ({@code --markdown FILE}), for a README or a report: every row with
+ * its probes, time, mean RTT, distance from the optimum and nearest found, then the locations target
  * per client. The same figures as {@link ResultTable} and {@link JsonReport}.
  */
 final class MarkdownReport {
@@ -40,7 +40,7 @@ final class MarkdownReport {
         + "alone, no calibration, the same stop rules.\n\n");
     var targets = r.targets();
     int wanted = targets.isEmpty() ? 0 : targets.getFirst().nearestWanted();
-    sb.append(String.format(Locale.ROOT, "Target (issue 15), REED first: mean RTT within %.0f ms of the optimum and at least %d/%d "
+    sb.append(String.format(Locale.ROOT, "Target (locations), REED first: mean RTT within %.0f ms of the optimum and at least %d/%d "
         + "nearest, no more probes than without locations.%n%n", TargetFigures.MAX_EXCESS_MS, wanted, r.nClose()));
     sb.append("| client | place | above optimum | nearest found | probes | met |\n|---|---|---:|---:|---:|---|\n");
     for (TargetFigures t : targets) {

@@ -8,7 +8,7 @@ import java.util.List;
  * @param client the client
  * @param address the client's emulated address
  * @param method "first", "intelligent" (REED), "reports-first", "reports-intelligent" (REED from a new player in the
- *     same city after the first round's discoveries reported, issue 16; {@code address} is the new player's), "geo-first", "geo-intelligent" (the list ordered by great-circle
+ *     same city after the first round's discoveries reported (client reports); {@code address} is the new player's), "geo-first", "geo-intelligent" (the list ordered by great-circle
  *     distance from the client's location, no calibration), "zero-first", "zero-intelligent" (the coordinator's
  *     zero-probe ranking from the client's stated location, no calibration) or "traditional"
  * @param probes probes sent, calibration included
@@ -42,7 +42,7 @@ record MethodFigures(DemoWorld.Site client, String address, String method, int p
         meanRttMs, medianRttMs, optimalMeanMs, optimalMedianMs, nearestFound, positionError, position, stopReason, points);
   }
 
-  /** How far the mean RTT of the N_close best found is above the optimum, ms (issue 15's target: at most 3 for First). */
+  /** How far the mean RTT of the N_close best found is above the optimum, ms (the locations target: at most 3 for First). */
   double excessMs() {
     return meanRttMs - optimalMeanMs;
   }

@@ -9,8 +9,8 @@ import java.util.Locale;
  * &amp; Heyde, TOMCCAP 2011): per client and method the probes (calibration included), the time at
  * 140 probes/s, mean and median RTT of the N_close best servers found, the optimal mean RTT
  * (the true N_close nearest), and the reduction against traditional discovery. Beside REED, the
- * "geo distance" rows (issue 15): the list ordered by great-circle distance from the client's
- * location, no calibration, with the same stop rules; after the table, issue 15's target per client.
+ * "geo distance" rows: the list ordered by great-circle distance from the client's
+ * location, no calibration, with the same stop rules; after the table, the locations target per client.
  */
 final class ResultTable {
   private ResultTable() {}
@@ -45,7 +45,7 @@ final class ResultTable {
     }
     if (report.methods().stream().anyMatch(m -> m.method().startsWith("reports-"))) {
       out.add("REED + reports: REED from a new player in the same city (its own address, optimum and nearest), after the first");
-      out.add("REED discoveries reported what they measured and the coordinator learned it (issue 16).");
+      out.add("REED discoveries reported what they measured and the coordinator learned it (client reports).");
     }
     if (report.methods().stream().anyMatch(m -> m.method().startsWith("zero-"))) {
       out.add("reed 0-probe: the coordinator's ranking from the client's stated location alone, no calibration, the same stop rules.");
@@ -54,7 +54,7 @@ final class ResultTable {
     out.add("");
     List<TargetFigures> targets = report.targets();
     int wanted = targets.isEmpty() ? 0 : targets.getFirst().nearestWanted();
-    out.add(String.format(Locale.ROOT, "target (issue 15), REED first: mean RTT within %.0f ms of the optimum and >= %d/%d nearest, "
+    out.add(String.format(Locale.ROOT, "target (locations), REED first: mean RTT within %.0f ms of the optimum and >= %d/%d nearest, "
         + "no more probes than without locations:", TargetFigures.MAX_EXCESS_MS, wanted, report.nClose()));
     for (TargetFigures t : targets) {
       out.add(String.format(Locale.ROOT, "  %-11s %-14s %+6.1f ms %4d/%-3d %4d probes  %s", t.client().id(), clip(t.client().place(), 14),

@@ -1,7 +1,7 @@
 package dev.reed.cli.demo;
 
 /**
- * Issue 15's target for what a player sees, for one demo client: REED First N_close's mean RTT
+ * The locations target for what a player sees, for one demo client: REED First N_close's mean RTT
  * within {@value #MAX_EXCESS_MS} ms of the optimum and at least 3/4 of the N_close nearest servers
  * found (30 of 40), with no more probes than before locations (the demo cannot know the earlier
  * count: compare {@code probes} with a {@code --no-geo} run).
@@ -15,7 +15,7 @@ package dev.reed.cli.demo;
  */
 record TargetFigures(DemoWorld.Site client, int probes, double excessMs, int nearestFound, int nearestWanted, boolean met) {
   static final double MAX_EXCESS_MS = 3;
-  /** 30 of 40 in the issue. */
+  /** 30 of 40: three quarters of the true nearest. */
   static final double NEAREST_SHARE = 0.75;
 
   static TargetFigures of(MethodFigures first, int nClose) {

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>The load runs in a JVM of its own ({@link #main}), a small heap that barely allocates, and
  * reports each measured request on stdout: the harness JVM publishes 125,000 samples/s and its
- * young pauses (20-44 ms, ~1 % of the time at 250,000 x 30; docs/research/scale.md, fourth pass)
+ * young pauses (20-44 ms, ~1 % of the time at 250,000 x 30; docs/research/scale.md)
  * stopped the clock of every request in flight, a latency no real client of the replicas would
  * see. This class is the harness's side.
  */

@@ -150,7 +150,7 @@ final class ReplicaProcess implements AutoCloseable {
    * Heap in use right after a full GC ({@code jcmd PID GC.run}): what the replica's GC log gives for
    * that collection, else the heap gauge; -1 if unknown. The gauge is read after jcmd returns, when
    * the replica has allocated again (60-110 MB more at 250,000 x 30), and counts non-heap memory
-   * too (docs/research/scale.md, sixth pass).
+   * too (docs/research/scale.md).
    */
   long heapAfterGcBytes() throws InterruptedException {
     if (!alive()) return -1;

@@ -68,7 +68,7 @@ final class ScaleRun {
         // the broker stands for a Kafka cluster on other machines, as the feed below for the agents: started
         // from a MIN_PRIORITY thread, its threads inherit nice 10 under ./reed scale and take the CPU the
         // coordinators leave (the replicas, spawned from this thread, keep nice 0). At nice 0 it shared the
-        // replicas' cores with their queries (docs/research/scale.md, item 67)
+        // replicas' cores with their queries (docs/research/scale.md)
         java.util.concurrent.FutureTask<EmbeddedKafka> starting =
             new java.util.concurrent.FutureTask<>(() -> new EmbeddedKafka(0, s.out().resolve("kafka"), true).start());
         Thread.ofPlatform().name("broker-start").priority(Thread.MIN_PRIORITY).start(starting);
@@ -125,7 +125,7 @@ final class ScaleRun {
           // queries run from before the first sample on, as on a deployment that serves while it ingests, and the
           // load generator's JVM start and warm-up come before round 1: started at round 1's end (until the seventh
           // pass) they took about a core from the positioning round 1's served time waits for, and started with
-          // round 1 they took it from the first embedding (docs/research/scale.md, item 42)
+          // round 1 they took it from the first embedding (docs/research/scale.md)
           queries.start();
           progress("query load started in its own JVM: %.0f GetOrderedServers/s, pages of %d, round robin over the %s "
               + "(first %d s not measured: warm-up, before the first sample; round 1's figures are reported apart, the "

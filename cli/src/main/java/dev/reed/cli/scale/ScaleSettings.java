@@ -56,7 +56,7 @@ record ScaleSettings(int targets, int landmarks, Duration round, int rounds, int
   /**
    * The replicas' --replay: the window's W rounds of this feed and one more, as the default 45 min
    * is for the agents' 5-minute rounds. Replaying 45 min of 60 s rounds re-read every sample since
-   * the start after a fail-over (docs/research/scale.md, finding 6).
+   * the start after a fail-over (docs/research/scale.md).
    */
   Duration replay() {
     return round.multipliedBy(dev.reed.coordinator.CoordinatorConfig.Rounds.DEFAULT.window() + 1L);

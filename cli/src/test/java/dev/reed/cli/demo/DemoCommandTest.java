@@ -54,7 +54,7 @@ class DemoCommandTest {
     assertThat(run.out).contains("Kafka broker", "emulated game servers", "coordinator up", "landmark agents up",
         "landmark mesh", "catalog: 600 targets", "round 1:", "REED vs traditional discovery", "REED first",
         "REED intelligent", "REED + reports first", "REED + reports int.", "reports: the coordinator learned", "geo distance first", "geo distance intell.", "reed 0-probe first", "reed 0-probe intell.",
-        "traditional", "target (issue 15)",
+        "traditional", "target (locations)",
         "stopped everything");
     assertThat(run.out).contains("locations: database of ", "the world's location database");
 
@@ -116,7 +116,7 @@ class DemoCommandTest {
       for (String order : List.of("geo", "zero")) {
         checkOrderedRows(who, optimal, e.getValue().get(order + "-first"), e.getValue().get(order + "-intelligent"));
       }
-      // issue 16: a new player in the client's city, after the first round reported: its own address and optimum
+      // client reports: a new player in the client's city, after the first round reported: its own address and optimum
       for (String method : List.of("reports-first", "reports-intelligent")) {
         JsonObject row = e.getValue().get(method);
         assertThat(row).as("%s %s", who, method).isNotNull();
@@ -130,7 +130,7 @@ class DemoCommandTest {
       }
     }
 
-    // issue 15's target per client, from REED first's figures
+    // the locations target per client, from REED first's figures
     JsonObject target = root.getAsJsonObject("target");
     assertThat(target.get("min_nearest_found").getAsInt()).isEqualTo(30);
     assertThat(target.getAsJsonArray("clients")).hasSize(3);
@@ -144,7 +144,7 @@ class DemoCommandTest {
       assertThat(t.get("met").getAsBoolean()).isEqualTo(excess <= 3 && t.get("first_nearest_found").getAsInt() >= 30);
     }
 
-    assertThat(Files.readString(markdown)).contains("| geo distance first |", "| geo distance intell. |", "Target (issue 15)")
+    assertThat(Files.readString(markdown)).contains("| geo distance first |", "| geo distance intell. |", "Target (locations)")
         .containsPattern("\\| client-as \\| [^|]+ \\| [+-]\\d+\\.\\d ms \\| \\d+/40 \\| \\d+ \\| (yes|no) \\|");
 
     // one valid PNG per client

@@ -13,14 +13,14 @@ class RtThrottleTest {
   @Test
   void notesTheKernelsDefaultThrottleAndSaysHowToTurnItOffAndBack(@TempDir Path dir) throws Exception {
     Path f = Files.writeString(dir.resolve("sched_rt_runtime_us"), "950000\n");
-    assertThat(Demo.rtThrottle(f)).contains("0.95 s of each second").contains("sched_rt_runtime_us=-1")
+    assertThat(DemoEnvironment.rtThrottle(f)).contains("0.95 s of each second").contains("sched_rt_runtime_us=-1")
         .contains("=950000 restores it");
   }
 
   @Test
   void saysNothingWhenThrottlingIsOffOrTheSettingCannotBeRead(@TempDir Path dir) throws Exception {
-    assertThat(Demo.rtThrottle(Files.writeString(dir.resolve("off"), "-1\n"))).isNull();
-    assertThat(Demo.rtThrottle(Files.writeString(dir.resolve("garbage"), "many\n"))).isNull();
-    assertThat(Demo.rtThrottle(dir.resolve("missing"))).isNull();
+    assertThat(DemoEnvironment.rtThrottle(Files.writeString(dir.resolve("off"), "-1\n"))).isNull();
+    assertThat(DemoEnvironment.rtThrottle(Files.writeString(dir.resolve("garbage"), "many\n"))).isNull();
+    assertThat(DemoEnvironment.rtThrottle(dir.resolve("missing"))).isNull();
   }
 }

@@ -59,7 +59,7 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * The web page (issue 17) in a real browser (Debian's chromium, driven by its chromedriver through
+ * The web page in a real browser (Debian's chromium, driven by its chromedriver through
  * Selenium) against a small emulated world served as {@code ./reed demo --serve} serves it: real
  * Kafka, coordinator with its HTTP face, landmark agents whose WebSocket beacons delay each echo by
  * the world's RTT to the browser's host (Amsterdam), emulated game servers the page never contacts.

@@ -67,7 +67,8 @@ public final class DiscoveryPolicy {
       probed.addAll(local);
       rtt.putAll(prober.probe(List.copyOf(local), 1));
     }
-    int count = model.calibrationProbes() - probed.size();
+    // local servers that stayed silent are made up for by beacons, as far as positioning needs
+    int count = Math.max(model.calibrationProbes() - probed.size(), need - replies(probed, rtt));
     List<CalibrationPoint> set = new ArrayList<>();
     for (CalibrationSource.Kind kind : List.of(CalibrationSource.Kind.BEACON, CalibrationSource.Kind.ANY)) {
       set = unprobed(source.spread(count + probed.size(), kind), probed);

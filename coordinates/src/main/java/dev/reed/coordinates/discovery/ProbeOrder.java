@@ -115,15 +115,9 @@ public final class ProbeOrder {
   private final int lowWater;
   private final String[] landmarkIds;
   private final double[] clientLandmarkMs;
-  /** The same net of the client's own height (its last mile), for the landmark comparison. */
-  private final double[] clientCoreMs;
   private final Map<String, Double> landmarkRtt;
   /** The coordinator's fusion weights when the client's location passed the calibration check, else null. */
   private final FusionWeights fusion;
-  /** The weights this client orders by: the coordinator's, then re-fitted to its own replies ({@link DiscoveryModel#adaptiveFusion()}). */
-  private FusionWeights weights;
-  /** What each source predicted for the servers that replied, and what they measured. */
-  private final List<dev.reed.coordinates.geo.FusionExample> replyExamples = new ArrayList<>();
   private final LocationFix location;
   private double geoOffsetMs;
   private double geoMisfitMs = Double.NaN;
@@ -174,10 +168,6 @@ public final class ProbeOrder {
     Map<String, Double> lm = calibration.landmarkRttMs();
     this.landmarkIds = lm.keySet().toArray(new String[0]);
     this.clientLandmarkMs = lm.values().stream().mapToDouble(Double::doubleValue).toArray();
-    // the servers' landmark RTTs hold no last mile of this client's: compare net of it
-    double lastMile = model.clientHeight() ? lastMileMs(geometry, calibration, start) : 0;
-    this.clientCoreMs = lastMile == 0 ? clientLandmarkMs
-        : lm.values().stream().mapToDouble(ms -> Math.max(0, ms - lastMile)).toArray();
     this.landmarkRtt = Map.copyOf(lm);
     List<CalibrationPoint> probed = calibration.probed();
     int cap = probed.size() + model.refitLimit() + 1;
@@ -194,32 +184,6 @@ public final class ProbeOrder {
     }
     this.location = calibration.location();
     this.fusion = checkedFusion(calibration);
-    this.weights = fusion;
-  }
-
-  /**
-   * The client's own height: what a fit with a height of its own over the calibration RTTs puts on
-   * every path (0 when the fit fails or the deployment's model has heights, which the position holds).
-   */
-  private static double lastMileMs(CoordinateConfig geometry, Calibration calibration, Coordinate start) {
-    if (geometry.height()) {
-      return start.height();
-    }
-    List<Coordinate> anchors = new ArrayList<>();
-    List<Double> ms = new ArrayList<>();
-    for (CalibrationPoint p : calibration.probed()) {
-      Double r = calibration.rttMs().get(p.key());
-      if (r != null) {
-        anchors.add(p.coordinate());
-        ms.add(r);
-      }
-    }
-    try {
-      return new HostPositioner(geometry.withHeight(true))
-          .position(anchors, ms.stream().mapToDouble(Double::doubleValue).toArray(), null).coordinate().height();
-    } catch (IllegalArgumentException | ArithmeticException e) {
-      return 0;
-    }
   }
 
   /**
@@ -405,11 +369,6 @@ public final class ProbeOrder {
         // the calibration anchors alone have D+1 replies; keep the previous position
       }
     }
-    if (fusion != null && model.adaptiveFusion() && Double.isFinite(e.candidate.geoMs())) {
-      replyExamples.add(new dev.reed.coordinates.geo.FusionExample(Math.max(0, e.candidate.geoMs() + geoOffsetMs),
-          coordinateMs(e), e.relay, rttMs));
-      weights = adapted();
-    }
     int p = kernelPoints.size();
     kernelPoints.add(e);
     kernelRtt.add(rttMs);
@@ -513,47 +472,23 @@ public final class ProbeOrder {
    * prior is trusted.
    */
   private double base(Entry e) {
-    return fused(e, coordinateMs(e));
-  }
-
-  /** The coordinate source's prediction: the distance within the landmark bounds, or what clients reported from near here. */
-  private double coordinateMs(Entry e) {
     Coordinate c = e.candidate.coordinate();
     if (c != null && e.candidate.reportFactor() != 1.0) {
       // what clients reported from near here: the factor holds for the position the page was asked from
-      return Math.max(1.0, e.askedFrom.distanceTo(c)) * e.candidate.reportFactor();
+      return fused(e, Math.max(1.0, e.askedFrom.distanceTo(c)) * e.candidate.reportFactor());
     }
     double d = c == null ? e.candidate.predictedMs() : position.distanceTo(c);
-    return e.comparison == null ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
+    d = e.comparison == null ? d : e.comparison.refine(d, model.lowerBoundBeyondMs());
+    return fused(e, d);
   }
 
   /** The prediction {@code d} fused with the geographic one and the relay bound when the location prior is trusted. */
   private double fused(Entry e, double d) {
-    if (weights != null && Double.isFinite(e.candidate.geoMs())) {
-      double f = weights.predictMs(Math.max(0, e.candidate.geoMs() + geoOffsetMs), d, e.relay);
+    if (fusion != null && Double.isFinite(e.candidate.geoMs())) {
+      double f = fusion.predictMs(Math.max(0, e.candidate.geoMs() + geoOffsetMs), d, e.relay);
       return Double.isFinite(f) ? f : d;
     }
     return d;
-  }
-
-  /** Replies the client's own weights count as much as the coordinator's cross-validated ones. */
-  private static final double FUSION_PRIOR_REPLIES = 5;
-
-  /**
-   * The weights that best predicted this client's replies (a grid over the simplex, as the
-   * coordinator fits them on landmark data), blended with the coordinator's by the number of
-   * replies against {@link #FUSION_PRIOR_REPLIES}: per client, trust the source that has been
-   * right about its neighbourhood.
-   */
-  private FusionWeights adapted() {
-    int n = replyExamples.size();
-    if (n < 3) {
-      return fusion;
-    }
-    FusionWeights own = FusionWeights.fit(replyExamples, 0.1);
-    double a = n / (n + FUSION_PRIOR_REPLIES);
-    return new FusionWeights(a * own.geo() + (1 - a) * fusion.geo(), a * own.coordinate() + (1 - a) * fusion.coordinate(),
-        a * own.relay() + (1 - a) * fusion.relay());
   }
 
   /** Valve's relay bound for a server: the least client-beacon plus landmark-server RTT, NaN without a common landmark. */
@@ -576,8 +511,6 @@ public final class ProbeOrder {
     for (int l = 0; l < landmarkIds.length; l++) {
       server[l] = c.landmarkRttMs().getOrDefault(landmarkIds[l], Double.NaN);
     }
-    LandmarkComparison raw = LandmarkComparison.between(clientLandmarkMs, server);
-    return clientCoreMs == clientLandmarkMs ? raw
-        : new LandmarkComparison(raw.lowerMs(), raw.upperMs(), LandmarkComparison.between(clientCoreMs, server).nearDifferenceMs());
+    return LandmarkComparison.between(clientLandmarkMs, server);
   }
 }

@@ -41,7 +41,7 @@ public final class RankingIndex {
   /**
    * By position: what {@link #entry} is made of on demand. Columns rather than an entry object per
    * server: a replica builds an index of every server every few seconds, and objects per server
-   * were what its young collections spent their time on (docs/research/scale.md, eleventh pass).
+   * were what its young collections spent their time on (docs/research/scale.md).
    */
   private final String[] keys;
   /** By position, the number of its attributes in {@link #attributeTable}: servers share few sets of them. */
@@ -81,7 +81,7 @@ public final class RankingIndex {
    * What an index is built from: {@code size()} servers numbered 0..size-1 (an index's {@link
    * #sourceIndex} gives a position's number back), read once while the index is built. The feed of
    * a replica keeps its servers in columns and hands them over without an object per server
-   * (docs/research/scale.md, eleventh pass).
+   * (docs/research/scale.md).
    */
   public interface Source {
     int size();

@@ -4,8 +4,10 @@ import dev.reed.coordinates.Coordinate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -45,33 +47,97 @@ public final class NeighbourhoodCorrections {
    * and where the server was.
    */
   private record Observation(Coordinate reporter, double[] landmarkMs, double logRtt, double logPredicted,
-      String[] groups, long atMillis, Coordinate server) {}
+      String[] groups, String network, long atMillis, Coordinate server) {}
+
+  /** Reporters of one server farther apart than this (ms, coordinate space) are at different places. */
+  static final double FAR_APART_MS = 10;
+  /**
+   * Only reporters the coordinates put at least this far from a server (ms) count towards its
+   * promoted flag. A discovery reports the servers nearest its client, where the coordinates
+   * over-predict and honest reporters at many sites correct them downwards (a third of PlanetLab's
+   * servers would be flagged); an attacker wants its server nearer for clients it is far from.
+   */
+  static final double PROMOTION_FAR_MS = 50;
 
   private final ReportConfig config;
+  private final CorrectionBound bound;
   private final Map<String, Observation[]> byServer = new ConcurrentHashMap<>();
+  /** Servers flagged as promoted ({@link #promoted}), kept current as observations come and go. */
+  private final Set<String> promoted = ConcurrentHashMap.newKeySet();
   /** Landmark id to its position in the landmark vectors; only grows (a few dozen ids). */
   private final Map<String, Integer> landmarkIndex = new ConcurrentHashMap<>();
 
   public NeighbourhoodCorrections(ReportConfig config) {
     this.config = config;
+    this.bound = config.correctionBound();
   }
 
   /** Learns a screened report's kept RTTs; returns how many observations it added. */
   public int add(ReportScreen.Screened screened) {
     ClientReport r = screened.report();
     String[] groups = r.groups().toArray(new String[0]);
+    String network = network(groups);
     double[] landmarks = vector(r.landmarkRttMs(), true);
     int added = 0;
     for (Map.Entry<String, ReportScreen.Kept> e : screened.kept().entrySet()) {
       Coordinate server = e.getValue().server().coordinate();
       double predicted = Math.max(1.0, r.position().distanceTo(server));
       double rtt = Math.max(0.1, e.getValue().rttMs());
-      Observation o = new Observation(r.position(), landmarks, Math.log(rtt), Math.log(predicted), groups,
+      Observation o = new Observation(r.position(), landmarks, Math.log(rtt), Math.log(predicted), groups, network,
           r.atMillis(), server);
-      byServer.merge(e.getKey(), new Observation[] {o}, this::append);
+      flag(e.getKey(), byServer.merge(e.getKey(), new Observation[] {o}, this::append));
       added++;
     }
     return added;
+  }
+
+  /** The network a report counts as: its AS key, else its first key (its prefix). */
+  private static String network(String[] groups) {
+    for (String g : groups) {
+      if (g.startsWith("a:")) {
+        return g;
+      }
+    }
+    return groups.length == 0 ? "" : groups[0];
+  }
+
+  /**
+   * Flags or clears a server: promoted when reporters at two or more places (more than
+   * {@link #FAR_APART_MS} apart, at least {@link #PROMOTION_FAR_MS} from it) report it closer than the coordinate prediction by more than one
+   * network may move it ({@link CorrectionBound#maxShiftMs} with 1), from at least
+   * {@link ReportConfig#promotedNetworks()} places or networks.
+   */
+  private void flag(String server, Observation[] obs) {
+    if (obs != null && promoted(obs)) {
+      promoted.add(server);
+    } else {
+      promoted.remove(server);
+    }
+  }
+
+  private boolean promoted(Observation[] obs) {
+    Set<String> networks = new HashSet<>();
+    List<Coordinate> places = new ArrayList<>();
+    for (Observation o : obs) {
+      double predicted = Math.exp(o.logPredicted());
+      if (predicted < PROMOTION_FAR_MS || Math.exp(o.logRtt()) >= predicted - bound.maxShiftMs(predicted, 1)) {
+        continue;
+      }
+      networks.add(o.network());
+      boolean seen = false;
+      for (Coordinate p : places) {
+        if (p.dimensions() == o.reporter().dimensions()
+            && p.euclideanTo(o.reporter()) + Math.abs(p.height() - o.reporter().height()) <= FAR_APART_MS) {
+          seen = true;
+          break;
+        }
+      }
+      if (!seen) {
+        places.add(o.reporter());
+      }
+    }
+    int enough = config.promotedNetworks();
+    return places.size() >= 2 && (places.size() >= enough || networks.size() >= enough);
   }
 
   /** Landmark RTTs as a vector by {@link #landmarkIndex}; {@code learn} adds ids it has not seen. */
@@ -234,8 +300,26 @@ public final class NeighbourhoodCorrections {
       w[m] = config.priorWeight();
       v[m] = 0;
       double median = weightedMedian(v, w, m + 1);
+      if (median < 0 && promoted.contains(server)) {
+        return 1.0;
+      }
       double cap = Math.log(config.maxFactor());
-      return Math.exp(Math.max(-cap, Math.min(cap, median)));
+      double f = Math.exp(Math.max(-cap, Math.min(cap, median)));
+      return bound.limit(f, Math.exp(logOwn), agreeingNetworks(m, median));
+    }
+
+    /** Networks among the {@code m} near observations whose residual points the way the median does. */
+    private int agreeingNetworks(int m, double median) {
+      if (median == 0) {
+        return 0;
+      }
+      Set<String> networks = new HashSet<>();
+      for (int q = 0; q < m; q++) {
+        if (v[q] * median > 0) {
+          networks.add(near[q].network());
+        }
+      }
+      return networks.size();
     }
 
     /**
@@ -290,7 +374,9 @@ public final class NeighbourhoodCorrections {
           }
         }
         removed[0] += obs.length - keep.size();
-        return keep.isEmpty() ? null : keep.toArray(new Observation[0]);
+        Observation[] left = keep.isEmpty() ? null : keep.toArray(new Observation[0]);
+        flag(k, left);
+        return left;
       });
     }
     return removed[0];
@@ -299,6 +385,24 @@ public final class NeighbourhoodCorrections {
   /** Servers with at least one observation. */
   public int servers() {
     return byServer.size();
+  }
+
+  /**
+   * Servers flagged as promoted: reported closer than predicted by several networks at different
+   * places (class comment); their predictions are not lowered.
+   */
+  public int promotedServers() {
+    return promoted.size();
+  }
+
+  /** The servers flagged as promoted, by key (a copy). */
+  public Set<String> promotedKeys() {
+    return Set.copyOf(promoted);
+  }
+
+  /** Whether a server is flagged as promoted. */
+  public boolean promoted(String server) {
+    return promoted.contains(server);
   }
 
   /** Observations held. */

@@ -33,10 +33,31 @@ package dev.reed.coordinates.reports;
  *     reporter at the client's site measured what the client would); in between, the geometric mix
  * @param boundRank the triangle lower bound is the k-th largest landmark difference (default 3:
  *     robust to two noisy landmark paths; 1 is IDMaps' bound)
+ * @param minLandmarks landmark RTTs a report needs for its bounds (default 3): with fewer it has
+ *     none (lower bound 0, upper infinity), and is believed only when the coordinator's predictions
+ *     from its coordinate agree with its RTTs ({@link ReportScreen})
+ * @param servedError the relative uncertainty of a served prediction when the coordinator knows
+ *     none (default 0.15; the coordinator serves its cross-validated median error)
+ * @param disagreeUncertainties an RTT farther from the coordinator's prediction than this many
+ *     served uncertainties plus {@code triangleSlackMs} disagrees with what the coordinator knows
+ *     (default 3)
+ * @param maxDisagreeingFraction a report with more than this fraction of its RTTs out of bounds or
+ *     disagreeing is dropped whole (default 0.5)
+ * @param correctionBaseMs a correction moves a prediction by at most {@link CorrectionBound}: this
+ *     (default 5 ms) ...
+ * @param correctionPerNetwork ... plus this fraction of the prediction per independent network
+ *     (AS) agreeing with it (default 0.1)
+ * @param promotedNetworks a server is flagged as promoted when reporters at two or more places far
+ *     apart, and at least this many places or networks, report it closer than the coordinator's
+ *     prediction by more than one network may move it (default 10: on planetlab490 3 flags 9 % of
+ *     the servers on honest reports alone, 6 flags 3.6 %, 10 flags 0.2 %); its predictions are then
+ *     not lowered
  */
 public record ReportConfig(double kernelMs, double priorWeight, double groupCap, double maxFactor, int perServer,
     long maxAgeMillis, double movedMs, double triangleSlackMs, double triangleSlackFraction, double upperSlackFactor,
-    double maxRejectedFraction, double transfer, int boundRank) {
+    double maxRejectedFraction, double transfer, int boundRank, int minLandmarks, double servedError,
+    double disagreeUncertainties, double maxDisagreeingFraction, double correctionBaseMs, double correctionPerNetwork,
+    int promotedNetworks) {
 
   public ReportConfig {
     positive("kernelMs", kernelMs);
@@ -48,11 +69,16 @@ public record ReportConfig(double kernelMs, double priorWeight, double groupCap,
       throw new IllegalArgumentException("need priorWeight >= 0, maxFactor >= 1, perServer >= 1, maxAge >= 1 ms, "
           + "slacks >= 0, upperSlackFactor >= 1, 0 <= maxRejectedFraction <= 1, 0 <= transfer <= 1, boundRank >= 1");
     }
+    if (minLandmarks < 0 || !(servedError >= 0) || !(disagreeUncertainties >= 0) || !(maxDisagreeingFraction >= 0
+        && maxDisagreeingFraction <= 1) || !(correctionBaseMs >= 0) || !(correctionPerNetwork >= 0) || promotedNetworks < 1) {
+      throw new IllegalArgumentException("need minLandmarks >= 0, servedError >= 0, disagreeUncertainties >= 0, "
+          + "0 <= maxDisagreeingFraction <= 1, correctionBaseMs >= 0, correctionPerNetwork >= 0, promotedNetworks >= 1");
+    }
   }
 
   /** The documented defaults. */
   public static ReportConfig defaults() {
-    return new ReportConfig(1, 0.5, 1, 10, 64, 24L * 3600 * 1000, 10, 5, 0.2, 3, 0.4, 0, 3);
+    return new ReportConfig(1, 0.5, 1, 10, 64, 24L * 3600 * 1000, 10, 5, 0.2, 3, 0.4, 0, 3, 3, 0.15, 3, 0.5, 5, 0.1, 10);
   }
 
   /**
@@ -63,9 +89,12 @@ public record ReportConfig(double kernelMs, double priorWeight, double groupCap,
    */
   public ReportConfig with(java.util.Map<String, String> changes) {
     double[] d = {kernelMs, priorWeight, groupCap, maxFactor, perServer, maxAgeMillis, movedMs, triangleSlackMs,
-        triangleSlackFraction, upperSlackFactor, maxRejectedFraction, transfer, boundRank};
+        triangleSlackFraction, upperSlackFactor, maxRejectedFraction, transfer, boundRank, minLandmarks, servedError,
+        disagreeUncertainties, maxDisagreeingFraction, correctionBaseMs, correctionPerNetwork, promotedNetworks};
     java.util.List<String> names = java.util.List.of("kernelMs", "priorWeight", "groupCap", "maxFactor", "perServer",
-        "maxAgeMillis", "movedMs", "triangleSlackMs", "triangleSlackFraction", "upperSlackFactor", "maxRejectedFraction", "transfer", "boundRank");
+        "maxAgeMillis", "movedMs", "triangleSlackMs", "triangleSlackFraction", "upperSlackFactor", "maxRejectedFraction", "transfer", "boundRank",
+        "minLandmarks", "servedError", "disagreeUncertainties", "maxDisagreeingFraction", "correctionBaseMs",
+        "correctionPerNetwork", "promotedNetworks");
     for (java.util.Map.Entry<String, String> e : changes.entrySet()) {
       int i = names.indexOf(e.getKey());
       if (i < 0) {
@@ -77,7 +106,24 @@ public record ReportConfig(double kernelMs, double priorWeight, double groupCap,
         throw new IllegalArgumentException(e.getKey() + ": not a number: " + e.getValue(), bad);
       }
     }
-    return new ReportConfig(d[0], d[1], d[2], d[3], (int) d[4], (long) d[5], d[6], d[7], d[8], d[9], d[10], d[11], (int) d[12]);
+    return new ReportConfig(d[0], d[1], d[2], d[3], (int) d[4], (long) d[5], d[6], d[7], d[8], d[9], d[10], d[11], (int) d[12],
+        (int) d[13], d[14], d[15], d[16], d[17], d[18], (int) d[19]);
+  }
+
+  /** The bound on how far corrections move a prediction. */
+  public CorrectionBound correctionBound() {
+    return new CorrectionBound(correctionBaseMs, correctionPerNetwork);
+  }
+
+  /**
+   * How far from the coordinator's prediction an RTT may be before it disagrees: {@link
+   * #disagreeUncertainties()} served uncertainties plus {@link #triangleSlackMs()}.
+   *
+   * @param relativeError the served relative uncertainty, NaN when unknown ({@link #servedError()} then)
+   */
+  public double disagreeToleranceMs(double predictedMs, double relativeError) {
+    double u = Double.isFinite(relativeError) ? relativeError : servedError;
+    return disagreeUncertainties * u * predictedMs + triangleSlackMs;
   }
 
   private static void positive(String name, double v) {

@@ -89,7 +89,7 @@ public class ReportCorrectionsBenchmark {
       kept.put("s" + s, new ReportScreen.Kept(new ReportedServer(servers[s], Map.of(), null), ms));
     }
     ClientReport r = new ClientReport(me, null, landmarks(site), rtt, Set.of(), List.of("p:" + k, "k:" + (k % 10)), k);
-    return new ReportScreen.Screened(r, kept, Map.of(), 0, 0);
+    return new ReportScreen.Screened(r, kept, Map.of(), 0, 0, 0);
   }
 
   @Benchmark

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 class ContinentsTest {
-  /** The Azure regions' cities (../shared/data/azure54_latency/nodes.csv) land in the region column's continent. */
+  /** The Azure regions' cities (data/azure54_latency/nodes.csv) land in the region column's continent. */
   @Test
   void citiesLandInTheirContinent() {
     Object[][] cities = {

@@ -14,12 +14,17 @@ class NeighbourhoodCorrectionsTest {
   static final Coordinate CLIENT = new Coordinate(new double[] {0, 0}, 0);
   static final Coordinate SERVER = new Coordinate(new double[] {100, 0}, 0);
   static final Map<String, Double> LANDMARKS = Map.of("a", 10.0, "b", 20.0, "c", 30.0);
-  final ReportConfig config = ReportConfig.defaults();
+  /** The median and its defences without the shift bound (tested on its own below). */
+  final ReportConfig config = ReportConfig.defaults().with(Map.of("correctionBaseMs", "1000"));
 
   ReportScreen.Screened report(double rttMs, String group, long at) {
-    ClientReport r = new ClientReport(CLIENT, null, LANDMARKS, Map.of("s", rttMs), Set.of(), List.of(group), at);
+    return report(CLIENT, rttMs, List.of(group), at);
+  }
+
+  static ReportScreen.Screened report(Coordinate reporter, double rttMs, List<String> groups, long at) {
+    ClientReport r = new ClientReport(reporter, null, LANDMARKS, Map.of("s", rttMs), Set.of(), groups, at);
     return new ReportScreen.Screened(r, Map.of("s", new ReportScreen.Kept(new ReportedServer(SERVER, Map.of(), null), rttMs)),
-        Map.of(), 0, 0);
+        Map.of(), 0, 0, 0);
   }
 
   double factor(NeighbourhoodCorrections c) {
@@ -94,5 +99,51 @@ class NeighbourhoodCorrectionsTest {
     assertThatThrownBy(() -> config.with(Map.of("nope", "1"))).hasMessageContaining("unknown report setting nope");
     assertThatThrownBy(() -> config.with(Map.of("kernelMs", "x"))).hasMessageContaining("not a number");
     assertThatThrownBy(() -> config.with(Map.of("maxFactor", "0.5"))).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aCorrectionMovesAPredictionOnlyAsFarAsItsAgreeingNetworksAllow() {
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(ReportConfig.defaults());
+    // the prediction is 100 ms; one network saying 60 moves it by 5 ms + 10 % = 15 ms, not 40
+    c.add(report(CLIENT, 60, List.of("p:1", "a:1"), 0));
+    assertThat(factor(c)).isCloseTo(0.85, within(1e-9));
+    // more prefixes of the same AS are the same network: still 15 ms
+    for (int i = 2; i <= 5; i++) c.add(report(CLIENT, 60, List.of("p:" + i, "a:1"), 0));
+    assertThat(factor(c)).isCloseTo(0.85, within(1e-9));
+    // a second and third independent network: 5 ms + 30 % = 35 ms
+    c.add(report(CLIENT, 60, List.of("p:6", "a:2"), 0));
+    c.add(report(CLIENT, 60, List.of("p:7", "a:3"), 0));
+    assertThat(factor(c)).isCloseTo(0.65, within(1e-9));
+  }
+
+  @Test
+  void aServerReportedCloserByNetworksFarApartIsFlaggedAndNotPromoted() {
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(ReportConfig.defaults().with(Map.of("promotedNetworks", "3")));
+    // three networks at one site seeing the server closer than predicted: local knowledge, not flagged
+    for (int i = 0; i < 3; i++) c.add(report(CLIENT, 40, List.of("p:" + i, "a:" + i), 0));
+    assertThat(c.promotedServers()).isZero();
+    assertThat(factor(c)).isLessThan(1.0);
+    // a report just within what one network may move (5 ms + 10 %) from elsewhere does not count
+    c.add(report(new Coordinate(new double[] {0, -50}, 0), 100, List.of("p:8", "a:8"), 0));
+    assertThat(c.promotedServers()).isZero();
+    // the same from a second place 50 ms away: flagged (three networks, two places), and the client near
+    // one of them is not served the promotion
+    c.add(report(new Coordinate(new double[] {0, 50}, 0), 40, List.of("p:9", "a:1"), 0));
+    assertThat(c.promotedServers()).isEqualTo(1);
+    assertThat(c.promoted("s")).isTrue();
+    assertThat(factor(c)).isEqualTo(1.0);
+    // once the observations age out, the flag clears
+    c.forget(ReportConfig.defaults().maxAgeMillis() + 1);
+    assertThat(c.promotedServers()).isZero();
+  }
+
+  @Test
+  void theCorrectionBoundIsValidated() {
+    CorrectionBound b = new CorrectionBound(5, 0.1);
+    assertThat(b.maxShiftMs(100, 0)).isEqualTo(5.0);
+    assertThat(b.maxShiftMs(100, 2)).isCloseTo(25.0, within(1e-9));
+    assertThat(b.limit(0.01, 2, 1)).isCloseTo(0.05, within(1e-9)); // 2 ms -> 0.1 ms floor
+    assertThat(b.limit(3, 100, 0)).isCloseTo(1.05, within(1e-9));
+    assertThatThrownBy(() -> new CorrectionBound(-1, 0.1)).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -89,4 +89,38 @@ class ReportScreenTest {
     assertThat(screen.screen(report(every(42), frankfurt), servers::get).kept()).isEmpty();
     assertThat(screen.screen(report(every(42), null), servers::get).kept()).hasSize(10);
   }
+
+  @Test
+  void fiveMsToEveryServerWithoutLandmarkRttsIsRefused() {
+    // no landmark RTTs and no location: no bounds at all; the coordinator's predictions (40-49 ms) refuse it
+    ClientReport bare = new ClientReport(Coordinate.of(0, 0), null, Map.of(), every(5), Set.of(), List.of("g"), 0);
+    ReportScreen.Screened s = screen.screen(bare, servers::get);
+    assertThat(s.kept()).isEmpty();
+    assertThat(s.dropped()).containsEntry(ReportScreen.Reason.NO_LANDMARKS, 10);
+  }
+
+  @Test
+  void aReportWithoutLandmarkRttsIsKeptWhenItsServersLocateIt() {
+    ClientReport bare = new ClientReport(Coordinate.of(0, 0), null, Map.of("a", 10.0), every(42), Set.of(), List.of("g"), 0);
+    assertThat(screen.screen(bare, servers::get).kept()).hasSize(10);
+    // too few servers to locate it by
+    Map<String, Double> two = Map.of("s0", 42.0, "s1", 43.0);
+    ClientReport small = new ClientReport(Coordinate.of(0, 0), null, Map.of(), two, Set.of(), List.of("g"), 0);
+    assertThat(screen.screen(small, servers::get).dropped()).containsEntry(ReportScreen.Reason.NO_LANDMARKS, 2);
+  }
+
+  @Test
+  void rttsWithinTheBoundsThatDisagreeWithThePredictionsCountAgainstTheReport() {
+    // 120 ms is within the landmarks' bounds (27-185 ms) but far from the predicted 40-49 ms
+    ReportScreen.Screened s = screen.screen(report(every(120), null), servers::get);
+    assertThat(s.disagreeing()).isEqualTo(10);
+    assertThat(s.dropped()).containsEntry(ReportScreen.Reason.CONTRADICTS_PREDICTIONS, 10);
+    // a few of them in an honest report are kept: the corrections are what reports are for
+    Map<String, Double> rtt = every(42);
+    rtt.put("s0", 120.0);
+    rtt.put("s1", 120.0);
+    assertThat(screen.screen(report(rtt, null), servers::get).kept()).hasSize(10);
+    // a wider served uncertainty believes them
+    assertThat(screen.screen(report(every(120), null), servers::get, 1.0).kept()).hasSize(10);
+  }
 }

@@ -68,6 +68,19 @@ public final class ApiServer implements AutoCloseable {
   public static ApiServer start(InetSocketAddress bind, Path tlsCert, Path tlsKey, ApiKeys apiKeys,
       List<BindableService> services, java.util.function.Consumer<String> unauthenticated,
       java.util.function.Consumer<String> rateLimited) throws IOException {
+    return start(bind, tlsCert, tlsKey, apiKeys,
+        apiKeys == null ? AnonymousAccess.UNLIMITED : AnonymousAccess.REFUSED,
+        services, unauthenticated, rateLimited);
+  }
+
+  /**
+   * The same, with calls without an API key admitted as {@code anonymous} says (per network prefix,
+   * refused, or unlimited).
+   */
+  public static ApiServer start(InetSocketAddress bind, Path tlsCert, Path tlsKey, ApiKeys apiKeys,
+      AnonymousAccess anonymous, List<BindableService> services,
+      java.util.function.Consumer<String> unauthenticated, java.util.function.Consumer<String> rateLimited)
+      throws IOException {
     java.util.function.BiConsumer<String, ApiKeyInterceptor.Refusal> refused = (method, why) -> {
       if (why == ApiKeyInterceptor.Refusal.UNAUTHENTICATED) unauthenticated.accept(method);
       else rateLimited.accept(method);
@@ -80,19 +93,19 @@ public final class ApiServer implements AutoCloseable {
     ExecutorService executor = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
         Thread.ofPlatform().name("grpc-", 0).daemon().factory());
     NettyServerBuilder b = NettyServerBuilder.forAddress(bind, creds).executor(executor);
-    // one key interceptor for every service and the HTTP face too: a key's rate is shared by all
-    ServerInterceptor[] guards = apiKeys == null ? new ServerInterceptor[] {new StatusExceptionInterceptor()}
-        : new ServerInterceptor[] {new StatusExceptionInterceptor(), new ApiKeyInterceptor(apiKeys, System::nanoTime, refused)};
+    // one key interceptor for every service and the HTTP face too: a key's rate, and a network's, is shared by all
+    ApiKeyInterceptor admission = new ApiKeyInterceptor(apiKeys, anonymous, System::nanoTime, refused);
+    ServerInterceptor[] guards = {new StatusExceptionInterceptor(), admission};
     for (BindableService s : services) {
       b.addService(ServerInterceptors.intercept(s, guards));
     }
     b.addService(health.getHealthService());
-    b.addService(apiKeys == null ? ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance())
-        : ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance(), new ApiKeyInterceptor(apiKeys, System::nanoTime)));
+    b.addService(ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance(), admission));
     health.setStatus("", ServingStatus.NOT_SERVING);
     Server server = b.build().start();
-    log.info("gRPC listening on {}{}{}", server.getListenSockets().getFirst(), tlsCert == null ? "" : " (TLS)",
-        apiKeys == null ? "" : " (API keys: " + apiKeys.ratePerKey().size() + ")");
+    log.info("gRPC listening on {}{}{}, calls without a key: {}", server.getListenSockets().getFirst(),
+        tlsCert == null ? "" : " (TLS)", apiKeys == null ? "" : " (API keys: " + apiKeys.ratePerKey().size() + ")",
+        anonymous.describe());
     return new ApiServer(server, health, executor, guards);
   }
 

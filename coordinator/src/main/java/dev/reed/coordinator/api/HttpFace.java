@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * /reed.v1.ReedService/Locate} with {@code Content-Type: application/json}), gRPC-Web, gRPC, and
  * the web page's static files at {@code /} (classpath {@code dev/reed/web/}, module {@code web}).
  * The services sit behind {@link ApiServer#guard}: the same validation, API keys ({@code x-api-key}
- * header) and per-key rate buckets as the gRPC port. CORS for the configured origins. The Netty gRPC
- * port is left as it is.
+ * header) and per-key rate buckets as the gRPC port, and the same buckets per network prefix for
+ * calls without a key; the static files spend those anonymous buckets too (HTTP 429 over them), so
+ * a flood of page loads costs its network what a flood of calls does. CORS for the configured
+ * origins. The Netty gRPC port is left as it is.
  */
 public final class HttpFace implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpFace.class);
@@ -49,6 +51,15 @@ public final class HttpFace implements AutoCloseable {
    *     responses ({@code ReedServiceGrpc.bindService}), not the gRPC port's pre-encoded binding
    */
   public static HttpFace start(InetSocketAddress bind, List<String> corsOrigins, List<ServerServiceDefinition> services) {
+    return start(bind, corsOrigins, services, AnonymousAccess.UNLIMITED);
+  }
+
+  /**
+   * The same, with the static files limited as {@code anonymous} limits calls without a key (pass
+   * the gRPC port's: one bucket per network for both).
+   */
+  public static HttpFace start(InetSocketAddress bind, List<String> corsOrigins, List<ServerServiceDefinition> services,
+      AnonymousAccess anonymous) {
     GrpcServiceBuilder grpc = GrpcService.builder()
         .supportedSerializationFormats(GrpcSerializationFormats.values())
         .enableUnframedRequests(true)
@@ -70,7 +81,10 @@ public final class HttpFace implements AutoCloseable {
         .service(grpc.build())
         .serviceUnder("/", FileService.builder(HttpFace.class.getClassLoader(), WEB_ROOT)
             .cacheControl("no-cache") // the page and the API change together on upgrade
-            .build());
+            .build()
+            .decorate((delegate, ctx, req) -> anonymous.take(anonymous.clients().resolve(ctx.remoteAddress(),
+                req.headers().getAll(dev.reed.coordinator.geo.ClientAddress.FORWARDED_FOR_HEADER)))
+                ? delegate.serve(ctx, req) : tooMany()));
     if (!corsOrigins.isEmpty()) {
       CorsServiceBuilder cors = corsOrigins.contains("*") ? CorsService.builderForAnyOrigin() : CorsService.builder(corsOrigins);
       b.decorator(cors
@@ -89,6 +103,13 @@ public final class HttpFace implements AutoCloseable {
     log.info("HTTP (JSON, gRPC-Web, gRPC, web page) on {}{}", url,
         corsOrigins.isEmpty() ? "" : ", CORS for " + String.join(" ", corsOrigins));
     return new HttpFace(server, url);
+  }
+
+  private static com.linecorp.armeria.common.HttpResponse tooMany() {
+    return com.linecorp.armeria.common.HttpResponse.of(com.linecorp.armeria.common.ResponseHeaders.builder(
+            com.linecorp.armeria.common.HttpStatus.TOO_MANY_REQUESTS).contentType(com.linecorp.armeria.common.MediaType.PLAIN_TEXT_UTF_8)
+            .set("retry-after", "1").build(),
+        com.linecorp.armeria.common.HttpData.ofUtf8("too many requests from this network without an API key\n"));
   }
 
   /** Says why a body does not parse (Armeria would answer INVALID_ARGUMENT without a message). */

@@ -17,8 +17,8 @@ import java.util.Locale;
 
 /**
  * Validates RPC input and maps it to the ranking module's types. Every rejection is
- * INVALID_ARGUMENT with a message that names the field and what is wrong with it (DESIGN.md
- * section 7: NaN, infinities, sizes, dimension mismatch never reach the index).
+ * INVALID_ARGUMENT with a message that names the field and what is wrong with it (docs/design.md
+ * section 6: NaN, infinities, sizes, dimension mismatch never reach the index).
  */
 final class RequestMapping {
   static final int DEFAULT_PAGE = 230;

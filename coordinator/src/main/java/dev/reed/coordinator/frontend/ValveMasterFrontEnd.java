@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ValveMasterFrontEnd implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ValveMasterFrontEnd.class);
-  /** One reply packet that satisfies every client seen (PROTOCOLS.md). */
+  /** One reply packet that satisfies every client seen (docs/protocols.md). */
   public static final int PAGE = 230;
 
   /** Counters for metrics and tests. */

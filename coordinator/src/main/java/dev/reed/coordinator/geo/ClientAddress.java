@@ -27,7 +27,10 @@ public final class ClientAddress implements ServerInterceptor {
   /** The client's address for this call, or absent when unknown (in-process transport, a malformed header). */
   public static final Context.Key<InetAddress> KEY = Context.key("reed-client-address");
 
-  static final Metadata.Key<String> FORWARDED_FOR = Metadata.Key.of("x-forwarded-for", Metadata.ASCII_STRING_MARSHALLER);
+  /** The header trusted proxies write. */
+  public static final String FORWARDED_FOR_HEADER = "x-forwarded-for";
+
+  static final Metadata.Key<String> FORWARDED_FOR = Metadata.Key.of(FORWARDED_FOR_HEADER, Metadata.ASCII_STRING_MARSHALLER);
 
   private final DenyList trusted;
 
@@ -48,9 +51,20 @@ public final class ClientAddress implements ServerInterceptor {
 
   @Override
   public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-    InetAddress client = resolve(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR), headers.getAll(FORWARDED_FOR));
+    InetAddress client = of(call, headers);
     if (client == null) return next.startCall(call, headers);
     return Contexts.interceptCall(Context.current().withValue(KEY, client), call, headers, next);
+  }
+
+  /** The client of a call; null when unknown. */
+  public InetAddress of(ServerCall<?, ?> call, Metadata headers) {
+    SocketAddress peer = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+    if (peer == null) {
+      // Armeria's calls (the HTTP face) carry no transport attributes: the peer is in its request context
+      com.linecorp.armeria.server.ServiceRequestContext ctx = com.linecorp.armeria.server.ServiceRequestContext.currentOrNull();
+      if (ctx != null) peer = ctx.remoteAddress();
+    }
+    return resolve(peer, headers.getAll(FORWARDED_FOR));
   }
 
   /**
@@ -58,7 +72,7 @@ public final class ClientAddress implements ServerInterceptor {
    *
    * @param forwardedFor every X-Forwarded-For header value, in order (null = none)
    */
-  InetAddress resolve(SocketAddress peer, Iterable<String> forwardedFor) {
+  public InetAddress resolve(SocketAddress peer, Iterable<String> forwardedFor) {
     if (!(peer instanceof InetSocketAddress isa) || isa.getAddress() == null) return null;
     InetAddress at = isa.getAddress();
     if (forwardedFor == null || !isTrusted(at)) return at;

@@ -11,7 +11,7 @@ import java.util.Arrays;
  *
  * <p>Why chunks: a byte string in its own array was a new object per server and round, referenced
  * from tables in the old generation; those references, not the bytes, were what young collections
- * spent most of their time on (docs/research/scale.md, items 68-70 and 73).
+ * spent most of their time on (docs/research/scale.md).
  */
 final class ByteChunks {
   private final int chunkBytes;
@@ -95,6 +95,11 @@ final class ByteChunks {
   /** Bytes the chunks hold, dead ones included. */
   long heldBytes() {
     return heldBytes;
+  }
+
+  /** Bytes appended and not yet released. */
+  long liveBytes() {
+    return liveBytes;
   }
 
   private int take(byte[] bytes) {

@@ -9,7 +9,7 @@ import java.util.Locale;
 /**
  * Conversions between the wire coordinate ({@code reed.v1.Coordinate}, ms) and the math module's
  * {@link Coordinate}, with the validation every boundary needs: finite components, height >= 0,
- * the deployment's dimension count (DESIGN.md section 7: coordinates never contain NaN/Inf).
+ * the deployment's dimension count (docs/design.md section 6: coordinates never contain NaN/Inf).
  */
 public final class CoordinateCodec {
   private CoordinateCodec() {}

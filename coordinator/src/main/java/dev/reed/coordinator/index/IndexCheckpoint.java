@@ -32,7 +32,7 @@ import java.util.zip.CheckedOutputStream;
  * to. A restarted replica starts from it and reads only the topic's newer records instead of the
  * whole compacted topic, as Kafka Streams restores a state store from its local checkpoint and the
  * changelog's tail. At 250,000 servers the whole topic took 3.3 s to read and 2.4 s to decode on the
- * loaded two cores (docs/research/scale.md, item 31), most of a restart; a checkpoint of the
+ * loaded two cores (docs/research/scale.md), most of a restart; a checkpoint of the
  * coordinate records themselves still needed the decode (3.5 s, item 33), so this one holds the
  * decoded form and is read with no parsing at all.
  *

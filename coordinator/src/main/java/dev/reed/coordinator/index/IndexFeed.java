@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the small compacted topics in full (reed.coordinates, reed.landmark-coordinates,
  * reed.landmarks, reed.targets) and keeps a {@link ServingState} that queries read through one
- * volatile reference (DESIGN.md section 2: every replica holds the full coordinate index). A
+ * volatile reference (docs/design.md section 2: every replica holds the full coordinate index). A
  * restarted replica serves from these topics as soon as it has read them to the end, seconds
  * after start, long before its windows are rebuilt; with a local {@link IndexCheckpoint} it serves
  * the checkpoint once the small topics are read, and reads the coordinate records written after it
@@ -89,6 +89,8 @@ public final class IndexFeed implements AutoCloseable {
   private final AtomicLong rebuilds = new AtomicLong();
   /** The current state's servers per integrity verdict, by {@link IntegrityKind#ordinal()}. */
   private volatile long[] integrityKinds = new long[IntegrityKind.values().length];
+  /** The template chunks at the current state's build: the feed thread writes them, a scrape reads this. */
+  private volatile ChunkBytes templateChunks = ChunkBytes.NONE;
   private final CountDownLatch caughtUp = new CountDownLatch(1);
   private final Thread thread;
   /**
@@ -534,6 +536,7 @@ public final class IndexFeed implements AutoCloseable {
     state.set(new ServingState(index, coordinates, coordinates.templates(), lm.coordinates(), lm.anchors(), announced,
         catalog, lm.epoch(), clock.instant(), dimensions, heightModel, ids, lm.quarantined(), table::template));
     integrityKinds = table.integrityKinds();
+    templateChunks = servers.templateChunks();
     rebuilds.incrementAndGet();
     onRebuild.run();
   }
@@ -541,10 +544,15 @@ public final class IndexFeed implements AutoCloseable {
   /**
    * Servers of the current state with the host integrity check's verdict {@code kind}, counted at
    * its build: a metric scrape that streamed the state's 250,000 templates per kind cost the scale
-   * harness's replicas 6.3-7.9 % of a core at one scrape every 500 ms (docs/research/scale.md, item 43).
+   * harness's replicas 6.3-7.9 % of a core at one scrape every 500 ms (docs/research/scale.md).
    */
   public long servers(IntegrityKind kind) {
     return integrityKinds[kind.ordinal()];
+  }
+
+  /** The bytes the servers' template chunks held and had live at the current state's build. */
+  public ChunkBytes templateChunks() {
+    return templateChunks;
   }
 
   @Override

@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>Only bytes, in one run of an array: every replica holds one per server of the deployment, and
  * re-reads each server's coordinate every round, so every object a server's entry is made of is one
- * more that young collections copy (docs/research/scale.md, ninth pass); the feed keeps the runs in
+ * more that young collections copy (docs/research/scale.md); the feed keeps the runs in
  * shared chunks ({@link ByteChunks}) and makes a template on demand. Before, each also held the
  * parsed message with its {@code LandmarkRtt} objects and a second encoding with the ids spelled
  * out; with the other changes of the second scale pass a replica's heap at 250,000 x 30 went from

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * each new coordinate was five new objects referenced from the feed's map in the old generation,
  * and a young collection's time went on following such references (card scanning, ~40 % of its
  * CPU in a perf profile) more than on copying: a diagnostic feed that made nothing new per server
- * halved the pauses (docs/research/scale.md, items 68-70, 73). Here a coordinate costs no object
+ * halved the pauses (docs/research/scale.md). Here a coordinate costs no object
  * that outlives the record's decoding, and the only references stored are to the key (new servers
  * only) and to attributes most servers share.
  *
@@ -92,9 +92,9 @@ final class ServerColumns {
     integrity = Arrays.copyOf(integrity, n);
   }
 
-  /** Bytes the template chunks hold, dead ones included. */
-  long templateBytes() {
-    return templates.heldBytes();
+  /** The template chunks' held and live bytes. */
+  ChunkBytes templateChunks() {
+    return ChunkBytes.of(templates);
   }
 
   /** A ranking index of every server; {@link #table} then gives the state's copy of the rest. */

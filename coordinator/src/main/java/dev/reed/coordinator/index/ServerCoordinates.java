@@ -12,7 +12,7 @@ import java.util.Map;
  * integrity and, as ~4 bytes a landmark, the landmark RTTs, and after them the few bytes a
  * ranking does not return: update time, round, placement, {@link #rest}). Every replica holds every server,
  * and parsed coordinates with their {@code LandmarkRtt} objects were the largest item of a
- * replica's heap in a class histogram at 50,000 x 15 (docs/research/scale.md, finding 3). A read
+ * replica's heap in a class histogram at 50,000 x 15 (docs/research/scale.md). A read
  * costs a parse: callers that read every server often (the metrics) count from the templates.
  *
  * <p>Immutable, like the state that holds it.

@@ -20,7 +20,7 @@ import java.util.function.Predicate;
  * <p>Why not a copy of the feed's map: a state lives until the next rebuild (about a second), so
  * it is alive at many young collections and copied by them. Primitive arrays are copied without
  * looking inside; a map of 250,000 servers is a million references a collection visits
- * (docs/research/scale.md, ninth and eleventh passes).
+ * (docs/research/scale.md).
  */
 final class ServerTable extends AbstractMap<String, IndexedServer> {
   private static final IntegrityKind[] KINDS = IntegrityKind.values();

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Sets refused records aside on {@code reed.dead-letter}, bytes unchanged, with the reason and
  * the record's origin in headers ({@code reed.reason}, {@code reed.source-topic},
  * {@code reed.source-partition}, {@code reed.source-offset}): nothing is lost silently and nothing
- * invalid reaches the embedding (DESIGN.md section 7).
+ * invalid reaches the embedding (docs/design.md section 6).
  */
 public final class DeadLetters {
   private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);

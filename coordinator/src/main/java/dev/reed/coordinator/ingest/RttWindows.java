@@ -9,7 +9,7 @@ import java.util.Arrays;
  * (measured in RttWindowsTest and the README). Blocks rather than one array: one array grew by
  * doubling, and a replica taking on 125,000 targets copied 10, 20, 40 and 80 MB arrays inside its
  * first round and held half an array unused after the last doubling (22.4 B a pair of windows
- * against 21.4 B with blocks at 250,000 x 30, docs/research/scale.md, item 78); a new block copies
+ * against 21.4 B with blocks at 250,000 x 30, docs/research/scale.md); a new block copies
  * nothing. A slot holds the RTT as a 16-bit code ({@link #encode}), {@link #LOSS} for a timeout or
  * error, or {@link #EMPTY} when the landmark sent nothing for that round; the pair's newest round
  * takes the last two. Every replica holds its share of T x L pairs, and with 4-byte RTTs the

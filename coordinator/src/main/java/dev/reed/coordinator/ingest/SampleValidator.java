@@ -11,7 +11,7 @@ import java.util.function.Predicate;
 /**
  * Decides whether a decoded sample may enter the windows. Every rule names what is wrong, and the
  * reason goes to the dead-letter topic's header, so an operator can see why a landmark's data was
- * refused (DESIGN.md section 7: nothing is lost silently, nothing invalid reaches the embedding).
+ * refused (docs/design.md section 6: nothing is lost silently, nothing invalid reaches the embedding).
  */
 public final class SampleValidator {
 

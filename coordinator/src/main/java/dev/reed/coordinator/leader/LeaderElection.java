@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.time.Duration;
 
 /**
- * Who runs the once-per-deployment work: the landmark embedding and the catalog (DESIGN.md
+ * Who runs the once-per-deployment work: the landmark embedding and the catalog (docs/design.md
  * section 2). Standalone is always leader; in Kubernetes a Lease decides, so exactly one replica
  * leads and another takes over when it stops renewing.
  */

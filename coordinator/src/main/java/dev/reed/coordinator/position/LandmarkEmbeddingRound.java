@@ -119,7 +119,7 @@ public final class LandmarkEmbeddingRound {
    * What a round reads of the serving state: its landmarks, not its servers. A round runs on the
    * embedding thread for up to tens of seconds while the feed builds new states; holding a whole
    * state there kept a superseded index (~80 MB at 250,000 servers) alive on the leader
-   * (docs/research/scale.md, seventh pass).
+   * (docs/research/scale.md).
    *
    * @param announcements latest announcement per landmark id
    * @param coordinates landmark coordinates of epoch {@code epoch}, by id
@@ -271,7 +271,7 @@ public final class LandmarkEmbeddingRound {
     lastQuarantined = Set.copyOf(shown.keySet());
     // the next round sees this solution as the previous one: solving the same mesh again only confirms it (same
     // seed, aligned to itself), and that solve cost the leader ~10 s of a core in the middle of the scale harness's
-    // first round (docs/research/scale.md, item 44)
+    // first round (docs/research/scale.md)
     lastUnchanged = new Unchanged(List.copyOf(ids), d, List.copyOf(e.coordinates()), Set.copyOf(ids), median);
     return new Result(ids.size(), leftOut, true, epoch, median, null);
   }

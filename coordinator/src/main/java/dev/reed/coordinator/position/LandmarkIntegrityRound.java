@@ -147,7 +147,7 @@ public final class LandmarkIntegrityRound {
    * round, whatever the windows' order. Each key is hashed once and sorted as a primitive (CRC in the
    * high bits, position in the low 31): the round runs every few seconds over every owned target, and
    * a comparator that hashed both keys at each comparison made 9 % of a replica's allocation at
-   * 250,000 x 30 (JFR allocation samples; docs/research/scale.md, fourth pass).
+   * 250,000 x 30 (JFR allocation samples; docs/research/scale.md).
    */
   static List<TargetWindows.Target> sample(List<TargetWindows.Target> all, int limit) {
     long[] order = new long[all.size()];

@@ -1,6 +1,9 @@
 package dev.reed.coordinator.reports;
 
 import com.google.protobuf.Timestamp;
+import dev.reed.coordinates.Coordinate;
+import dev.reed.coordinates.reports.ReportConfig;
+import dev.reed.coordinates.reports.ReportScreen;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.proto.Endpoints;
@@ -12,11 +15,13 @@ import dev.reed.proto.v1.ReportDrop;
 import dev.reed.proto.v1.ReportDropReason;
 import dev.reed.proto.v1.ReportMeasurementsRequest;
 import dev.reed.proto.v1.ReportMeasurementsResponse;
+import dev.reed.proto.v1.ServerCoordinate;
 import dev.reed.proto.v1.ServerMeasurement;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -48,7 +53,7 @@ public final class ReportIntake implements AutoCloseable {
   /** Why a report was refused (metric label {@code reason}, lower case). */
   public enum Rejection {
     UNAUTHENTICATED, RATE_LIMITED, TOO_LARGE, MISSING_COORDINATE, BAD_COORDINATE, BAD_LOCATION, BAD_TIME,
-    NO_SERVERS, TOO_MANY_SERVERS, TOO_MANY_LANDMARKS, BAD_ENDPOINT, BAD_RTT, DUPLICATE, UNKNOWN_SERVERS;
+    NO_SERVERS, TOO_MANY_SERVERS, TOO_MANY_LANDMARKS, BAD_ENDPOINT, BAD_RTT, DUPLICATE, UNKNOWN_SERVERS, NO_LANDMARKS;
 
     public String label() {
       return name().toLowerCase(Locale.ROOT);
@@ -75,6 +80,8 @@ public final class ReportIntake implements AutoCloseable {
   private final Producer<byte[], byte[]> producer;
   private final Clock clock;
   private final long maxAgeMillis;
+  private final ReportScreen screen;
+  private final int minLandmarks;
   private final Map<Rejection, AtomicLong> rejected = new EnumMap<>(Rejection.class);
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong publishFailures = new AtomicLong();
@@ -89,16 +96,20 @@ public final class ReportIntake implements AutoCloseable {
 
   /**
    * @param asn the AS number announcing an address, null when unknown (no AS database)
-   * @param maxAgeMillis a discovery older than this is refused (the corrections would forget it at once)
+   * @param config the report learning's settings: a discovery older than its maximum age is refused
+   *     (the corrections would forget it at once), and so is a report with fewer landmark RTTs than
+   *     its minimum that its servers do not locate ({@link ReportScreen#locatedByServers})
    */
   public ReportIntake(Supplier<ServingState> state, GroupKeys groups, Function<InetAddress, Long> asn,
-      Producer<byte[], byte[]> producer, Clock clock, long maxAgeMillis) {
+      Producer<byte[], byte[]> producer, Clock clock, ReportConfig config) {
     this.state = state;
     this.groups = groups;
     this.asn = asn;
     this.producer = producer;
     this.clock = clock;
-    this.maxAgeMillis = maxAgeMillis;
+    this.maxAgeMillis = config.maxAgeMillis();
+    this.screen = new ReportScreen(config);
+    this.minLandmarks = config.minLandmarks();
     for (Rejection r : Rejection.values()) rejected.put(r, new AtomicLong());
   }
 
@@ -163,8 +174,9 @@ public final class ReportIntake implements AutoCloseable {
     int size = req.getSerializedSize();
     if (size > MAX_BYTES) throw new Rejected(Rejection.TOO_LARGE, "report is " + size + " bytes, at most " + MAX_BYTES);
     if (!req.hasClient()) throw new Rejected(Rejection.MISSING_COORDINATE, "client (the coordinate) is required");
+    Coordinate position;
     try {
-      CoordinateCodec.fromProto(req.getClient(), s.dimensions(), "client");
+      position = CoordinateCodec.fromProto(req.getClient(), s.dimensions(), "client");
     } catch (IllegalArgumentException e) {
       throw new Rejected(Rejection.BAD_COORDINATE, e.getMessage());
     }
@@ -235,9 +247,31 @@ public final class ReportIntake implements AutoCloseable {
       throw new Rejected(Rejection.UNKNOWN_SERVERS, "servers: none of the " + n + " is a server this coordinator ranks"
           + (n == 1 ? " (" + seen.iterator().next() + ")" : ""));
     }
+    if (b.getLandmarkRttsCount() < minLandmarks && !locatedByServers(b, position, s)) {
+      throw new Rejected(Rejection.NO_LANDMARKS, "landmark_rtts: a report needs the RTTs to at least " + minLandmarks
+          + " landmarks (got " + b.getLandmarkRttsCount() + " this coordinator knows), or RTTs to at least "
+          + ReportScreen.LOCATING_SERVERS + " servers that agree with the predictions from its coordinate");
+    }
     if (unknown > 0) drops.put(ReportDropReason.REPORT_DROP_REASON_UNKNOWN_SERVER, unknown);
     if (unknownLandmarks > 0) drops.put(ReportDropReason.REPORT_DROP_REASON_UNKNOWN_LANDMARK, unknownLandmarks);
     return b;
+  }
+
+  /** Whether the coordinator's predictions from the report's coordinate confirm its (known) servers' RTTs. */
+  private boolean locatedByServers(ClientReportRecord.Builder b, Coordinate position, ServingState s) {
+    Map<String, Double> rtts = new HashMap<>();
+    for (ServerMeasurement m : b.getServersList()) {
+      if (!m.getTimedOut()) rtts.put(Endpoints.key(m.getEndpoint()), m.getRttUs() / 1000.0);
+    }
+    return screen.locatedByServers(position, rtts, key -> {
+      ServerCoordinate c = s.servers().get(key);
+      if (c == null || !c.hasCoordinate()) return null;
+      try {
+        return CoordinateCodec.fromProto(c.getCoordinate(), s.dimensions(), key);
+      } catch (IllegalArgumentException e) {
+        return null;
+      }
+    }, Double.NaN);
   }
 
   private static void checkRtt(int us, String field) {

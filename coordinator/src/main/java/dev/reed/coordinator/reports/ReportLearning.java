@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * Learns from reed.client-reports on every replica (each reads the whole topic, with no consumer
  * group, as it reads the coordinates: every replica serves every client, so each must know every
  * report). A report is screened against this replica's current servers ({@link ReportScreen}: the
- * landmarks' triangle bounds, the light floor) and its believed RTTs added to the
+ * landmarks' triangle bounds, the light floor, the predictions with the uncertainty the rankings serve) and its believed RTTs added to the
  * {@link NeighbourhoodCorrections} the rankings read. On start it rewinds to the reports of the last
  * {@link ReportConfig#maxAgeMillis()} (older ones would be forgotten at once). Observations age out:
  * {@link NeighbourhoodCorrections#forget} runs every {@link #FORGET_EVERY}.
@@ -83,6 +83,8 @@ public final class ReportLearning implements AutoCloseable {
   private int loggedReports;
   private int loggedKept;
   private final Map<ReportScreen.Reason, Integer> loggedDropped = new EnumMap<>(ReportScreen.Reason.class);
+  /** The servers flagged as promoted when last looked at (ingest thread only). */
+  private Set<String> promoted = Set.of();
 
   public ReportLearning(KafkaClients kafka, String clientId, Supplier<ServingState> state, Supplier<GeoModel> geo,
       NeighbourhoodCorrections corrections, ReportConfig config, Clock clock) {
@@ -158,6 +160,7 @@ public final class ReportLearning implements AutoCloseable {
           lastForget = now;
           int n = corrections.forget(now);
           forgotten.addAndGet(n);
+          logPromoted();
           if (n > 0) {
             log.info("client reports: {} observations aged out, {} left on {} servers", n, corrections.observations(),
                 corrections.servers());
@@ -190,6 +193,8 @@ public final class ReportLearning implements AutoCloseable {
     ServingState s = state.get();
     GeoModel g = geo.get();
     Map<String, ReportedServer> known = new HashMap<>();
+    // the uncertainty the rankings serve with a coordinate prediction; NaN until cross-validated
+    double servedError = g.errors().coordinates();
     int n = 0;
     int keptHere = 0;
     Map<ReportScreen.Reason, Integer> droppedHere = new EnumMap<>(ReportScreen.Reason.class);
@@ -197,7 +202,8 @@ public final class ReportLearning implements AutoCloseable {
       ClientReport report = decode(r, s.dimensions());
       if (report == null) continue;
       n++;
-      ReportScreen.Screened screened = screen.screen(report, key -> known.computeIfAbsent(key, k -> server(s, g, k)));
+      ReportScreen.Screened screened = screen.screen(report, key -> known.computeIfAbsent(key, k -> server(s, g, k)),
+          servedError);
       screened.dropped().forEach((reason, c) -> {
         dropped.get(reason).addAndGet(c);
         droppedHere.merge(reason, c, Integer::sum);
@@ -209,6 +215,23 @@ public final class ReportLearning implements AutoCloseable {
     loggedReports += n;
     loggedKept += keptHere;
     droppedHere.forEach((reason, c) -> loggedDropped.merge(reason, c, Integer::sum));
+    logPromoted();
+  }
+
+  /** One line per server flagged or cleared as promoted by client reports since the last look. */
+  private void logPromoted() {
+    Set<String> now = corrections.promotedKeys();
+    if (now.equals(promoted)) return;
+    for (String key : now) {
+      if (!promoted.contains(key)) {
+        log.info("server {}: flagged as promoted by client reports (reporters at several places report it nearer than "
+            + "the landmarks do); its predictions are no longer lowered", key);
+      }
+    }
+    for (String key : promoted) {
+      if (!now.contains(key)) log.info("server {}: no longer flagged as promoted by client reports", key);
+    }
+    promoted = now;
   }
 
   private void summary(String when) {

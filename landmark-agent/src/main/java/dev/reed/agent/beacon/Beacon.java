@@ -3,6 +3,7 @@ package dev.reed.agent.beacon;
 import dev.reed.probe.responder.GameQueryResponder;
 import dev.reed.probe.responder.ReplyDelay;
 import dev.reed.proto.v1.ServerInfo;
+import dev.reed.runtime.PrefixBuckets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
@@ -26,8 +27,19 @@ public final class Beacon implements AutoCloseable {
   /** @param delay artificial reply delay; {@link ReplyDelay#NONE} outside the testbed */
   public static Beacon start(InetSocketAddress bind, String landmarkId, String region, String version, ReplyDelay delay)
       throws IOException {
+    return start(bind, landmarkId, region, version, delay, null);
+  }
+
+  /**
+   * The same, answering each network prefix at most at its rate ({@code --beacon-rate}): a beacon
+   * answers anyone, so without it one host could keep it busy from a whole /64.
+   *
+   * @param limit queries per network prefix, or null for none
+   */
+  public static Beacon start(InetSocketAddress bind, String landmarkId, String region, String version, ReplyDelay delay,
+      PrefixBuckets limit) throws IOException {
     ServerInfo info = info(landmarkId, region, version);
-    return new Beacon(GameQueryResponder.start(bind, () -> info, delay));
+    return new Beacon(GameQueryResponder.start(bind, () -> info, delay, limit == null ? client -> true : limit::take));
   }
 
   /** What the beacon says about itself. */

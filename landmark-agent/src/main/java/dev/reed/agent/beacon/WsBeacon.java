@@ -8,12 +8,15 @@ import com.linecorp.armeria.common.stream.StreamTimeoutMode;
 import com.linecorp.armeria.common.websocket.WebSocket;
 import com.linecorp.armeria.common.websocket.WebSocketCloseStatus;
 import com.linecorp.armeria.common.websocket.WebSocketFrame;
+import com.linecorp.armeria.common.websocket.WebSocketFrameType;
 import com.linecorp.armeria.common.websocket.WebSocketWriter;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.websocket.WebSocketService;
+import dev.reed.runtime.LoggedAddresses;
+import dev.reed.runtime.PrefixBuckets;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -31,9 +34,12 @@ import org.slf4j.LoggerFactory;
  * The landmark's WebSocket beacon, for web pages that cannot send UDP: it echoes every text or
  * binary frame of at most {@value WsBeaconConfig#MAX_FRAME_BYTES} bytes verbatim over the open
  * connection, so a page measures the RTT without the TCP and TLS handshakes. Guards: an Origin
- * allow-list (HTTP 403 at the upgrade), open connections per remote address (HTTP 429 at the
- * upgrade), frames per second per remote address (close 1008), oversized (1009) and fragmented
- * (1008) frames, and an idle timeout. Built on Armeria's WebSocket server; no HTTP parsing here.
+ * allow-list (HTTP 403 at the upgrade), open connections per network prefix (HTTP 429 at the
+ * upgrade), frames per second per network prefix (close 1008; every frame spends a token, PINGs
+ * too, so a connection kept open costs its holder the rate), oversized (1009) and fragmented
+ * (1008) frames, and an idle timeout. Limits count per prefix ({@link PrefixBuckets}: /24 of IPv4,
+ * /56 of IPv6), not per address: one host holds a whole IPv6 /64. No client address is logged
+ * unless {@link WsBeaconConfig#logClientAddresses()}. Built on Armeria's WebSocket server.
  */
 public final class WsBeacon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WsBeacon.class);
@@ -42,16 +48,14 @@ public final class WsBeacon implements AutoCloseable {
   static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
   /** Frames up to this size are decoded (and then refused with 1009 above 64 bytes); larger ones Armeria refuses itself. */
   private static final int DECODE_LIMIT = 4096;
-  /** Remote addresses remembered with no open connection before the idle ones are forgotten. */
-  private static final int MAX_REMEMBERED_PEERS = 10_000;
 
   /** Why a connection or frame was refused, as the metric tag {@code reason}. */
   public enum Rejection {
     /** Origin header not in the allow-list. */
     ORIGIN,
-    /** The remote address already holds its maximum of open connections. */
+    /** The remote address's prefix already holds its maximum of open connections. */
     CONNECTIONS,
-    /** The remote address sent frames faster than its rate. */
+    /** The remote address's prefix sent frames faster than its rate. */
     RATE,
     /** A frame over 64 bytes. */
     OVERSIZE,
@@ -64,10 +68,12 @@ public final class WsBeacon implements AutoCloseable {
 
   private final WsBeaconConfig config;
   private final EchoDelay delay;
-  private final LongSupplier nanos;
   private final Server server;
   private final String url;
-  private final Map<InetAddress, Peer> peers = new ConcurrentHashMap<>();
+  private final PrefixBuckets frames;
+  private final LoggedAddresses shown;
+  /** Open connections per prefix; a prefix leaves the map when its last connection closes. */
+  private final Map<PrefixBuckets.Prefix, Integer> connections = new ConcurrentHashMap<>();
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong open = new AtomicLong();
   private final AtomicLong echoed = new AtomicLong();
@@ -84,7 +90,8 @@ public final class WsBeacon implements AutoCloseable {
   public WsBeacon(WsBeaconConfig config, InetAddress advertisedHost, EchoDelay delay, LongSupplier nanos) {
     this.config = config;
     this.delay = delay == null ? EchoDelay.NONE : delay;
-    this.nanos = nanos;
+    this.frames = PrefixBuckets.of(PrefixBuckets.Limit.perSecond(config.messagesPerSecond()), nanos);
+    this.shown = new LoggedAddresses(config.logClientAddresses());
     for (Rejection r : Rejection.values()) rejected.put(r, new AtomicLong());
     WebSocketService ws = WebSocketService.builder((ctx, in) -> handle(ctx, in))
         .maxFramePayloadLength(DECODE_LIMIT)
@@ -104,8 +111,8 @@ public final class WsBeacon implements AutoCloseable {
         .service("/", admitted)
         // echoes hold no state worth draining: close connections at once on shutdown
         .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO)
-        // a global cap too, so that many addresses together cannot exhaust file descriptors
-        .maxNumConnections(config.maxConnectionsPerAddress() * 1000);
+        // a global cap too, so that many prefixes together cannot exhaust file descriptors
+        .maxNumConnections(config.maxConnectionsPerPrefix() * 1000);
     if (config.tls()) {
       b.https(config.bind()).tls(config.tlsCert().toFile(), config.tlsKey().toFile());
     } else {
@@ -120,9 +127,10 @@ public final class WsBeacon implements AutoCloseable {
     String host = shown.getHostString();
     if (host.contains(":")) host = "[" + host + "]";
     this.url = (config.tls() ? "wss://" : "ws://") + host + ":" + shown.getPort() + "/";
-    log.info("WebSocket beacon on {} (announced as {}), origins {}, at most {} connections and {} frames/s per address",
-        bound, url, config.origins().isEmpty() ? "any" : config.origins(), config.maxConnectionsPerAddress(),
-        config.messagesPerSecond());
+    log.info("WebSocket beacon on {} (announced as {}), origins {}, at most {} connections and {} frames/s (burst {}) "
+        + "per /24 or /56; client addresses {}", bound, url, config.origins().isEmpty() ? "any" : config.origins(),
+        config.maxConnectionsPerPrefix(), config.messagesPerSecond(), frames.limit().burst(),
+        config.logClientAddresses() ? "logged" : "not logged");
   }
 
   /** The URL announced on reed.landmarks. */
@@ -140,80 +148,43 @@ public final class WsBeacon implements AutoCloseable {
     return new Counters(accepted.get(), open.get(), echoed.get(), Map.copyOf(r));
   }
 
-  /** The per-address state: open connections and the frame token bucket shared by them. */
-  private final class Peer {
-    int connections;
-    double tokens;
-    long last;
-
-    Peer(long now) {
-      tokens = config.messagesPerSecond();
-      last = now;
-    }
-
-    /** One frame from the bucket; false when the address is over its rate. */
-    synchronized boolean take(long now) {
-      double burst = config.messagesPerSecond();
-      tokens = Math.min(burst, tokens + (now - last) / 1e9 * config.messagesPerSecond());
-      last = now;
-      if (tokens < 1) return false;
-      tokens -= 1;
-      return true;
-    }
-
-    synchronized boolean idle(long now) {
-      return connections == 0 && tokens + (now - last) / 1e9 * config.messagesPerSecond() >= config.messagesPerSecond();
-    }
-  }
-
   /** @return the refusal, or null when the upgrade may go ahead */
   private HttpResponse admit(ServiceRequestContext ctx, String origin) {
     if (!config.origins().isEmpty() && origin != null && !config.origins().contains(origin)) {
       rejected.get(Rejection.ORIGIN).incrementAndGet();
-      log.debug("WebSocket from {} refused: origin {} not allowed", ctx.remoteAddress(), origin);
+      log.debug("WebSocket from {} refused: origin {} not allowed", shown.of(ctx.remoteAddress()), origin);
       return HttpResponse.of(HttpStatus.FORBIDDEN, MediaType.PLAIN_TEXT_UTF_8, "origin not allowed");
     }
-    InetAddress address = ctx.remoteAddress().getAddress();
-    long now = nanos.getAsLong();
+    PrefixBuckets.Prefix prefix = frames.prefix(ctx.remoteAddress().getAddress());
     boolean[] admitted = {false};
-    peers.compute(address, (k, p) -> {
-      Peer peer = p == null ? new Peer(now) : p;
-      synchronized (peer) {
-        if (peer.connections < config.maxConnectionsPerAddress()) {
-          peer.connections++;
-          admitted[0] = true;
-        }
-      }
-      return peer;
+    connections.compute(prefix, (k, n) -> {
+      int open = n == null ? 0 : n;
+      if (open >= config.maxConnectionsPerPrefix()) return n;
+      admitted[0] = true;
+      return open + 1;
     });
     if (!admitted[0]) {
       rejected.get(Rejection.CONNECTIONS).incrementAndGet();
-      log.debug("WebSocket from {} refused: {} connections open", address, config.maxConnectionsPerAddress());
-      return HttpResponse.of(HttpStatus.TOO_MANY_REQUESTS, MediaType.PLAIN_TEXT_UTF_8, "too many connections from this address");
+      log.debug("WebSocket from {} refused: its prefix holds {} connections", shown.of(ctx.remoteAddress()),
+          config.maxConnectionsPerPrefix());
+      return HttpResponse.of(HttpStatus.TOO_MANY_REQUESTS, MediaType.PLAIN_TEXT_UTF_8, "too many connections from this network");
     }
     accepted.incrementAndGet();
     open.incrementAndGet();
     // the log completes when the connection's exchange ends, however it ends
-    ctx.log().whenComplete().thenRun(() -> release(address));
+    ctx.log().whenComplete().thenRun(() -> release(prefix));
     return null;
   }
 
-  private void release(InetAddress address) {
+  private void release(PrefixBuckets.Prefix prefix) {
     open.decrementAndGet();
-    long now = nanos.getAsLong();
-    peers.computeIfPresent(address, (k, p) -> {
-      synchronized (p) {
-        p.connections--;
-      }
-      return p.idle(now) ? null : p;
-    });
-    if (peers.size() > MAX_REMEMBERED_PEERS) peers.entrySet().removeIf(e -> e.getValue().idle(now));
+    connections.computeIfPresent(prefix, (k, n) -> n <= 1 ? null : n - 1);
   }
 
   private WebSocket handle(ServiceRequestContext ctx, WebSocket in) {
     WebSocketWriter out = WebSocket.streaming();
     InetSocketAddress remote = ctx.remoteAddress();
-    Peer peer = peers.get(remote.getAddress());
+    PrefixBuckets.Prefix prefix = frames.prefix(remote.getAddress());
     in.timeout(IDLE_TIMEOUT, StreamTimeoutMode.UNTIL_NEXT).subscribe(new Subscriber<WebSocketFrame>() {
       private Subscription subscription;
       private boolean refused;
@@ -228,10 +199,20 @@ public final class WsBeacon implements AutoCloseable {
       public void onNext(WebSocketFrame frame) {
         try (frame) {
           if (refused) return; // frames already in flight after the close
+          if (frame.type() == WebSocketFrameType.CLOSE) {
+            out.close();
+            return;
+          }
+          // every other frame spends a token, PINGs and PONGs too: they cost the beacon as much as
+          // an echo, and a free PING would hold a connection open forever at no cost
+          if (!frames.take(prefix)) {
+            refuse(Rejection.RATE, WebSocketCloseStatus.POLICY_VIOLATION,
+                "over " + config.messagesPerSecond() + " frames/s from this network");
+            return;
+          }
           switch (frame.type()) {
             case TEXT, BINARY -> echo(frame);
             case PING -> out.tryWrite(WebSocketFrame.ofPong(frame.array()));
-            case CLOSE -> out.close();
             case CONTINUATION -> refuse(Rejection.FRAGMENTED, WebSocketCloseStatus.POLICY_VIOLATION, "fragmented messages are not echoed");
             default -> { } // PONG: nothing to answer
           }
@@ -244,12 +225,9 @@ public final class WsBeacon implements AutoCloseable {
         } else if (frame.length() > WsBeaconConfig.MAX_FRAME_BYTES) {
           refuse(Rejection.OVERSIZE, WebSocketCloseStatus.MESSAGE_TOO_BIG,
               "frames over " + WsBeaconConfig.MAX_FRAME_BYTES + " bytes are not echoed");
-        } else if (peer != null && !peer.take(nanos.getAsLong())) {
-          refuse(Rejection.RATE, WebSocketCloseStatus.POLICY_VIOLATION,
-              "over " + config.messagesPerSecond() + " frames/s from this address");
         } else {
           // copy out of the (pooled) frame before it is released
-          WebSocketFrame reply = frame.type() == com.linecorp.armeria.common.websocket.WebSocketFrameType.TEXT
+          WebSocketFrame reply = frame.type() == WebSocketFrameType.TEXT
               ? WebSocketFrame.ofText(frame.text()) : WebSocketFrame.ofBinary(frame.array());
           Duration d = delay.delayFor(remote);
           if (d == null || d.isNegative() || d.isZero()) {
@@ -267,7 +245,7 @@ public final class WsBeacon implements AutoCloseable {
       private void refuse(Rejection why, WebSocketCloseStatus status, String reason) {
         refused = true;
         rejected.get(why).incrementAndGet();
-        log.debug("WebSocket from {} closed: {}", remote, reason);
+        log.debug("WebSocket from {} closed: {}", shown.of(remote), reason);
         out.close(status, reason);
         subscription.cancel();
       }

@@ -15,18 +15,24 @@ import java.util.Objects;
  * @param tlsKey PEM private key (PKCS#8) for {@code tlsCert}, or null
  * @param origins allowed values of the {@code Origin} header (e.g. {@code https://servers.example});
  *     empty = any origin (the beacon only echoes, so any page may use it)
- * @param maxConnectionsPerAddress open connections one remote address may hold, 1-1000
- * @param messagesPerSecond frames per second one remote address may send over all its connections
- *     (token bucket, burst = one second's worth), > 0
+ * @param maxConnectionsPerPrefix open connections one network prefix (/24 of IPv4, /56 of IPv6) may
+ *     hold, 1-1000
+ * @param messagesPerSecond frames per second one network prefix may send over all its connections,
+ *     PINGs included (token bucket, burst = two seconds' worth), > 0
+ * @param logClientAddresses true = refusals name the client's address at DEBUG
+ *     ({@code --log-client-addresses}); false = no client address in any log line
  */
 public record WsBeaconConfig(InetSocketAddress bind, InetSocketAddress advertise, Path tlsCert, Path tlsKey,
-    List<String> origins, int maxConnectionsPerAddress, double messagesPerSecond) {
+    List<String> origins, int maxConnectionsPerPrefix, double messagesPerSecond, boolean logClientAddresses) {
 
   /** Largest frame payload echoed, in bytes; a larger frame closes the connection with 1009. */
   public static final int MAX_FRAME_BYTES = 64;
-  /** Default open connections per remote address: a page holds one per landmark at a time. */
+  /**
+   * Default open connections per network prefix: a page holds one per landmark at a time, and a
+   * flood from one host's many addresses fills its prefix's 8, not the beacon's 8,000.
+   */
   public static final int DEFAULT_MAX_CONNECTIONS = 8;
-  /** Default frames per second per remote address: a page pings each landmark a few times. */
+  /** Default frames per second per network prefix: a page pings each landmark a few times. */
   public static final double DEFAULT_MESSAGES_PER_SECOND = 20;
 
   public WsBeaconConfig {
@@ -41,12 +47,18 @@ public record WsBeaconConfig(InetSocketAddress bind, InetSocketAddress advertise
             + "https://servers.example, got '" + o + "'");
       }
     }
-    if (maxConnectionsPerAddress < 1 || maxConnectionsPerAddress > 1000) {
-      throw new IllegalArgumentException("WebSocket connections per address must be 1-1000, got " + maxConnectionsPerAddress);
+    if (maxConnectionsPerPrefix < 1 || maxConnectionsPerPrefix > 1000) {
+      throw new IllegalArgumentException("WebSocket connections per network prefix must be 1-1000, got " + maxConnectionsPerPrefix);
     }
     if (!(messagesPerSecond > 0) || Double.isInfinite(messagesPerSecond)) {
       throw new IllegalArgumentException("WebSocket messages per second must be > 0, got " + messagesPerSecond);
     }
+  }
+
+  /** Client addresses not logged. */
+  public WsBeaconConfig(InetSocketAddress bind, InetSocketAddress advertise, Path tlsCert, Path tlsKey,
+      List<String> origins, int maxConnectionsPerPrefix, double messagesPerSecond) {
+    this(bind, advertise, tlsCert, tlsKey, origins, maxConnectionsPerPrefix, messagesPerSecond, false);
   }
 
   /** Plain {@code ws://}, any origin, default limits. */

@@ -40,7 +40,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One measuring round of a landmark (REED, Armitage &amp; Heyde 2011, section 6.3; DESIGN.md
+ * One measuring round of a landmark (REED, Armitage &amp; Heyde 2011, section 6.3; docs/design.md
  * section 4):
  *
  * <ol>
@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  *
  * Politeness: one probe per target per round; a target that timed out is probed once more, no
  * sooner than {@code retrySpacing} (> 1 s) after the first probe, because ioquake3 answers one
- * request per second per source address after a burst (PROTOCOLS.md). A sample records the
+ * request per second per source address after a burst (docs/protocols.md). A sample records the
  * final outcome.
  */
 public final class RoundRunner {

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * A bounded, append-only, on-disk queue of record batches: the agent's write-ahead log between a
  * probe round and Kafka. Every batch is appended here first and leaves only when the broker has
  * acknowledged all of its records ({@link #acknowledge}), so a broker outage or an agent crash
- * loses nothing (DESIGN.md section 7: "an agent that cannot reach Kafka spools to disk and
+ * loses nothing (docs/design.md section 6: "an agent that cannot reach Kafka spools to disk and
  * replays").
  *
  * <p>Layout: segment files {@code segment-<n>.spool}, each a sequence of entries

@@ -123,10 +123,51 @@ class WsBeaconTest {
         WsClient client = new WsClient(beacon.url())) {
       for (int i = 0; i < 20 && !client.closeCode.isDone(); i++) client.ws.sendText("p:" + i, true).join();
       assertThat(client.closeCode.get(5, TimeUnit.SECONDS)).isEqualTo(1008);
-      // the burst is one second's worth: 5 echoed, then the 6th frame closes the connection
-      assertThat(beacon.counters().echoed()).isEqualTo(5);
+      // the burst is two seconds' worth: 10 echoed, then the 11th frame closes the connection
+      assertThat(beacon.counters().echoed()).isEqualTo(10);
       assertThat(beacon.counters().rejected().get(WsBeacon.Rejection.RATE)).isEqualTo(1);
     }
+  }
+
+  @Test
+  void pingsSpendTokensSoAnIdleConnectionCannotBeHeldForFree() throws Exception {
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    try (WsBeacon beacon = new WsBeacon(limits(List.of(), 8, 5), InetAddress.getLoopbackAddress(), EchoDelay.NONE, now::get);
+        WsClient client = new WsClient(beacon.url())) {
+      for (int i = 0; i < 30 && !client.closeCode.isDone(); i++) {
+        client.ws.sendPing(ByteBuffer.wrap(new byte[] {(byte) i})).join();
+      }
+      assertThat(client.closeCode.get(5, TimeUnit.SECONDS)).isEqualTo(1008);
+      assertThat(beacon.counters().rejected().get(WsBeacon.Rejection.RATE)).isEqualTo(1);
+      assertThat(beacon.counters().echoed()).isZero();
+    }
+  }
+
+  @Test
+  void everyAddressOfOnePrefixSharesItsConnectionsAndFrames() throws Exception {
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    try (WsBeacon beacon = new WsBeacon(new WsBeaconConfig(new InetSocketAddress("0.0.0.0", 0), null, null, null, List.of(),
+        2, 5), InetAddress.getLoopbackAddress(), EchoDelay.NONE, now::get)) {
+      String url = "ws://127.0.0.1:" + beacon.localAddress().getPort() + "/";
+      WsClient a = new WsClient(from("127.0.0.1"), url, null);
+      WsClient b = new WsClient(from("127.0.0.2"), url, null);
+      assertThatThrownBy(() -> new WsClient(from("127.0.0.3"), url, null))
+          .as("a third address of the same /24")
+          .hasCauseInstanceOf(WebSocketHandshakeException.class);
+      WsClient other = new WsClient(from("127.0.1.1"), url, null);
+      // 10 tokens for the /24 (burst of 5/s), spent from two addresses; the other /24 keeps its own
+      for (int i = 0; i < 5; i++) assertThat(a.echo("a" + i)).isEqualTo("a" + i);
+      for (int i = 0; i < 5; i++) assertThat(b.echo("b" + i)).isEqualTo("b" + i);
+      b.ws.sendText("b5", true).join();
+      assertThat(b.closeCode.get(5, TimeUnit.SECONDS)).isEqualTo(1008);
+      for (int i = 0; i < 10; i++) assertThat(other.echo("o" + i)).isEqualTo("o" + i);
+      a.close();
+      other.close();
+    }
+  }
+
+  private static HttpClient from(String local) throws java.net.UnknownHostException {
+    return HttpClient.newBuilder().localAddress(InetAddress.getByName(local)).build();
   }
 
   @Test

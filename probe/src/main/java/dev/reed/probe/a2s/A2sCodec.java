@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * Valve Source engine query (A2S) datagrams, both directions (Valve developer wiki "Server
- * queries"; byte layouts in PROTOCOLS.md). REED probes a game server with the query its players'
+ * queries"; byte layouts in docs/protocols.md). REED probes a game server with the query its players'
  * server browsers already send (Armitage &amp; Heyde 2011, section 6.3: no change to game servers),
  * so the encoders reproduce Steam's bytes exactly, including the December 2020 challenge resend.
  *

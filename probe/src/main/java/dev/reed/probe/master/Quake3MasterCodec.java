@@ -10,7 +10,7 @@ import java.util.Locale;
 
 /**
  * The Quake III master list (ioquake3 {@code cl_main.c}, dpmaster {@code techinfo.txt};
- * PROTOCOLS.md): request {@code FF FF FF FF "getservers <protocol> [empty] [full] ..."} (or the
+ * docs/protocols.md): request {@code FF FF FF FF "getservers <protocol> [empty] [full] ..."} (or the
  * DarkPlaces {@code getservers <game> <protocol> ...}), reply one or more
  * {@code FF FF FF FF "getserversResponse"} packets of {@code \} + 4-byte IPv4 + 2-byte port
  * (big-endian) entries, the last ending {@code \EOT\0\0\0}. Heartbeats and their

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The Valve Master Server Query Protocol (PROTOCOLS.md): request
+ * The Valve Master Server Query Protocol (docs/protocols.md): request
  * {@code 31 <region> "IP:port" 00 <filter> 00}, reply {@code FF FF FF FF 66 0A} then 6-byte
  * big-endian IPv4+port entries, the last page ending with {@code 0.0.0.0:0}. A client pages with
  * the last address it received as the next seed (cursor paging), starting at {@link #FIRST_SEED}.

@@ -16,7 +16,7 @@ import java.util.random.RandomGenerator;
 
 /**
  * Quake III family connectionless queries (ioquake3 {@code sv_main.c} SVC_Info/SVC_Status,
- * {@code cl_main.c}; PROTOCOLS.md): {@code getinfo <challenge>} / {@code getstatus <challenge>}
+ * {@code cl_main.c}; docs/protocols.md): {@code getinfo <challenge>} / {@code getstatus <challenge>}
  * and their infoResponse / statusResponse. A random challenge per probe lets the prober match a
  * reply to its probe and reject spoofed or stale replies (REED probes real servers, Armitage &amp;
  * Heyde 2011 section 6.3, so every reply is untrusted input).

@@ -10,6 +10,7 @@ import dev.reed.probe.quake3.Quake3Request;
 import dev.reed.proto.v1.ServerInfo;
 import java.io.IOException;
 import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
@@ -25,6 +26,7 @@ import java.util.Objects;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,10 +60,14 @@ public final class GameQueryResponder implements AutoCloseable {
   private final LongAdder challengesIssued = new LongAdder();
   private final LongAdder malformed = new LongAdder();
   private final LongAdder dropped = new LongAdder();
+  private final LongAdder limited = new LongAdder();
+  private final Predicate<InetAddress> admit;
   private volatile boolean closed;
 
-  private GameQueryResponder(DatagramChannel channel, Supplier<ServerInfo> info, ReplyDelay delay) throws IOException {
+  private GameQueryResponder(DatagramChannel channel, Supplier<ServerInfo> info, ReplyDelay delay,
+      Predicate<InetAddress> admit) throws IOException {
     this.channel = channel;
+    this.admit = admit;
     this.localAddress = (InetSocketAddress) channel.getLocalAddress();
     this.info = info;
     this.delay = delay;
@@ -80,6 +86,19 @@ public final class GameQueryResponder implements AutoCloseable {
    */
   public static GameQueryResponder start(InetSocketAddress bind, Supplier<ServerInfo> info, ReplyDelay delay)
       throws IOException {
+    return start(bind, info, delay, client -> true);
+  }
+
+  /**
+   * The same, answering only the datagrams {@code admit} lets through (a rate limit per network
+   * prefix: the landmark beacon); the others are dropped unanswered and counted as
+   * {@link ResponderCounters#rateLimited()}.
+   *
+   * @param admit called once per datagram on the receiving thread, before it is parsed
+   */
+  public static GameQueryResponder start(InetSocketAddress bind, Supplier<ServerInfo> info, ReplyDelay delay,
+      Predicate<InetAddress> admit) throws IOException {
+    Objects.requireNonNull(admit, "admit");
     Objects.requireNonNull(info, "info");
     Objects.requireNonNull(delay, "delay");
     DatagramChannel ch = DatagramChannel.open(bind.getAddress() instanceof Inet6Address
@@ -88,7 +107,7 @@ public final class GameQueryResponder implements AutoCloseable {
       ch.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
       ch.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
       ch.bind(bind);
-      GameQueryResponder r = new GameQueryResponder(ch, info, delay);
+      GameQueryResponder r = new GameQueryResponder(ch, info, delay, admit);
       r.thread.start();
       LOG.info("game query responder on {}", r.localAddress);
       return r;
@@ -103,7 +122,7 @@ public final class GameQueryResponder implements AutoCloseable {
   }
 
   public ResponderCounters counters() {
-    return new ResponderCounters(answered.sum(), challengesIssued.sum(), malformed.sum(), dropped.sum());
+    return new ResponderCounters(answered.sum(), challengesIssued.sum(), malformed.sum(), dropped.sum(), limited.sum());
   }
 
   private void serve() {
@@ -127,6 +146,10 @@ public final class GameQueryResponder implements AutoCloseable {
   }
 
   private void handle(InetSocketAddress from, ByteBuffer packet, long receivedNanos) {
+    if (!admit.test(from.getAddress())) {
+      limited.increment();
+      return;
+    }
     byte[] reply;
     try {
       reply = isA2s(packet) ? answerA2s(from, packet) : answerQuake3(packet);
@@ -204,7 +227,8 @@ public final class GameQueryResponder implements AutoCloseable {
     } catch (IOException e) {
       if (!closed) {
         dropped.increment();
-        LOG.warn("responder {}: reply to {} failed: {}", localAddress, to, e.toString());
+        // no client address: a player's address is not logged
+        LOG.warn("responder {}: a reply failed: {}", localAddress, e.toString());
       }
     }
   }
@@ -226,7 +250,7 @@ public final class GameQueryResponder implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     ResponderCounters c = counters();
-    LOG.info("game query responder on {} closed: answered {}, challenges {}, malformed {}, dropped {}",
-        localAddress, c.answered(), c.challengesIssued(), c.malformed(), c.dropped());
+    LOG.info("game query responder on {} closed: answered {}, challenges {}, malformed {}, dropped {}, rate-limited {}",
+        localAddress, c.answered(), c.challengesIssued(), c.malformed(), c.dropped(), c.rateLimited());
   }
 }

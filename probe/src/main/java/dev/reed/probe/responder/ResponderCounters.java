@@ -8,5 +8,6 @@ package dev.reed.probe.responder;
  * @param malformed datagrams dropped because they were not a query this responder understands
  * @param dropped replies not sent: too many delayed replies pending, or the info does not fit a
  *     packet
+ * @param rateLimited datagrams dropped unanswered because their sender's network was over its rate
  */
-public record ResponderCounters(long answered, long challengesIssued, long malformed, long dropped) {}
+public record ResponderCounters(long answered, long challengesIssued, long malformed, long dropped, long rateLimited) {}

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class A2sCodecTest {
   private static final HexFormat HEX = HexFormat.ofDelimiter(" ");
 
-  /** Builds packets byte by byte, as PROTOCOLS.md lists them. */
+  /** Builds packets byte by byte, as docs/protocols.md lists them. */
   static final class Bytes {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 

@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends datagrams at a given future instant from one thread: a priority queue ordered by due
  * time and a sender that parks until the earliest one is due. Kernel network emulation (netem)
- * is unavailable here, so the testbed emulates wide-area delay in user space (DESIGN.md section
- * 6); one delay line serves thousands of emulated hosts, so the thread count stays constant
+ * is unavailable here, so the testbed emulates wide-area delay in user space (docs/design.md section
+ * 5); one delay line serves thousands of emulated hosts, so the thread count stays constant
  * however many servers a world holds.
  *
  * <p>Nothing here blocks a caller: {@link #schedule} copies the payload and returns; a full

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * between the prober's host and its own (plus jitter, or no reply when the world's noise loses
  * it). This is how the testbed reproduces the REED paper's setting, a master list of tens of
  * thousands of servers spread over the world (Armitage &amp; Heyde, TOMCCAP 2011, section 3), on
- * one 2-core machine without kernel network emulation (DESIGN.md section 6).
+ * one 2-core machine without kernel network emulation (docs/design.md section 5).
  *
  * <p>Two threads whatever the number of servers: one selector loop receives on every server's
  * channel, decodes and schedules the reply; one {@link DatagramDelayLine} sends replies when due.

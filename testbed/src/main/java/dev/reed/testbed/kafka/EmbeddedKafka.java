@@ -239,7 +239,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("share.coordinator.state.topic.replication.factor", "1");
     p.put("share.coordinator.state.topic.min.isr", "1");
     p.put("group.initial.rebalance.delay.ms", "0");
-    // The cleaner's default 128 MiB dedupe buffer lives on the heap and kills small JVMs (STACK.md).
+    // The cleaner's default 128 MiB dedupe buffer lives on the heap and kills small JVMs.
     p.put("log.cleaner.dedupe.buffer.size", Integer.toString(4 * 1024 * 1024));
     p.put("log.cleaner.backoff.ms", "5000");
     // The project's topics are created explicitly; a typo must fail, not create a topic.

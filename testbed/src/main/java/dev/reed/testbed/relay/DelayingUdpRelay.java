@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * A UDP relay that puts a real server (such as OpenArena) at an emulated distance: it listens
  * on an address of the emulated world, forwards each client's datagrams to the upstream server
  * and the replies back, and delays each direction by {@link PathDelay#oneWay} for that client.
- * Kernel netem is unavailable here (DESIGN.md section 6), so this is how a real game server gets
+ * Kernel netem is unavailable here (docs/design.md section 5), so this is how a real game server gets
  * the wide-area RTTs the REED paper's probes saw (Armitage &amp; Heyde, TOMCCAP 2011).
  *
  * <p>Each client gets its own upstream socket, so replies map back to the right client. That

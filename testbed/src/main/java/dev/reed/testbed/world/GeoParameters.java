@@ -8,7 +8,7 @@ package dev.reed.testbed.world;
  * that go the long way round: the source of most triangle-inequality violations, Ledlie et al. 2006).
  *
  * <p>The defaults were chosen so the world's statistics resemble the PlanetLab 490-node matrix
- * in {@code ../shared/data} (median RTT, percentiles, share of violated triangles); the comparison
+ * in the repository's {@code data/} (median RTT, percentiles, share of violated triangles); the comparison
  * is in testbed/README.md and checked by {@code SyntheticWorldModelStatisticsTest}.
  *
  * @param fibreKmPerMs signal speed in fibre, about 200 km per ms (2/3 c)

@@ -7,7 +7,7 @@ import java.util.List;
  * The base round-trip time between any two hosts of an emulated world: what a network
  * coordinate system such as REED's GNP embedding (Armitage &amp; Heyde, TOMCCAP 2011; Ng &amp; Zhang
  * 2002) tries to predict. Jitter and loss are added per probe by {@link World}; a model only
- * answers the stable part, like the median matrices in {@code ../shared/data}.
+ * answers the stable part, like the median matrices in the repository's {@code data/}.
  */
 public interface LatencyModel {
   /** Number of hosts; they are indexed 0..size()-1. */

@@ -12,7 +12,7 @@ import java.util.Objects;
 
 /**
  * A measured RTT matrix as a latency model: the PlanetLab and Seattle matrices in
- * {@code ../shared/data} (NetLatency-Data, Zhu et al., IEEE/ACM ToN) or any file in the same
+ * the repository's {@code data/} (NetLatency-Data, Zhu et al., IEEE/ACM ToN) or any file in the same
  * format. Replaying real measurements keeps their triangle-inequality violations, asymmetry and
  * missing pairs, which no synthetic model reproduces exactly.
  *

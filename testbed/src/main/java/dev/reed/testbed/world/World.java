@@ -14,7 +14,7 @@ import java.util.random.RandomGenerator;
 
 /**
  * An emulated world: a latency model whose hosts each own a loopback address, plus per-probe
- * noise. Kernel network emulation is unavailable here (DESIGN.md section 6), so whoever answers
+ * noise. Kernel network emulation is unavailable here (docs/design.md section 5), so whoever answers
  * a datagram (an emulated game server, a landmark's beacon, the relay in front of a real
  * OpenArena server) looks up the sender's address here and delays its answer by the model's RTT
  * between the two hosts. Probers therefore see the world's latencies over real sockets, as the

@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
  * triangles that violate the triangle inequality, the figures that decide how well a Euclidean
  * embedding such as GNP (Ng &amp; Zhang 2002) can fit a network (Ledlie et al. 2006). Used to
  * compare the synthetic world with the measured matrices; the definitions match
- * {@code ../shared/data/*}{@code /stats.json}: percentiles over all ordered off-diagonal pairs,
+ * the repository's {@code data/*}{@code /stats.json}: percentiles over all ordered off-diagonal pairs,
  * a triangle (i, j, k) violates when d(i,j) &gt; d(i,k) + d(k,j).
  *
  * @param hosts hosts considered

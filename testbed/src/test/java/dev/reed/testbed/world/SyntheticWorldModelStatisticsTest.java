@@ -1,9 +1,7 @@
 package dev.reed.testbed.world;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -15,15 +13,13 @@ class SyntheticWorldModelStatisticsTest {
   static final int TRIANGLES = 300_000;
 
   static Path planetLab() {
-    String shared = System.getProperty("reed.shared.dir", "../../shared");
-    return Path.of(shared, "data", "planetlab490_netlatency", "matrix.csv");
+    return Path.of(System.getProperty("reed.data.dir", "../data"), "planetlab490_netlatency", "matrix.csv");
   }
 
   @Test
   void defaultWorldResemblesPlanetLab() throws Exception {
     Path matrix = planetLab();
-    assumeTrue(Files.isRegularFile(matrix), "no PlanetLab matrix at " + matrix
-        + " (set -Dreed.shared.dir to the folder holding data/planetlab490_netlatency)");
+    assertThat(matrix).as("the PlanetLab matrix (data/README.md; -Dreed.data.dir)").isRegularFile();
     WorldStatistics pl = WorldStatistics.of(MatrixModel.load(matrix), TRIANGLES, 1);
     var b = SyntheticWorldModel.builder(2026);
     b.addGameServers(490);

@@ -3,7 +3,6 @@ package dev.reed.testbed.world;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -152,9 +151,9 @@ class WorldModelTest {
   }
 
   @Test
-  void theSharedMatricesLoad() throws Exception {
-    Path data = Path.of(System.getProperty("reed.shared.dir", "../../shared"), "data");
-    assumeTrue(Files.isDirectory(data), "no ../shared/data at " + data);
+  void theMeasuredMatricesLoad() throws Exception {
+    Path data = Path.of(System.getProperty("reed.data.dir", "../data"));
+    assertThat(data).as("the repository's data/ (data/README.md; -Dreed.data.dir)").isDirectory();
     MatrixModel seattle = MatrixModel.load(data.resolve("seattle99_netlatency/matrix.csv"));
     assertThat(seattle.size()).isEqualTo(99);
     assertThat(seattle.rttMs(0, 1)).isNotEqualTo(seattle.rttMs(1, 0)); // asymmetric data

@@ -3,7 +3,6 @@ package dev.reed.eval;
 import dev.reed.coordinates.discovery.DiscoveryModel;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.reed.coordinates.reports.ReportConfig;
 import dev.reed.coordinates.reports.ReportScreen;
@@ -18,22 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Accuracy budgets on the measured matrices in ../shared/data (skipped when absent), like serf's
+ * Accuracy budgets on the measured matrices in data/ (data/README.md), like serf's
  * accuracy tests: they fail when a change makes the engine worse than what eval/README.md reports.
  * Kept to a modest run time: 3 landmark seeds, every 3rd client (the README's numbers use all
  * clients and 10 seeds).
  */
-class SharedDataAccuracyTest {
+class MeasuredMatrixAccuracyTest {
 
   @TempDir
   Path dir;
-
-  static Path shared(String name) {
-    String base = System.getProperty("reed.shared.dir", "../../shared");
-    Path p = Path.of(base, "data", name, "matrix.csv");
-    assumeTrue(Files.isRegularFile(p), "shared data " + p + " is absent (set -Dreed.shared.dir=/work/shared)");
-    return p;
-  }
 
   static Map<String, Double> evaluate(Path matrix, EvalSettings s) throws Exception {
     RttMatrix m = RttMatrix.load(matrix, null);
@@ -49,7 +41,7 @@ class SharedDataAccuracyTest {
 
   @Test
   void planetlab490BeatsTheStraightforwardGnpBaseline() throws Exception {
-    Path matrix = shared("planetlab490_netlatency");
+    Path matrix = Matrices.matrix("planetlab490_netlatency");
     EvalSettings s = EvalSettings.builder().seeds(1, 3).clientStride(3).threads(2).build();
     Map<String, Double> o = evaluate(matrix, s);
     // measured on this subset: rel. error 0.061, P@10 0.66, intelligent 50.1 probes at 0.97, all 10
@@ -70,7 +62,7 @@ class SharedDataAccuracyTest {
    */
   @Test
   void planetlab490ClientReportsLiftTheOrderEvenWithAFifthOfTheReportersLying() throws Exception {
-    Path matrix = shared("planetlab490_netlatency");
+    Path matrix = Matrices.matrix("planetlab490_netlatency");
     RttMatrix m = RttMatrix.load(matrix, null);
     EvalSettings base = EvalSettings.builder().seeds(1, 1).threads(2).baselines(false, GeoErrorModel.NONE).build();
     ReportConfig config = ReportConfig.defaults();
@@ -99,7 +91,7 @@ class SharedDataAccuracyTest {
 
   @Test
   void planetlab490NearBeaconsOrderTheFirstPageBetterThanNearServers() throws Exception {
-    Path matrix = shared("planetlab490_netlatency");
+    Path matrix = Matrices.matrix("planetlab490_netlatency");
     EvalSettings base = EvalSettings.builder().seeds(1, 3).clientStride(3).threads(2).build();
     DiscoveryModel sdk = DiscoveryModel.defaults();
     Map<String, Double> beacons = evaluate(matrix, base);
@@ -115,7 +107,7 @@ class SharedDataAccuracyTest {
 
   @Test
   void seattle99RunsCleanlyDespiteNoiseAndAsymmetry() throws Exception {
-    Path matrix = shared("seattle99_netlatency");
+    Path matrix = Matrices.matrix("seattle99_netlatency");
     Path out = dir.resolve("seattle");
     EvalCommandTest.Run r = EvalCommandTest.run("--matrix", matrix.toString(), "--seeds", "2", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
@@ -129,12 +121,12 @@ class SharedDataAccuracyTest {
 
   /**
    * azure54 carries locations, countries and regions: every baseline the data allow runs beside
-   * REED. The matrix is small and easy (a cloud backbone; ../shared/data/azure54_latency/README.txt),
+   * REED. The matrix is small and easy (a cloud backbone; data/azure54_latency/README.txt),
    * so the bounds only catch a broken method, not a worse one.
    */
   @Test
   void azure54RunsEveryLocatedBaseline() throws Exception {
-    Path matrix = shared("azure54_latency");
+    Path matrix = Matrices.matrix("azure54_latency");
     Path out = dir.resolve("azure54");
     EvalCommandTest.Run r = EvalCommandTest.run("--matrix", matrix.toString(), "--nodes",
         matrix.resolveSibling("nodes.csv").toString(), "--geo-error", "geoip", "--seeds", "3", "--threads", "2",
