@@ -257,8 +257,7 @@ public final class CalibratedWorld implements LatencyModel {
       return new double[] {c.lat(), c.lon()};
     }
     double km = Math.abs(gaussian(rng)) * sdKm;
-    double[] p = GreatCircle.destination(c.lat(), c.lon(), km, rng.nextDouble() * 2 * Math.PI);
-    return p;
+    return GreatCircle.destination(c.lat(), c.lon(), km, rng.nextDouble() * 2 * Math.PI);
   }
 
   private static double km(Host a, Host b) {

@@ -20,12 +20,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "world", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-        "Write a synthetic Internet calibrated against measured matrices (testbed/README.md, 'Calibrated world'):",
-        "servers in real cities with datacentres, routed directly or through their exchange points, each with its own",
-        "access delay; landmarks (cloud VMs) in hub cities after the servers.",
-        "Writes DIR/matrix.csv (RTT ms), DIR/nodes.csv (index,name,lat,lon,country,region) and, with landmarks,",
-        "DIR/landmarks.txt (their indices for eval's --landmark-list). Compare it with a real matrix:",
-        "./reed eval --describe --matrix DIR/matrix.csv --nodes DIR/nodes.csv"})
+        "Write a synthetic Internet calibrated against measured matrices",
+        "(testbed/README.md, 'Calibrated world'): servers in real cities with",
+        "datacentres, routed directly or through their exchange points, each with its",
+        "own access delay; landmarks (cloud VMs) in hub cities after the servers.",
+        "Writes DIR/matrix.csv (RTT ms), DIR/nodes.csv (index,name,lat,lon,country,",
+        "region) and, with landmarks, DIR/landmarks.txt (their indices, for eval's",
+        "--landmark-list). Compare it with a measured matrix:",
+        "  ./reed eval --describe --matrix DIR/matrix.csv --nodes DIR/nodes.csv"})
 public final class WorldCommand implements Callable<Integer> {
   @Spec
   CommandLine.Model.CommandSpec spec;
@@ -43,7 +45,7 @@ public final class WorldCommand implements Callable<Integer> {
           + " the servers, as on a measured matrix).")
   int landmarks;
 
-  @Option(names = "--seed", defaultValue = "1", description = "Seed (default ${DEFAULT-VALUE}).")
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default ${DEFAULT-VALUE}).")
   long seed;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created).")
@@ -52,16 +54,19 @@ public final class WorldCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
-    CalibratedWorld world;
-    try {
-      world = CalibratedWorld.generate(WorldParameters.fitted(), cities, servers == null ? cities : servers, landmarks,
-          seed);
-    } catch (IllegalArgumentException e) {
-      err.println("world: " + e.getMessage().replace("cities must", "--cities must").replace("servers must",
-          "--servers must").replace("landmarks must", "--landmarks must"));
+    int serverCount = servers == null ? cities : servers;
+    String bad = cities < 1 || cities > WorldCity.catalog().size()
+        ? "--cities must be 1.." + WorldCity.catalog().size() + ", got " + cities
+        : serverCount < cities ? "--servers must be at least the cities (" + cities + "), got " + serverCount
+        : landmarks < 0 || landmarks > CalibratedWorld.landmarkCities().size()
+            ? "--landmarks must be 0.." + CalibratedWorld.landmarkCities().size() + ", got " + landmarks
+            : null;
+    if (bad != null) {
+      err.println("world: " + bad);
       err.flush();
       return 2;
     }
+    CalibratedWorld world = CalibratedWorld.generate(WorldParameters.fitted(), cities, serverCount, landmarks, seed);
     write(world, out);
     err.printf(Locale.ROOT, "world: %d servers in %d cities, %d landmarks, seed %d: wrote %s%n", world.servers(), cities,
         landmarks, seed, out);
