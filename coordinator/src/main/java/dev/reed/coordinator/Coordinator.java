@@ -409,7 +409,7 @@ public final class Coordinator implements AutoCloseable {
           .description("network prefixes with an anonymous rate bucket held").register(registry);
     }
     Gauge.builder("reed_landmarks_quarantined", feed, f -> f.current().quarantinedLandmarks().size())
-        .description("landmarks the leader quarantined for RTTs inconsistent with the others' (issue 18)").register(registry);
+        .description("landmarks the leader quarantined for RTTs inconsistent with the others'").register(registry);
     if (geoTraining != null) {
       for (HostLocations.Reason r : HostLocations.Reason.values()) {
         FunctionCounter.builder("reed_geo_locations_ignored", locations, l -> l.ignored(r))

@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 
 /**
- * A lying landmark on a measured matrix (issue 18): the deployment's landmark rounds are simulated
+ * A lying landmark on a measured matrix: the deployment's landmark rounds are simulated
  * as the coordinator sees them (per pair a window of the last W rounds' samples, its minimum and its
  * spread; the mesh entry the minimum of both directions' windows), with one landmark lying from
  * round {@code honestRounds + 1} on, and the coordinator's check ({@link LandmarkResiduals},
@@ -34,7 +34,7 @@ final class LyingLandmarks {
   enum Attack {
     /** Nobody lies: the false-quarantine runs. */
     NONE,
-    /** +30 ms on each sample with probability 1/2 (issue 18's "adds 30 ms to half its samples"). */
+    /** +30 ms on each sample with probability 1/2 ("adds 30 ms to half its samples"). */
     SHIFT30,
     /** A uniformly random RTT of 1-400 ms. */
     RANDOM;

@@ -99,7 +99,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   private final NeighbourhoodCorrections corrections;
 
   /**
-   * Without locations: the service as before issue 15.
+   * Without locations: the plain coordinate service.
    *
    * @param rotation how long one calibration set is served before the next (spreads probe load)
    * @param calibrationMaxError game servers with a larger relative fit error never calibrate
@@ -122,7 +122,7 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   /**
    * @param wsOverheadMs subtracted from Locate RTTs measured over a landmark's WebSocket beacon
    *     (TRANSPORT_WEBSOCKET), in milliseconds ({@code --ws-overhead-ms})
-   * @param reports where ReportMeasurements goes (issue 16); null = reporting off (FAILED_PRECONDITION)
+   * @param reports where ReportMeasurements goes; null = reporting off (FAILED_PRECONDITION)
    * @param corrections what client reports taught, for RankedServer.report_factor; null = none
    */
   public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
