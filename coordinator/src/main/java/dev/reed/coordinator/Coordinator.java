@@ -5,9 +5,11 @@ import dev.reed.coordinator.api.AnonymousAccess;
 import dev.reed.coordinator.api.ApiKeys;
 import dev.reed.coordinator.api.ApiServer;
 import dev.reed.coordinator.api.HttpFace;
+import dev.reed.coordinator.api.IndexWarmup;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.coordinator.api.ReedServiceImpl;
 import dev.reed.coordinator.api.SnapshotServiceImpl;
+import dev.reed.coordinator.api.WarmServing;
 import dev.reed.coordinator.catalog.MasterCrawler;
 import dev.reed.coordinator.catalog.TargetPublisher;
 import dev.reed.coordinator.frontend.ListedServer;
@@ -97,6 +99,8 @@ public final class Coordinator implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private IndexFeed feed;
   private ApiServer api;
+  /** Readiness: SERVING once the index is read and warmed. */
+  private volatile WarmServing ready;
   private AnonymousAccess anonymous;
   private HttpFace http;
   private LeaderElection leader;
@@ -226,11 +230,15 @@ public final class Coordinator implements AutoCloseable {
       resources.add(http);
     }
     feed.start();
+    // ready once the index is read to the end and warmed: the first queries run at full speed
+    ApiServer server = api;
+    ready = new WarmServing(new IndexWarmup(reed, state, config.clock(), IndexWarmup.DEFAULT_QUERIES,
+        IndexWarmup.DEFAULT_BUDGET), server::serving);
     if (feed.awaitCaughtUp(Duration.ofSeconds(60))) {
-      api.serving(true);
+      ready.indexReady();
     } else {
-      log.warn("index not caught up after 60 s; health turns SERVING once it is");
-      feed.onRebuild(() -> api.serving(true));
+      log.warn("index not caught up after 60 s; health turns SERVING once it is, and warmed");
+      feed.onRebuild(ready::indexReady);
     }
     if (corrections != null) {
       // after the index: a report is screened against the servers as this replica knows them
@@ -282,16 +290,16 @@ public final class Coordinator implements AutoCloseable {
     MeshWindows mesh = new MeshWindows(config.rounds().window());
     DeadLetters deadLetters = new DeadLetters(producer);
     SampleIngest ingest = sampleIngest(windows, mesh, deadLetters);
+    TargetPositioning positioning = new TargetPositioning(math, producer, config.clock(),
+        config.rounds().expireAfter().dividedBy(3), 0.5, new HostIntegrity(new ServerConsistency(config.integrity().config())));
     loop = new RoundLoop(config, ingest, windows, mesh, feed, leader,
         new LandmarkIntegrityRound(math, config.rounds().quarantine(), config.rounds().minMeshPeers()),
         new LandmarkEmbeddingRound(math, config.rounds().minMeshPeers(), producer, config.clock(), 0.5, 0x5eedL),
-        new TargetPositioning(math, producer, config.clock(), config.rounds().expireAfter().dividedBy(3), 0.5,
-            new HostIntegrity(new ServerConsistency(config.integrity().config()))),
-        catalog, producer, geoTraining);
+        positioning, catalog, producer, geoTraining);
     resources.add(loop);
     loop.start();
 
-    registerIngestMetrics(deadLetters, ingest);
+    registerIngestMetrics(deadLetters, ingest, positioning);
   }
 
   /**
@@ -410,6 +418,12 @@ public final class Coordinator implements AutoCloseable {
     }
     Gauge.builder("reed_landmarks_quarantined", feed, f -> f.current().quarantinedLandmarks().size())
         .description("landmarks the leader quarantined for RTTs inconsistent with the others'").register(registry);
+    // the index's templates live in append-only chunks that compaction keeps near their live bytes
+    Gauge.builder("reed_index_template_bytes", feed, f -> f.templateChunks().held())
+        .description("bytes the index's template chunks hold, dead templates included (compaction keeps it near twice the live bytes)")
+        .register(registry);
+    Gauge.builder("reed_index_template_live_bytes", feed, f -> f.templateChunks().live())
+        .description("bytes of the templates of the servers in the index now").register(registry);
     if (geoTraining != null) {
       for (HostLocations.Reason r : HostLocations.Reason.values()) {
         FunctionCounter.builder("reed_geo_locations_ignored", locations, l -> l.ignored(r))
@@ -432,7 +446,7 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /** What only an ingesting replica has: its share of reed.samples, its rounds, leadership, the master front ends. */
-  private void registerIngestMetrics(DeadLetters deadLetters, SampleIngest ingest) {
+  private void registerIngestMetrics(DeadLetters deadLetters, SampleIngest ingest, TargetPositioning positioning) {
     FunctionCounter.builder("reed_ingest_samples", ingest, i -> i.counters().samples())
         .description("valid RTT samples ingested").register(registry);
     FunctionCounter.builder("reed_ingest_mesh_samples", ingest, i -> i.counters().meshSamples())
@@ -449,6 +463,11 @@ public final class Coordinator implements AutoCloseable {
     Gauge.builder("reed_window_targets", windows, TargetWindows::size).description("targets with windows here")
         .register(registry);
     Gauge.builder("reed_window_bytes", windows, w -> w.windows().bytesAllocated()).register(registry);
+    Gauge.builder("reed_positioning_held_bytes", positioning, p -> p.publishedChunks().held())
+        .description("bytes the chunks of this replica's last published coordinates hold, dead ones included "
+            + "(compaction keeps it near twice the live bytes)").register(registry);
+    Gauge.builder("reed_positioning_live_bytes", positioning, p -> p.publishedChunks().live())
+        .description("bytes of this replica's last published coordinate per owned target").register(registry);
     Gauge.builder("reed_leader", leader, l -> l.isLeader() ? 1 : 0).register(registry);
     FunctionCounter.builder("reed_landmark_checks", loop, RoundLoop::landmarkChecks)
         .description("landmark rounds the lying-landmark check judged (leader)").register(registry);
@@ -527,6 +546,7 @@ public final class Coordinator implements AutoCloseable {
     if (loop != null && !loop.alive()) return new OpsServer.Health(false, "round loop stopped");
     if (locationTraining != null && !locationTraining.alive()) return new OpsServer.Health(false, "location training stopped");
     if (!feed.caughtUp()) return new OpsServer.Health(false, "index not caught up");
+    if (ready == null || !ready.warmed()) return new OpsServer.Health(false, "index warming up");
     return new OpsServer.Health(true, "serving");
   }
 
@@ -569,6 +589,11 @@ public final class Coordinator implements AutoCloseable {
   /** Where the Valve master front end listens; null when off. */
   public InetSocketAddress valveMasterAddress() {
     return valveMaster == null ? null : valveMaster.localAddress();
+  }
+
+  /** What the index warm-up before readiness did; null until it ran. */
+  public IndexWarmup.Result indexWarmup() {
+    return ready == null ? null : ready.result();
   }
 
   /** Where /metrics and /healthz are served; null when off. */

@@ -123,6 +123,15 @@ class CoordinatorOutputsTest {
           HttpResponse.BodyHandlers.ofString());
       assertThat(metrics.body()).contains("reed_ingest_samples_total 200.0").contains("reed_index_servers 20.0")
           .contains("reed_leader 1.0").contains("reed_rounds_total");
+      // the chunks the index's templates and the published coordinates live in: held >= live > 0
+      for (String chunks : List.of("reed_index_template", "reed_positioning")) {
+        String held = chunks.equals("reed_positioning") ? "reed_positioning_held_bytes" : "reed_index_template_bytes";
+        double heldBytes = gauge(metrics.body(), held);
+        double liveBytes = gauge(metrics.body(), chunks + "_live_bytes");
+        assertThat(liveBytes).as(chunks).isPositive();
+        assertThat(heldBytes).as(chunks).isGreaterThanOrEqualTo(liveBytes);
+        assertThat(metrics.body()).contains("# HELP " + held + " bytes the ");
+      }
       assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).build(),
           HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
 
@@ -131,6 +140,13 @@ class CoordinatorOutputsTest {
           .crawl(MasterCrawler.Master.parse("valve 127.0.0.1:" + c.valveMasterAddress().getPort()));
       assertThat(listed).hasSize(20);
     }
+  }
+
+  /** A gauge's value in a Prometheus text exposition (no labels). */
+  static double gauge(String exposition, String name) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + name + " (\\S+)$").matcher(exposition);
+    assertThat(m.find()).as("%s on /metrics", name).isTrue();
+    return Double.parseDouble(m.group(1));
   }
 
   static List<Path> csvs(Path dir) throws Exception {

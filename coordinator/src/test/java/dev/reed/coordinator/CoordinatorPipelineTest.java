@@ -165,6 +165,11 @@ class CoordinatorPipelineTest {
       for (Map.Entry<String, ServerCoordinate> e : before.entrySet()) {
         assertThat(c.servingState().servers().get(e.getKey()).getCoordinate()).isEqualTo(e.getValue().getCoordinate());
       }
+      // ready only once the restored index was warmed with ranking queries
+      dev.reed.coordinator.api.IndexWarmup.Result warm = c.indexWarmup();
+      assertThat(warm).as("warmed before start returned ready").isNotNull();
+      assertThat(warm.servers()).isEqualTo(30);
+      assertThat(warm.queries()).isPositive();
       // the windows are rebuilt from replayed samples: fits keep using all five landmarks
       long rounds = c.roundsCompleted();
       await().atMost(Duration.ofSeconds(30)).until(() -> c.roundsCompleted() >= rounds + 3);

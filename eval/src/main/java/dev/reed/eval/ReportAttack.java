@@ -24,9 +24,9 @@ import java.util.SplittableRandom;
  * (nothing there disagrees), and lies about the targets only:
  *
  * <ul>
- *   <li>{@code promote:K}: K targets reported closer by just under {@link ReportConfig#correctionBaseMs()}
- *       (the most a correction moves without agreeing networks, and not deep enough for the promoted
- *       flag), from 200 places, one AS with a /24 per report;
+ *   <li>{@code promote:K}: K targets reported closer by just under what one network may move a
+ *       prediction ({@link dev.reed.coordinates.reports.CorrectionBound}, 5 ms + 10 %: all its one
+ *       AS can get, and not deep enough for the promoted flag), from 200 places, a /24 per report;
  *   <li>{@code demote:K}: one target, its K nearest competitors reported farther by as much, from
  *       200 places, one AS;
  *   <li>{@code sybil:T:N:R}: T targets reported as close as the triangle bounds allow (the lowest
@@ -155,7 +155,7 @@ record ReportAttack(Kind kind, int targets, int competitors, int networks, int p
     SplittableRandom dice = new SplittableRandom(seed * 104_729L + 3);
     List<ClientReport> out = new ArrayList<>();
     Set<Integer> lied = new java.util.HashSet<>();
-    for (int v : plan.promoted()) lied.add(v);
+    for (int v : plan.promoted()) lied.add(v); // the attacker's own server is left out of a demotion's reports too
     for (int v : plan.demoted()) lied.add(v);
     for (int place = 0; place < places; place++) {
       int site = servers[dice.nextInt(servers.length)];
@@ -164,7 +164,7 @@ record ReportAttack(Kind kind, int targets, int competitors, int networks, int p
       Arrays.stream(servers).filter(v -> v != site && !lied.contains(v)).boxed()
           .sorted(Comparator.comparingDouble((Integer v) -> at.distanceTo(coords[v]))).limit(LISTED)
           .forEach(v -> rtt.put(Integer.toString(v), Math.max(0.1, at.distanceTo(coords[v]))));
-      for (int v : plan.promoted()) {
+      for (int v : kind == Kind.DEMOTE ? new int[0] : plan.promoted()) {
         if (v != site) rtt.put(Integer.toString(v), lie(at, landmarkMs.get(site), known.get(Integer.toString(v)), -1, config));
       }
       for (int v : plan.demoted()) {
@@ -184,7 +184,9 @@ record ReportAttack(Kind kind, int targets, int competitors, int networks, int p
       ReportConfig config) {
     double predicted = Math.max(0.1, at.distanceTo(server.coordinate()));
     if (kind != Kind.SYBIL) {
-      return Math.max(0.1, predicted + sign * 0.99 * config.correctionBaseMs());
+      // just under what one network may move a prediction: the most a correction gives it, and not
+      // deep enough to count towards the promoted flag
+      return Math.max(0.1, predicted + sign * 0.99 * config.correctionBound().maxShiftMs(predicted, 1));
     }
     // as close as the triangle bound allows: the boundRank-th largest landmark difference, less the slack
     double[] diff = new double[siteLandmarks.size()];

@@ -156,7 +156,29 @@ class EvalCommandTest {
         .contains("--liar-kind must be five-ms or random");
     assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-param", "kernel=1", "--out", out.toString())
         .err()).contains("--report-param: unknown report setting kernel");
+    assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-attack", "promote", "--out", out.toString())
+        .err()).contains("--report-attack must be none, promote:K, demote:K or sybil:T:N:R");
+    assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-attack", "sybil:1:0:2", "--out", out.toString())
+        .err()).contains("--report-attack must be");
+    assertThat(run("--matrix", m.toString(), "--report-attack", "promote:1", "--out", out.toString()).err())
+        .contains("--report-attack needs --reports half");
     assertThat(run("--help").code()).isZero();
+  }
+
+  /**
+   * An attacker's fabricated reports pass the screen (they copy real places and agree with the
+   * predictions but for the lie), and the run reports what they did to the target's ranks.
+   */
+  @Test
+  void aReportAttackIsBelievedAndItsRankGainsAreMeasured() throws IOException {
+    Path m = smallMatrix(dir, 60);
+    Path out = dir.resolve("attack");
+    Run r = run("--matrix", m.toString(), "--reports", "half", "--report-attack", "sybil:1:3:2", "--no-baselines",
+        "--out", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).contains("attack: 6 reports, 100 % believed");
+    assertThat(Files.readString(out.resolve("results.json"))).contains("reports.attack.rankGainMedian")
+        .contains("reports.falseFlagShare");
   }
 
   private Path model(String name, String text) throws IOException {

@@ -21,7 +21,7 @@ class MatrixDescriptionTest {
   /** The figures azure54's README states (median RTT, regions) and the share of violated triangles. */
   @Test
   void describesTheLocatedRealMatrix() throws Exception {
-    Path matrix = SharedDataAccuracyTest.shared("azure54_latency");
+    Path matrix = Matrices.matrix("azure54_latency");
     MatrixDescription d = MatrixDescription.of(RttMatrix.load(matrix, matrix.resolveSibling("nodes.csv")), 1);
     assertEquals(54, d.hosts());
     assertEquals(152.5, d.medianRttMs(), 1.0);
@@ -38,7 +38,7 @@ class MatrixDescriptionTest {
   /** The data set's stats.json: 5.65 % of random triangles violate the triangle inequality. */
   @Test
   void countsViolatedTrianglesAsTheDataSetsDo() throws Exception {
-    Path matrix = SharedDataAccuracyTest.shared("planetlab490_netlatency");
+    Path matrix = Matrices.matrix("planetlab490_netlatency");
     MatrixDescription d = MatrixDescription.of(RttMatrix.load(matrix, null), 1);
     assertEquals(0.0565, d.tivFraction(), 0.001);
     assertEquals(133.9, d.medianRttMs(), 0.1);
@@ -64,7 +64,7 @@ class MatrixDescriptionTest {
 
   @Test
   void describeNeedsNoOut() throws Exception {
-    Path matrix = SharedDataAccuracyTest.shared("azure54_latency");
+    Path matrix = Matrices.matrix("azure54_latency");
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = new CommandLine(new EvalCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))

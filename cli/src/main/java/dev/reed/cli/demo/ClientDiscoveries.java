@@ -23,9 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * browse. Traditional discovery of the whole shuffled list runs from every client at once, in the
  * background from the moment the coordinates are measured (it needs no coordinator): at 140
  * probes/s a list of thousands takes most of a minute, the demo's longest phase. Beside it, each
- * client runs its {@link DiscoveryMethod}s in turn (REED, then the geo distance and zero-probe
- * orders), the clients side by side; then the {@link ReportsRound}. Rows come out per client in
- * table order, traditional last.
+ * client in turn runs its {@link DiscoveryMethod}s (REED, then the geo distance and zero-probe
+ * orders), then the {@link ReportsRound}: one short discovery at a time, so that few probe engines
+ * share the CPU while they time replies. Rows come out per client in table order, traditional last.
  */
 final class ClientDiscoveries {
   private final DemoEnvironment env;
@@ -60,8 +60,8 @@ final class ClientDiscoveries {
   }
 
   /**
-   * REED and the ordered lists from every client (the clients side by side), then the reports
-   * round, then the traditional rows.
+   * REED and the ordered lists from every client, then the reports round, then the traditional
+   * rows.
    *
    * @return every row, per client in table order, traditional last
    */
@@ -76,13 +76,13 @@ final class ClientDiscoveries {
     if (env.world().located()) methods.add(OrderedListMethod.geoDistance(env, figures, progress, options.clientRate()));
     if (env.statesLocation()) methods.add(OrderedListMethod.zeroProbe(env, figures, progress, options.clientRate()));
     progress.line("client discoveries through the client SDK (ReedClient bound to the client's address, real probes), "
-        + "N_close=%d at %.0f probes/s, the %d clients side by side: %s", options.nClose(), options.clientRate(), clients.size(),
+        + "N_close=%d at %.0f probes/s, one client after another: %s", options.nClose(), options.clientRate(),
         String.join(", ", methods.stream().map(DiscoveryMethod::name).toList()));
     AtomicInteger done = new AtomicInteger();
     int total = clients.size() * methods.size();
-    Map<DemoWorld.Site, Callable<List<List<MethodFigures>>>> tasks = new LinkedHashMap<>();
-    for (DemoWorld.Site client : clients) {
-      tasks.put(client, () -> {
+    Map<DemoWorld.Site, List<List<MethodFigures>>> byClient = new LinkedHashMap<>();
+    try (var a = heartbeat.begin("client discoveries", () -> done.get() + " of " + total + " done")) {
+      for (DemoWorld.Site client : clients) {
         ClientOptimum optimum = figures.optimum(client);
         List<List<MethodFigures>> rows = new ArrayList<>();
         for (DiscoveryMethod m : methods) {
@@ -93,12 +93,8 @@ final class ClientDiscoveries {
           done.incrementAndGet();
           if (!r.isEmpty()) summary(client, m.name(), r, progress.secondsSince(tm));
         }
-        return rows;
-      });
-    }
-    Map<DemoWorld.Site, List<List<MethodFigures>>> byClient;
-    try (var a = heartbeat.begin("client discoveries", () -> done.get() + " of " + total + " done")) {
-      byClient = new Parallel<>("reed-demo-client", tasks).join();
+        byClient.put(client, rows);
+      }
     }
     Map<DemoWorld.Site, List<MethodFigures>> second = reporting
         ? reports.run(clients, reportsBefore + 2L * clients.size(), heartbeat) : Map.of();
@@ -176,7 +172,7 @@ final class ClientDiscoveries {
   }
 
   /** Tasks per client, each on a thread of its own, started at once. */
-  static final class Parallel<T> implements AutoCloseable {
+  private static final class Parallel<T> implements AutoCloseable {
     private final ExecutorService pool;
     private final Map<DemoWorld.Site, Future<T>> running = new LinkedHashMap<>();
 

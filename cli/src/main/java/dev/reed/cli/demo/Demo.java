@@ -54,11 +54,21 @@ final class Demo implements AutoCloseable {
    * the figures. Everything stays running until {@link #close()}.
    */
   DemoReport run() throws IOException, InterruptedException {
+    return run(() -> {});
+  }
+
+  /**
+   * {@link #run()}, with {@code beside} run on a thread of its own once the measurement rounds are
+   * done (it must not take CPU from their probes), while the clients mostly wait on theirs: e.g.
+   * warming up what comes after the table.
+   */
+  DemoReport run(Runnable beside) throws IOException, InterruptedException {
     long t0 = progress.now();
     List<RoundFigures> measured = new ArrayList<>();
     boolean converged = measure(measured);
     List<MethodFigures> methods;
     // traditional discovery needs no coordinator: it runs beside the wait for the location model and the other discoveries
+    Thread.ofPlatform().name("reed-demo-beside").daemon().start(beside);
     try (ClientDiscoveries.Traditional traditional = discoveries.startTraditional()) {
       discoveries.warmUp();
       env.awaitLocationModel(heartbeat);
@@ -82,6 +92,7 @@ final class Demo implements AutoCloseable {
     boolean converged = measure(out);
     env.awaitLocationModel(heartbeat);
     env.announcePage();
+    heartbeat.close();
     return converged;
   }
 
@@ -96,6 +107,7 @@ final class Demo implements AutoCloseable {
    * {@link #close()} (Ctrl-C runs it from the shutdown hook).
    */
   void serve() throws InterruptedException {
+    heartbeat.close(); // each serving round prints its own line; between them nothing runs
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
         r -> Thread.ofPlatform().name("reed-demo-serve-rounds").daemon().unstarted(r));
     env.register(() -> {
@@ -115,6 +127,11 @@ final class Demo implements AutoCloseable {
       }
     }, every, every, TimeUnit.MILLISECONDS);
     env.awaitClose();
+  }
+
+  /** Something the caller does after {@link #run()} that the heartbeat names while it runs (e.g. the plots). */
+  Heartbeat.Activity during(String name) {
+    return heartbeat.begin(name);
   }
 
   /** The coordinator's gRPC address ("host:port"). */

@@ -142,12 +142,15 @@ public final class DemoCommand implements Callable<Integer> {
     Thread hook = Thread.ofPlatform().name("reed-demo-shutdown").unstarted(demo::close);
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      DemoReport report = demo.run();
+      DemoReport report = demo.run(RttPlots::warmUp);
       progress.plain("");
       ResultTable.lines(report).forEach(progress::plain);
       progress.plain("");
       long tp = progress.now();
-      List<Path> plots = RttPlots.write(report, options.out());
+      List<Path> plots;
+      try (var a = demo.during("writing the plots")) {
+        plots = RttPlots.write(report, options.out());
+      }
       progress.line("plots: %s (%.1f s)", String.join(", ", plots.stream().map(Path::toString).toList()), progress.secondsSince(tp));
       if (options.json() != null) {
         JsonReport.write(report, options.json());

@@ -50,7 +50,7 @@ final class Heartbeat implements AutoCloseable {
     return begin(name, () -> "");
   }
 
-  /** Prints a line naming every running activity when nothing was printed for {@link #QUIET_SECONDS}. */
+  /** Prints a line naming every running activity (if any) when nothing was printed for {@link #QUIET_SECONDS}. */
   void beat() {
     if (progress.secondsSinceLastLine() < QUIET_SECONDS) return;
     List<String> parts = new ArrayList<>();
@@ -61,7 +61,7 @@ final class Heartbeat implements AutoCloseable {
             progress.secondsSince(e.getKey().since)));
       }
     }
-    if (!parts.isEmpty()) progress.line("  ... %s", String.join("; ", parts));
+    progress.line("  ... %s", parts.isEmpty() ? "still working" : String.join("; ", parts));
   }
 
   @Override

@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -155,33 +156,33 @@ final class MeasurementRounds {
 
   private Round measureRound(int r) throws IOException, InterruptedException {
     long t = progress.now();
-    List<EmulationProcess.AgentRound> reports;
-    try (var a = heartbeat.begin("round " + r, () -> "landmarks probing")) {
-      reports = env.round();
-    }
-    double measured = progress.secondsSince(t);
-    EmulationProcess.Delays delays = env.delays();
-    double[] delay = delays.errorsMs();
-    for (double d : delay) delayErrors.add(d);
-    long agentRound = reports.stream().mapToLong(EmulationProcess.AgentRound::round).max().orElse(0);
-    int targets = reports.stream().mapToInt(EmulationProcess.AgentRound::targets).max().orElse(0);
-    long replies = reports.stream().mapToLong(EmulationProcess.AgentRound::replies).sum();
-    long timeouts = reports.stream().mapToLong(EmulationProcess.AgentRound::timeouts).sum();
     int n = env.world().serverCount();
-    // every sample of the round is in Kafka now. The coordinator polls between its rounds, so the
-    // second round it starts from now on positions with all of them
     Coordinator coordinator = env.coordinator();
-    long done = coordinator.roundsCompleted();
-    try (var a = heartbeat.begin("round " + r, () -> "coordinator positioning: " + fresh(agentRound) + "/" + n)) {
-      if (!DemoEnvironment.await(Duration.ofSeconds(90), () -> coordinator.roundsCompleted() >= done + 2 && fresh(agentRound) >= 0.99 * n)) {
-        log.warn("coordinator: only {} of {} servers positioned with round {} after 90 s", fresh(agentRound), n, agentRound);
+    AtomicLong agentRound = new AtomicLong(Long.MAX_VALUE);   // known once the landmarks are done
+    try (var a = heartbeat.begin("round " + r, () -> agentRound.get() == Long.MAX_VALUE ? "landmarks probing"
+        : "coordinator positioning: " + fresh(agentRound.get()) + "/" + n)) {
+      List<EmulationProcess.AgentRound> reports = env.round();
+      double measured = progress.secondsSince(t);
+      EmulationProcess.Delays delays = env.delays();
+      double[] delay = delays.errorsMs();
+      for (double d : delay) delayErrors.add(d);
+      long round = reports.stream().mapToLong(EmulationProcess.AgentRound::round).max().orElse(0);
+      agentRound.set(round);
+      int targets = reports.stream().mapToInt(EmulationProcess.AgentRound::targets).max().orElse(0);
+      long replies = reports.stream().mapToLong(EmulationProcess.AgentRound::replies).sum();
+      long timeouts = reports.stream().mapToLong(EmulationProcess.AgentRound::timeouts).sum();
+      // every sample of the round is in Kafka now. The coordinator polls between its rounds, so the
+      // second round it starts from now on positions with all of them
+      long done = coordinator.roundsCompleted();
+      if (!DemoEnvironment.await(Duration.ofSeconds(90), () -> coordinator.roundsCompleted() >= done + 2 && fresh(round) >= 0.99 * n)) {
+        log.warn("coordinator: only {} of {} servers positioned with round {} after 90 s", fresh(round), n, round);
       }
+      ServingState s = coordinator.servingState();
+      double[] errors = s.servers().values().stream().mapToDouble(c -> c.getFit().getRelativeError()).sorted().toArray();
+      RoundFigures f = new RoundFigures(r, round, targets, replies, timeouts, measured, fresh(round),
+          Stats.quantile(errors, 0.5), Stats.quantile(errors, 0.9), pairError(s, r), DelayError.of(delay), progress.secondsSince(t));
+      return new Round(f, delays.counters());
     }
-    ServingState s = coordinator.servingState();
-    double[] errors = s.servers().values().stream().mapToDouble(c -> c.getFit().getRelativeError()).sorted().toArray();
-    RoundFigures f = new RoundFigures(r, agentRound, targets, replies, timeouts, measured, fresh(agentRound),
-        Stats.quantile(errors, 0.5), Stats.quantile(errors, 0.9), pairError(s, r), DelayError.of(delay), progress.secondsSince(t));
-    return new Round(f, delays.counters());
   }
 
   /** One more round of every landmark while the demo serves: keeps the coordinates fresh. */

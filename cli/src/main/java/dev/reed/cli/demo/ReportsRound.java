@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * Client reports: the first REED discoveries report what they measured; once the coordinator has
@@ -39,7 +38,7 @@ final class ReportsRound {
 
   /**
    * Waits (at most 30 s) until the coordinator has learned {@code reports} reports, then runs the
-   * new players, side by side.
+   * new players, one after another.
    *
    * @return the new players' rows, in the rows of their city's client
    */
@@ -54,12 +53,12 @@ final class ReportsRound {
     progress.line("reports: the coordinator learned %d reports (%d RTTs kept%s); a new player in each city discovers (%.1f s)",
         learning.reports(), learning.kept(), learnedAll ? "" : ", fewer than sent after 30 s", progress.secondsSince(t));
     ReedMethod reed = new ReedMethod(env, figures, options.clientRate(), "reports-", false);
-    Map<DemoWorld.Site, Callable<List<MethodFigures>>> tasks = new LinkedHashMap<>();
-    for (int i = 0; i < clients.size(); i++) {
-      DemoWorld.Site client = clients.get(i);
-      DemoWorld.Site next = env.world().neighbours().get(i);
-      tasks.put(client, () -> {
+    Map<DemoWorld.Site, List<MethodFigures>> out = new LinkedHashMap<>();
+    try (var a = heartbeat.begin("new players")) {
+      for (int i = 0; i < clients.size(); i++) {
         env.checkOpen();
+        DemoWorld.Site client = clients.get(i);
+        DemoWorld.Site next = env.world().neighbours().get(i);
         long tc = progress.now();
         List<MethodFigures> rows = reed.discover(next, figures.optimum(next)).stream().map(m -> m.inRowsOf(client)).toList();
         MethodFigures first = rows.get(0);
@@ -68,11 +67,9 @@ final class ReportsRound {
                 + "nearest), Intelligent %d probes (%.1f ms) (%.1f s)", next.id(), first.address(), client.id(), first.probes(),
             first.meanRttMs(), first.excessMs(), first.nearestFound(), options.nClose(), intelligent.probes(),
             intelligent.meanRttMs(), progress.secondsSince(tc));
-        return rows;
-      });
+        out.put(client, rows);
+      }
     }
-    try (var a = heartbeat.begin("new players")) {
-      return new ClientDiscoveries.Parallel<>("reed-demo-reports", tasks).join();
-    }
+    return out;
   }
 }

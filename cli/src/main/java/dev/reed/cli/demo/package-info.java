@@ -19,7 +19,7 @@
  * {@code reed.targets}); measurement rounds until the median fit error improves by less than 5 % or
  * 3 rounds. {@link dev.reed.cli.demo.ClientDiscoveries}: traditional discovery of the whole shuffled
  * list from all clients at once, in the background from then on (it needs no coordinator); from
- * each client, the clients side by side, its {@link dev.reed.cli.demo.DiscoveryMethod}s in turn:
+ * each client in turn, one discovery at a time, its {@link dev.reed.cli.demo.DiscoveryMethod}s:
  * REED First and Intelligent N_close (40) through the real {@code ReedClient} bound to the client's
  * address ({@link dev.reed.cli.demo.ReedMethod}), then the geo distance and zero-probe orders ({@link
  * dev.reed.cli.demo.OrderedListMethod}: no calibration, the same stop rules); those REED discoveries

@@ -51,6 +51,13 @@ public final class NeighbourhoodCorrections {
 
   /** Reporters of one server farther apart than this (ms, coordinate space) are at different places. */
   static final double FAR_APART_MS = 10;
+  /**
+   * Only reporters the coordinates put at least this far from a server (ms) count towards its
+   * promoted flag. A discovery reports the servers nearest its client, where the coordinates
+   * over-predict and honest reporters at many sites correct them downwards (a third of PlanetLab's
+   * servers would be flagged); an attacker wants its server nearer for clients it is far from.
+   */
+  static final double PROMOTION_FAR_MS = 50;
 
   private final ReportConfig config;
   private final CorrectionBound bound;
@@ -96,7 +103,7 @@ public final class NeighbourhoodCorrections {
 
   /**
    * Flags or clears a server: promoted when reporters at two or more places (more than
-   * {@link #FAR_APART_MS} apart) report it closer than the coordinate prediction by more than one
+   * {@link #FAR_APART_MS} apart, at least {@link #PROMOTION_FAR_MS} from it) report it closer than the coordinate prediction by more than one
    * network may move it ({@link CorrectionBound#maxShiftMs} with 1), from at least
    * {@link ReportConfig#promotedNetworks()} places or networks.
    */
@@ -113,7 +120,7 @@ public final class NeighbourhoodCorrections {
     List<Coordinate> places = new ArrayList<>();
     for (Observation o : obs) {
       double predicted = Math.exp(o.logPredicted());
-      if (Math.exp(o.logRtt()) >= predicted - bound.maxShiftMs(predicted, 1)) {
+      if (predicted < PROMOTION_FAR_MS || Math.exp(o.logRtt()) >= predicted - bound.maxShiftMs(predicted, 1)) {
         continue;
       }
       networks.add(o.network());
@@ -386,6 +393,11 @@ public final class NeighbourhoodCorrections {
    */
   public int promotedServers() {
     return promoted.size();
+  }
+
+  /** The servers flagged as promoted, by key (a copy). */
+  public Set<String> promotedKeys() {
+    return Set.copyOf(promoted);
   }
 
   /** Whether a server is flagged as promoted. */

@@ -49,8 +49,9 @@ package dev.reed.coordinates.reports;
  *     (AS) agreeing with it (default 0.1)
  * @param promotedNetworks a server is flagged as promoted when reporters at two or more places far
  *     apart, and at least this many places or networks, report it closer than the coordinator's
- *     prediction by more than one network may move it (default 3); its predictions are then not
- *     lowered
+ *     prediction by more than one network may move it (default 10: on planetlab490 3 flags 9 % of
+ *     the servers on honest reports alone, 6 flags 3.6 %, 10 flags 0.2 %); its predictions are then
+ *     not lowered
  */
 public record ReportConfig(double kernelMs, double priorWeight, double groupCap, double maxFactor, int perServer,
     long maxAgeMillis, double movedMs, double triangleSlackMs, double triangleSlackFraction, double upperSlackFactor,
@@ -77,7 +78,7 @@ public record ReportConfig(double kernelMs, double priorWeight, double groupCap,
 
   /** The documented defaults. */
   public static ReportConfig defaults() {
-    return new ReportConfig(1, 0.5, 1, 10, 64, 24L * 3600 * 1000, 10, 5, 0.2, 3, 0.4, 0, 3, 3, 0.15, 3, 0.5, 5, 0.1, 3);
+    return new ReportConfig(1, 0.5, 1, 10, 64, 24L * 3600 * 1000, 10, 5, 0.2, 3, 0.4, 0, 3, 3, 0.15, 3, 0.5, 5, 0.1, 10);
   }
 
   /**

@@ -118,7 +118,7 @@ class NeighbourhoodCorrectionsTest {
 
   @Test
   void aServerReportedCloserByNetworksFarApartIsFlaggedAndNotPromoted() {
-    NeighbourhoodCorrections c = new NeighbourhoodCorrections(ReportConfig.defaults());
+    NeighbourhoodCorrections c = new NeighbourhoodCorrections(ReportConfig.defaults().with(Map.of("promotedNetworks", "3")));
     // three networks at one site seeing the server closer than predicted: local knowledge, not flagged
     for (int i = 0; i < 3; i++) c.add(report(CLIENT, 40, List.of("p:" + i, "a:" + i), 0));
     assertThat(c.promotedServers()).isZero();

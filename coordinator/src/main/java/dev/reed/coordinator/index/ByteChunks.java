@@ -97,6 +97,11 @@ final class ByteChunks {
     return heldBytes;
   }
 
+  /** Bytes appended and not yet released. */
+  long liveBytes() {
+    return liveBytes;
+  }
+
   private int take(byte[] bytes) {
     int chunk;
     if (freeCount > 0) {

@@ -126,6 +126,11 @@ public final class ByteSlots {
     return chunks.heldBytes();
   }
 
+  /** Bytes of the strings held now, what the chunks would need without dead ones. */
+  public long liveBytes() {
+    return chunks.liveBytes();
+  }
+
   private int grow() {
     if (high == keys.length) {
       int n = high * 2;

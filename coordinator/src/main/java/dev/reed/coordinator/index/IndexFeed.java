@@ -89,6 +89,8 @@ public final class IndexFeed implements AutoCloseable {
   private final AtomicLong rebuilds = new AtomicLong();
   /** The current state's servers per integrity verdict, by {@link IntegrityKind#ordinal()}. */
   private volatile long[] integrityKinds = new long[IntegrityKind.values().length];
+  /** The template chunks at the current state's build: the feed thread writes them, a scrape reads this. */
+  private volatile ChunkBytes templateChunks = ChunkBytes.NONE;
   private final CountDownLatch caughtUp = new CountDownLatch(1);
   private final Thread thread;
   /**
@@ -534,6 +536,7 @@ public final class IndexFeed implements AutoCloseable {
     state.set(new ServingState(index, coordinates, coordinates.templates(), lm.coordinates(), lm.anchors(), announced,
         catalog, lm.epoch(), clock.instant(), dimensions, heightModel, ids, lm.quarantined(), table::template));
     integrityKinds = table.integrityKinds();
+    templateChunks = servers.templateChunks();
     rebuilds.incrementAndGet();
     onRebuild.run();
   }
@@ -545,6 +548,11 @@ public final class IndexFeed implements AutoCloseable {
    */
   public long servers(IntegrityKind kind) {
     return integrityKinds[kind.ordinal()];
+  }
+
+  /** The bytes the servers' template chunks held and had live at the current state's build. */
+  public ChunkBytes templateChunks() {
+    return templateChunks;
   }
 
   @Override

@@ -92,9 +92,9 @@ final class ServerColumns {
     integrity = Arrays.copyOf(integrity, n);
   }
 
-  /** Bytes the template chunks hold, dead ones included. */
-  long templateBytes() {
-    return templates.heldBytes();
+  /** The template chunks' held and live bytes. */
+  ChunkBytes templateChunks() {
+    return ChunkBytes.of(templates);
   }
 
   /** A ranking index of every server; {@link #table} then gives the state's copy of the rest. */

@@ -2,6 +2,7 @@ package dev.reed.coordinator.position;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.coordinator.index.ByteSlots;
+import dev.reed.coordinator.index.ChunkBytes;
 import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.ServerCoordinate;
 import java.nio.ByteBuffer;
@@ -39,9 +40,9 @@ final class PublishedCoordinates {
     return coordinates.size();
   }
 
-  /** Bytes the chunks hold, dead ones included. */
-  long heldBytes() {
-    return coordinates.heldBytes();
+  /** The coordinates' chunks, held and live bytes. */
+  ChunkBytes chunks() {
+    return ChunkBytes.of(coordinates);
   }
 
   /** The slot of the target's publication, -1 when this replica published none: {@link #at} and {@link #coordinate} read it. */

@@ -5,6 +5,7 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.PositionFit;
 import dev.reed.coordinates.Stats;
+import dev.reed.coordinator.index.ChunkBytes;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.ServingState;
 import dev.reed.coordinator.ingest.TargetWindows;
@@ -68,6 +69,8 @@ public final class TargetPositioning {
   private final Duration refreshEvery;
   private final double moveThresholdMs;
   private final PublishedCoordinates published = new PublishedCoordinates();
+  /** The published coordinates' chunks after the last round: the round thread writes them, a scrape reads this. */
+  private volatile ChunkBytes publishedChunks = ChunkBytes.NONE;
   private final HostIntegrity integrity;
   private final Duration budget;
   /** Targets the last round left when its budget ran out, in order, and whether each owes a new epoch's re-fit. */
@@ -120,6 +123,19 @@ public final class TargetPositioning {
    * @param mesh this replica's landmark mesh (window minima), for the integrity check; null = none
    */
   public Result run(TargetWindows windows, ServingState state, Duration expireAfter, MeshWindows.Mesh mesh) {
+    try {
+      return round(windows, state, expireAfter, mesh);
+    } finally {
+      publishedChunks = published.chunks();
+    }
+  }
+
+  /** The bytes the chunks of what this replica published held and had live after the last round. */
+  public ChunkBytes publishedChunks() {
+    return publishedChunks;
+  }
+
+  private Result round(TargetWindows windows, ServingState state, Duration expireAfter, MeshWindows.Mesh mesh) {
     long started = System.nanoTime();
     List<String> gone = windows.expire(expireAfter.toMillis());
     for (String key : gone) {

@@ -83,6 +83,8 @@ public final class ReportLearning implements AutoCloseable {
   private int loggedReports;
   private int loggedKept;
   private final Map<ReportScreen.Reason, Integer> loggedDropped = new EnumMap<>(ReportScreen.Reason.class);
+  /** The servers flagged as promoted when last looked at (ingest thread only). */
+  private Set<String> promoted = Set.of();
 
   public ReportLearning(KafkaClients kafka, String clientId, Supplier<ServingState> state, Supplier<GeoModel> geo,
       NeighbourhoodCorrections corrections, ReportConfig config, Clock clock) {
@@ -158,6 +160,7 @@ public final class ReportLearning implements AutoCloseable {
           lastForget = now;
           int n = corrections.forget(now);
           forgotten.addAndGet(n);
+          logPromoted();
           if (n > 0) {
             log.info("client reports: {} observations aged out, {} left on {} servers", n, corrections.observations(),
                 corrections.servers());
@@ -212,6 +215,23 @@ public final class ReportLearning implements AutoCloseable {
     loggedReports += n;
     loggedKept += keptHere;
     droppedHere.forEach((reason, c) -> loggedDropped.merge(reason, c, Integer::sum));
+    logPromoted();
+  }
+
+  /** One line per server flagged or cleared as promoted by client reports since the last look. */
+  private void logPromoted() {
+    Set<String> now = corrections.promotedKeys();
+    if (now.equals(promoted)) return;
+    for (String key : now) {
+      if (!promoted.contains(key)) {
+        log.info("server {}: flagged as promoted by client reports (reporters at several places report it nearer than "
+            + "the landmarks do); its predictions are no longer lowered", key);
+      }
+    }
+    for (String key : promoted) {
+      if (!now.contains(key)) log.info("server {}: no longer flagged as promoted by client reports", key);
+    }
+    promoted = now;
   }
 
   private void summary(String when) {

@@ -88,9 +88,9 @@ class PublishedCoordinatesTest {
       }
       long live = 0;
       for (ServerCoordinate c : last.values()) live += c.toBuilder().clearLandmarkRtts().build().getSerializedSize() + 4 * 3;
-      assertThat(published.heldBytes()).as("round " + round).isLessThanOrEqualTo(2 * live + 9L * chunk);
+      assertThat(published.chunks().held()).as("round " + round).isLessThanOrEqualTo(2 * live + 9L * chunk);
     }
-    assertThat(written).isGreaterThan(5 * published.heldBytes());
+    assertThat(written).isGreaterThan(5 * published.chunks().held());
     last.forEach((k, c) -> assertThat(coordinate(published, k)).as(k).isEqualTo(c));
   }
 }
