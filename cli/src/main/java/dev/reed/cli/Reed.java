@@ -9,6 +9,9 @@ import dev.reed.coordinator.CoordinatorCommand;
 import dev.reed.eval.EvalCommand;
 import dev.reed.testbed.kafka.KafkaCommand;
 import dev.reed.testbed.world.WorldCommand;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -34,8 +37,7 @@ import picocli.CommandLine.Command;
       ScaleCommand.class,
       WorldCommand.class
     },
-    footer = {"", "  test   Runs the full test suite (./mvnw verify; handled by the launcher).",
-        "", "Run './reed COMMAND --help' for a command's options."})
+    footer = {"", "Run './reed COMMAND --help' for a command's options."})
 public final class Reed implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -44,9 +46,58 @@ public final class Reed implements Runnable {
     System.exit(commandLine().execute(args));
   }
 
+  /**
+   * The help's command list, by what a command is for; {@code bench} and {@code test} are the
+   * launcher's. Every subcommand is in one group (ReedTest checks).
+   */
+  static final Map<String, List<String>> GROUPS = groups();
+
+  private static Map<String, List<String>> groups() {
+    Map<String, List<String>> g = new LinkedHashMap<>();
+    g.put("Run a deployment", List.of("agent", "coordinator", "browse", "snapshot"));
+    g.put("Try it on one machine", List.of("demo", "kafka"));
+    g.put("Measure", List.of("eval", "scale", "world", "bench"));
+    g.put("Test", List.of("test"));
+    return java.util.Collections.unmodifiableMap(g);
+  }
+
+  /** Commands the launcher script runs itself (they need Maven, not this JVM), with their help line. */
+  private static final Map<String, String> LAUNCHER = Map.of(
+      "bench", "Runs a module's benchmarks: JMH, or a load harness from its test sources (handled by the launcher).",
+      "test", "Runs the test suite: ./mvnw verify; --unit: the fast unit tests only, ./mvnw test (handled by the launcher).");
+
   /** The command tree, for main and for tests. */
   static CommandLine commandLine() {
-    return new CommandLine(new Reed()).setCaseInsensitiveEnumValuesAllowed(true);
+    CommandLine cl = new CommandLine(new Reed()).setCaseInsensitiveEnumValuesAllowed(true);
+    cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING, help -> "");
+    cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Reed::groupedCommands);
+    return cl;
+  }
+
+  private static String groupedCommands(CommandLine.Help help) {
+    Map<String, CommandLine.Help> subcommands = help.subcommands();
+    StringBuilder out = new StringBuilder();
+    for (Map.Entry<String, List<String>> group : GROUPS.entrySet()) {
+      CommandLine.Help.TextTable table = CommandLine.Help.TextTable.forColumns(help.colorScheme(),
+          new CommandLine.Help.Column(15, 2, CommandLine.Help.Column.Overflow.SPAN),
+          new CommandLine.Help.Column(help.commandSpec().usageMessage().width() - 15, 1,
+              CommandLine.Help.Column.Overflow.WRAP));
+      for (String name : group.getValue()) {
+        CommandLine.Help sub = subcommands.get(name);
+        String[] description = sub != null ? sub.commandSpec().usageMessage().description() : null;
+        String line = description != null && description.length > 0 ? firstSentence(description[0]) : LAUNCHER.getOrDefault(name, "");
+        table.addRowValues(help.colorScheme().commandText(name), help.colorScheme().text(line));
+      }
+      out.append(String.format("%n%s:%n", group.getKey())).append(table);
+    }
+    return out.toString();
+  }
+
+  /** A description's first sentence, for a one-line entry (a trailing colon that introduces more goes). */
+  static String firstSentence(String description) {
+    int end = description.indexOf(". ");
+    String s = end < 0 ? description.strip() : description.substring(0, end + 1);
+    return s.endsWith(":") ? s.substring(0, s.length() - 1) : s;
   }
 
   @Override

@@ -34,7 +34,16 @@ class ReedTest {
     reed.setOut(new PrintWriter(out));
     assertThat(reed.execute("--help")).isZero();
     for (String name : reed.getSubcommands().keySet()) assertThat(out.toString()).contains("  " + name + " ");
-    assertThat(out.toString()).contains("  test ");
+    assertThat(out.toString()).contains("  test ").contains("  bench ");
+    assertThat(out.toString()).containsSubsequence("Run a deployment:", "  agent ", "Try it on one machine:", "  demo ",
+        "Measure:", "  eval ", "Test:", "  test ");
+  }
+
+  @Test
+  void everyCommandIsInExactlyOneHelpGroup() {
+    java.util.List<String> grouped = Reed.GROUPS.values().stream().flatMap(java.util.List::stream).toList();
+    assertThat(grouped).doesNotHaveDuplicates();
+    assertThat(grouped).containsAll(Reed.commandLine().getSubcommands().keySet());
   }
 
   @Test

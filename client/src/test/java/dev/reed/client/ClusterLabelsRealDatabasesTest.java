@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * CSV of npm {@code @ip-location-db}, installed by .ci/run; skipped with a message when absent):
  * well-known addresses get their origin AS and country, a private address neither.
  */
+@Tag("integration")
 class ClusterLabelsRealDatabasesTest {
 
   private static Path npmRoot() throws IOException, InterruptedException {

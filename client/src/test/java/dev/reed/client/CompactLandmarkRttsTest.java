@@ -126,8 +126,8 @@ class CompactLandmarkRttsTest {
   @Test
   void theSdkGetsTheSameLandmarkRttsFromTheCompactFormAsFromACoordinatorWithoutIt() throws Exception {
     ServingState state = world();
-    ReedServiceImpl service = new ReedServiceImpl(() -> state, new CoordinateConfig(2, false), Clock.systemUTC(),
-        Duration.ofMinutes(10), 0.15);
+    ReedServiceImpl service = new ReedServiceImpl(
+        ReedServiceImpl.Dependencies.of(() -> state, new CoordinateConfig(2, false), Clock.systemUTC()));
     List<Boolean> newAsked = new CopyOnWriteArrayList<>();
     List<Boolean> oldAsked = new CopyOnWriteArrayList<>();
     CoordinatorClient current = client(rewriting(service, newAsked, false));

@@ -35,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,6 +52,7 @@ import org.slf4j.LoggerFactory;
  * emulated latencies over real sockets.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
+@Tag("integration")
 class EndToEndTest {
   private static final Logger log = LoggerFactory.getLogger(EndToEndTest.class);
   private static final int SERVERS = 200;

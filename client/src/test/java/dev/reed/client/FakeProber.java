@@ -22,14 +22,26 @@ import java.util.concurrent.TimeUnit;
 final class FakeProber implements Prober {
   private final FakeWorld world;
   private final long realMicrosPerMs;
+  private final boolean silentNeverTimeOut;
   private final ScheduledExecutorService timer;
+  /** Probes of silent servers held open by {@code silentNeverTimeOut}, timed out on {@link #close}. */
+  private final List<Runnable> held = Collections.synchronizedList(new ArrayList<>());
   final List<ProbeTarget> sent = Collections.synchronizedList(new ArrayList<>());
   /** What a server answers now, when it differs from what the coordinator lists (key -> info). */
   final java.util.Map<String, dev.reed.proto.v1.ServerInfo> replyOverride = new java.util.concurrent.ConcurrentHashMap<>();
 
   FakeProber(FakeWorld world, long realMicrosPerMs) {
+    this(world, realMicrosPerMs, false);
+  }
+
+  /**
+   * @param silentNeverTimeOut a silent server's probe never completes (until {@link #close}): a
+   *     discovery that waited for its timeout would never end, whatever the machine's speed
+   */
+  FakeProber(FakeWorld world, long realMicrosPerMs, boolean silentNeverTimeOut) {
     this.world = world;
     this.realMicrosPerMs = realMicrosPerMs;
+    this.silentNeverTimeOut = silentNeverTimeOut;
     this.timer = realMicrosPerMs > 0 ? Executors.newSingleThreadScheduledExecutor() : null;
   }
 
@@ -42,6 +54,11 @@ final class FakeProber implements Prober {
         ? new ProbeResult(target, ProbeStatus.PROBE_STATUS_TIMEOUT, 0, 0, Instant.EPOCH, null, null)
         : new ProbeResult(target, ProbeStatus.PROBE_STATUS_OK, (long) (rtt * 1e6), 0, Instant.EPOCH,
             replyOverride.getOrDefault(s.key(), s.info()), null);
+    if (silentNeverTimeOut && (s == null || !s.answers())) {
+      CompletableFuture<ProbeResult> f = new CompletableFuture<>();
+      held.add(() -> f.complete(r));
+      return f;
+    }
     if (timer == null) return CompletableFuture.completedFuture(r);
     CompletableFuture<ProbeResult> f = new CompletableFuture<>();
     timer.schedule(() -> f.complete(r), (long) (rtt * realMicrosPerMs), TimeUnit.MICROSECONDS);
@@ -66,6 +83,9 @@ final class FakeProber implements Prober {
 
   @Override
   public void close() {
+    synchronized (held) {
+      held.forEach(Runnable::run);
+    }
     if (timer != null) timer.shutdownNow();
   }
 }

@@ -369,7 +369,9 @@ class ReedClientTest {
 
   @Test
   void repliesThatOvertakeEachOtherAreFedToTheStopRuleInProbeOrder() {
-    prober = new FakeProber(world, 20); // 1 ms of world RTT = 20 us real: replies overtake each other
+    // 1 ms of world RTT = 200 us real, 2-20 ms a reply against a probe every 0.5 ms: replies
+    // overtake each other, and many probes are in flight however slow the machine
+    prober = new FakeProber(world, 200);
     DiscoveryResult r = track(builder().rate(2000).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(10)));
     assertThat(r.probes()).isGreaterThan(CALIB + 10); // pipelined: more were in flight when the 10th answer came in
     assertThat(r.probesNeeded()).isEqualTo(CALIB + 10);
@@ -377,20 +379,20 @@ class ReedClientTest {
   }
 
   @Test
+  @Timeout(60) // only a failure waits: the silent probe's timeout never comes
   void aSilentServerDoesNotHoldUpFirstNCloseForAProbeTimeout() {
     // the nearest listed server never answers: First N_close counts the answers as they arrive
-    // instead of waiting 1 s for the silent one while probing goes on at the full rate; the
-    // the default request learns from replies, so this also holds while the order re-fits
+    // instead of waiting for the silent one's timeout, which never comes here, so a rule that
+    // waited would never stop; the default request learns from replies, so this also holds while
+    // the order re-fits
     String nearest = world.closestKeys(1).getFirst();
     world.servers.replaceAll(s -> s.key().equals(nearest)
         ? new FakeWorld.Server(s.address(), s.protocol(), s.coordinate(), s.info(), false) : s);
-    prober = new FakeProber(world, 200); // real time: 1 ms of world RTT = 200 us, a timeout = 200 ms
+    prober = new FakeProber(world, 200, true); // real time: 1 ms of world RTT = 200 us
     DiscoveryResult r = track(builder().rate(500).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(5)));
     assertThat(r.stopReason()).isEqualTo(DiscoveryResult.StopReason.STOP_RULE);
     assertThat(r.servers()).hasSizeGreaterThanOrEqualTo(5);
     assertThat(r.servers()).extracting(DiscoveredServer::key).doesNotContain(nearest);
-    // waiting out the silent probe would have let ~100 more probes go at 500/s
-    assertThat(r.probes()).isLessThan(CALIB + 5 + 60);
     assertThat(r.probesNeeded()).isLessThanOrEqualTo(r.probes());
   }
 
@@ -450,15 +452,17 @@ class ReedClientTest {
   }
 
   @Test
+  @Timeout(60) // only a failure waits: the silent probe's timeout never comes
   void aSilentCalibrationServerDoesNotCostAWholeProbeTimeout() {
     FakeWorld.Server s = world.calibration.get(3);
     world.calibration.set(3, new FakeWorld.Server(s.address(), s.protocol(), s.coordinate(), s.info(), false));
-    prober = new FakeProber(world, 1000); // real time: beacons answer after ~250 ms, the silent one times out at 1 s
+    // real time: beacons answer after ~250 ms; the silent one's timeout never comes, so calibration
+    // ends only when it stops waiting for the straggler
+    prober = new FakeProber(world, 1000, true);
     List<DiscoveryEvent> events = new CopyOnWriteArrayList<>();
     DiscoveryResult r = track(builder().build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(3)), events::add);
     DiscoveryEvent.Positioned p = (DiscoveryEvent.Positioned) events.get(0);
     assertThat(p.calibrationReplies()).isEqualTo(CALIB - 1);
-    assertThat(p.elapsed()).isLessThan(Duration.ofMillis(900));
     assertThat(r.calibrationProbes()).isEqualTo(CALIB);
     assertThat(r.position().coordinate().distanceTo(world.client)).isLessThan(1.0);
   }
@@ -516,13 +520,12 @@ class ReedClientTest {
   void aStallingCoordinatorHitsTheDeadline() {
     service.stallMillis = 3000;
     ReedClient c = track(builder().rpcDeadline(Duration.ofMillis(200)).build());
-    long t0 = System.nanoTime();
+    // without the deadline the call would succeed after the stall: the error kind is the proof
     assertThatThrownBy(() -> c.discover(DiscoveryRequest.defaults()))
         .isInstanceOfSatisfying(ReedClientException.class, e -> {
           assertThat(e.kind()).isEqualTo(ReedClientException.Kind.COORDINATOR_DEADLINE);
           assertThat(e.getMessage()).contains("did not answer GetCalibrationServers within 200 ms");
         });
-    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofMillis(2500));
   }
 
   @Test

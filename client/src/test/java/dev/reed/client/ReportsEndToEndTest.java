@@ -57,6 +57,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -82,6 +83,7 @@ import org.slf4j.LoggerFactory;
  * before any report.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
+@Tag("integration")
 class ReportsEndToEndTest {
   private static final Logger log = LoggerFactory.getLogger(ReportsEndToEndTest.class);
   private static final int LANDMARKS = 8;

@@ -199,9 +199,12 @@ public final class Coordinator implements AutoCloseable {
       log.info("client reports on: group keys hashed with {}; observations kept {} h", groupKeys.describe(),
           reportConfig.maxAgeMillis() / 3_600_000.0);
     }
-    ReedServiceImpl reed = new ReedServiceImpl(state, math.withCalibrationMaxError(config.api().calibrationMaxError()),
-        config.clock(), config.api().calibrationRotation(), config.api().calibrationMaxError(), geo, locations,
-        config.http().wsOverheadMs(), reportIntake, corrections);
+    ReedServiceImpl reed = new ReedServiceImpl(ReedServiceImpl.Dependencies
+        .of(state, math.withCalibrationMaxError(config.api().calibrationMaxError()), config.clock())
+        .withCalibration(config.api().calibrationRotation(), config.api().calibrationMaxError())
+        .withGeo(geo, locations)
+        .withWsOverheadMs(config.http().wsOverheadMs())
+        .withReports(reportIntake, corrections));
     // the client's address (X-Forwarded-For from trusted proxies): for a location prior, and for a
     // report's group keys (hashed at once, never stored)
     boolean needsAddress = locations != null || reportIntake != null;

@@ -11,10 +11,12 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A broker that goes away: queries keep being served from memory, and the pipeline resumes when it is back. */
+@Tag("integration")
 class BrokerOutageTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 

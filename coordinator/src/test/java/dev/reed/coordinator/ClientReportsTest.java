@@ -48,6 +48,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,6 +61,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the report_factor on later pages, a flood from one source, an undecodable record.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("integration")
 class ClientReportsTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   static final String HONEST = "honest-key-0000000000";

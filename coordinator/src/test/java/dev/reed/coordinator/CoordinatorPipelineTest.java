@@ -37,6 +37,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and rankings out; invalid records dead-lettered; a restarted coordinator serves the same
  * coordinates within seconds.
  */
+@Tag("integration")
 class CoordinatorPipelineTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 

@@ -58,6 +58,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +69,7 @@ import org.junit.jupiter.api.io.TempDir;
  * by the testbed's writer for its loopback addresses, and the API over real gRPC. One landmark
  * announces Sydney while its RTTs put it next to Frankfurt.
  */
+@Tag("integration")
 class GeoCoordinatorTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   @TempDir static Path dir;

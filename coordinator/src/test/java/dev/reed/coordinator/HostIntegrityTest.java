@@ -42,6 +42,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -56,6 +57,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * RTT plus 5 ms through the proxy). Samples are published round by round exactly as agents publish
  * them.
  */
+@Tag("integration")
 class HostIntegrityTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 

@@ -41,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * ListLandmarks and the metrics), the same landmark honest again (readmitted), another adding 30 ms
  * to half its samples (quarantined).
  */
+@Tag("integration")
 class LyingLandmarkTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 

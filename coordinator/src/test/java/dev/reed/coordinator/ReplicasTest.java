@@ -20,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the other takes over its partitions and the leadership. A serving replica ({@code --serve-only})
  * beside them serves the same index and takes no share of the samples.
  */
+@Tag("integration")
 class ReplicasTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 

@@ -7,6 +7,7 @@ import dev.reed.coordinates.integrity.IntegrityConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * detection of anycast and proxy liars, and honest clients' P@10 with the liars demoted, as
  * eval/README.md and docs/research/host-integrity.md report them (3 seeds here, 10 there).
  */
+@Tag("integration")
 class IntegrityStudyTest {
   @TempDir
   Path dir;

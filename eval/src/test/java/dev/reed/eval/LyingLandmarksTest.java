@@ -6,6 +6,7 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.integrity.QuarantineConfig;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * (no clients; 9 s at load 5, ~60 s at load 15 on a loaded 2-core machine): no honest landmark quarantined; each attack quarantined within 6 rounds of lying and
  * then absent from the anchors the deployment embeds; without quarantine the liar stays an anchor.
  */
+@Tag("integration")
 class LyingLandmarksTest {
   private static final CoordinateConfig CFG = CoordinateConfig.defaults();
 

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Kept to a modest run time: 3 landmark seeds, every 3rd client (the README's numbers use all
  * clients and 10 seeds).
  */
+@Tag("integration")
 class MeasuredMatrixAccuracyTest {
 
   @TempDir

@@ -14,6 +14,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * not asserted; countries, networks and AS numbers of these anycast and registry addresses are
  * stable.
  */
+@Tag("integration")
 class RealDatabasesTest {
   private static IpLocator geo;
   private static String absent;

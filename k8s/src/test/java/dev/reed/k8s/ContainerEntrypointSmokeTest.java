@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Needs the service's jar set ({@code <module>/target/reed-<module>.jar} + {@code lib/}, built by
  * the reactor's package phase before this module); skips without it.
  */
+@Tag("integration")
 class ContainerEntrypointSmokeTest {
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);

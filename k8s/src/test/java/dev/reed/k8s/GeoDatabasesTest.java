@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * lie on a read-only mount of the claim {@code reed-geo}, named as the npm packages ship them; without
  * the component it gets none.
  */
+@Tag("integration")
 class GeoDatabasesTest {
   private static final String CLAIM = "reed-geo";
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * scale harness measured, the limit is the heap plus the guide's non-heap allowance, and the image's
  * default is the base's row.
  */
+@Tag("integration")
 class JvmSettingsTest {
 
   private static final String SECTION = "### JVM settings and memory limits";

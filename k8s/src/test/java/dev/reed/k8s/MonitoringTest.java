@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it has; every alert is well-formed, uses only metrics the services register, and links a runbook
  * section of docs/operations.md that exists. The prod overlay includes it.
  */
+@Tag("integration")
 class MonitoringTest {
 
   @TempDir Path tmp;

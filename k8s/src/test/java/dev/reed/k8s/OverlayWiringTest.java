@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * agree on ports; selectors select; the Role covers leader election; mounted files exist where the
  * configuration points; workloads run non-root, read-only, without capabilities, with limits.
  */
+@Tag("integration")
 class OverlayWiringTest {
 
   /** Secrets that are created outside these manifests, and who creates them. */

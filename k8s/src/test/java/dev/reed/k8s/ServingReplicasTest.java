@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * have their own Service, budget and NetworkPolicy, and no Lease or API token. Rendered with
  * tls, api-keys, report-key and geo listed after the component (src/test/resources/with-serving-replicas).
  */
+@Tag("integration")
 class ServingReplicasTest {
 
   private static ManifestSet render() throws Exception {

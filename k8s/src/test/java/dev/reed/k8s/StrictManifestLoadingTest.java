@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.DumperOptions;
 
@@ -24,6 +25,7 @@ import org.yaml.snakeyaml.DumperOptions;
  * field at the wrong level fails here instead of being dropped silently by a lenient apply.
  * Custom resources are not in the client's model: StrimziResourcesTest and MonitoringTest check them.
  */
+@Tag("integration")
 class StrictManifestLoadingTest {
 
   @Test

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * same partitions and cleanup configuration, replication that the node pool can hold, and
  * KafkaUsers whose ACLs give each client exactly what docs/design.md section 2 says it needs.
  */
+@Tag("integration")
 class StrimziResourcesTest {
 
   @Test

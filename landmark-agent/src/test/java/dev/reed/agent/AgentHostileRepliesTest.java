@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * going round after round.
  */
 @Timeout(120)
+@Tag("integration")
 class AgentHostileRepliesTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   @TempDir Path dir;

@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * outage outlasts the producer's own retries and the spool's read-back-then-replay path runs.
  */
 @Timeout(240)
+@Tag("integration")
 class AgentKafkaOutageTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   @TempDir Path dir;

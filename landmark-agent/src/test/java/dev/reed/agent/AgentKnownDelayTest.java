@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sample below 78 ms. A biased or broken clocking in the agent fails either bound.
  */
 @Timeout(120)
+@Tag("integration")
 class AgentKnownDelayTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   @TempDir Path dir;

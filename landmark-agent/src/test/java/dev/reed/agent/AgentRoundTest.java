@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * once per round from 127.0.0.1, and quakestat cross-checks from 127.0.0.9.
  */
 @Timeout(180)
+@Tag("integration")
 class AgentRoundTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   static final InetAddress QSTAT_SRC = address("127.0.0.9");

@@ -25,12 +25,14 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The Quake3 codec and the engine against the real OpenArena dedicated server (Debian's
  * ioquake3-based {@code openarena-server}), and against qstat's view of the same server.
  */
+@Tag("integration")
 class OpenArenaProbeTest {
   private static final Path SERVER = Path.of("/usr/games/openarena-server");
   private static final Pattern OPENING = Pattern.compile("Opening IP socket: 127\\.0\\.0\\.1:(\\d+)");

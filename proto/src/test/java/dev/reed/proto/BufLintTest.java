@@ -7,9 +7,11 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The API contract passes {@code buf lint} with the STANDARD rules (buf.yaml at the repository root). */
+@Tag("integration")
 class BufLintTest {
 
   @Test

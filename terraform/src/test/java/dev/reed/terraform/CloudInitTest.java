@@ -20,6 +20,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -33,6 +34,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * credentials helper is run for real by bash, with the cloud CLIs replaced by scripts that answer
  * like them, and its output is read by the real Kafka client configuration.
  */
+@Tag("integration")
 class CloudInitTest {
 
   static final Path MODULE = TerraformModulesTest.MODULE;

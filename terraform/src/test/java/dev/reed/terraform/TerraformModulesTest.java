@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.TestInstance;
  * documented; and the global example places 15 agents, 5 per continent, as the paper did.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("integration")
 class TerraformModulesTest {
 
   static final Path ROOT = Path.of(System.getProperty("reed.terraform.dir", ".")).toAbsolutePath().normalize();

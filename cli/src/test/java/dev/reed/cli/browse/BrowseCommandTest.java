@@ -60,7 +60,8 @@ class BrowseCommandTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains(LiveTable.HEADER);
     assertThat(r.out().lines().filter(l -> l.startsWith("loop-"))).hasSizeGreaterThanOrEqualTo(5);
-    assertThat(r.out()).containsPattern("REED: \\d+ probes \\(6 calibration, 11 needed to decide\\) in \\d+\\.\\d\\d s, \\d+ servers found");
+    // First N_close counts answers as they arrive over real sockets: how many probes that took varies with load
+    assertThat(r.out()).containsPattern("REED: \\d+ probes \\(6 calibration, \\d+ needed to decide\\) in \\d+\\.\\d\\d s, \\d+ servers found");
   }
 
   @Test
@@ -105,8 +106,10 @@ class BrowseCommandTest {
     List<InetSocketAddress> q3 = world.quake3Servers();
     try (DatagramSocket master = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
       Thread.ofVirtual().start(() -> answerGetservers(master, q3));
+      // every server answers: a probe timeout far beyond any reply keeps a loaded machine's late
+      // replies in the count
       Run r = browse("--coordinator", "127.0.0.1:" + closedPort(), "--fallback", "--master",
-          "127.0.0.1:" + master.getLocalPort(), "--json", "--rate", "500");
+          "127.0.0.1:" + master.getLocalPort(), "--json", "--rate", "500", "--timeout", "60000");
       assertThat(r.code()).as(r.err()).isZero();
       JsonObject j = JsonParser.parseString(r.out()).getAsJsonObject();
       assertThat(j.get("method").getAsString()).isEqualTo("traditional-fallback");

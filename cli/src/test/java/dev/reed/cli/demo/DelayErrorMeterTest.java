@@ -16,9 +16,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The meter against a real broker: samples published to reed.samples, intended delays from the tap. */
+@Tag("integration")
 class DelayErrorMeterTest {
   private static final List<DemoWorld.Site> LANDMARKS =
       List.of(new DemoWorld.Site("lm-eu-1", "EU", "Frankfurt", 5), new DemoWorld.Site("lm-na-1", "NA", "Ashburn", 6));

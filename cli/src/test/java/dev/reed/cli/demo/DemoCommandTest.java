@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -34,6 +35,7 @@ import picocli.CommandLine;
  * about as close as the optimum), the JSON and the plots must be usable, and nothing the demo
  * started may outlive it.
  */
+@Tag("integration")
 class DemoCommandTest {
   /** First-phase calibration probes with the demo's 4 dimensions and 6 landmarks: D+2 beacons. */
   private static final int SPREAD_BEACONS = 6;

@@ -29,6 +29,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the delay-error meter) against a real broker.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Tag("integration")
 class EmulationProcessTest {
   private static final DemoWorld WORLD = DemoWorld.synthetic(200, 6, 3, new Noise(0.0, 0));
 

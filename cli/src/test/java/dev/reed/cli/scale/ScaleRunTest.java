@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -27,6 +28,7 @@ import picocli.CommandLine;
  * share served again and the restarted one serving, the report and plots written, nothing left
  * running. The figures themselves (rates, latencies) depend on the machine and are only printed.
  */
+@Tag("integration")
 class ScaleRunTest {
 
   @Test

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * REED's ordered server list (Armitage &amp; Heyde 2011, Algorithm 4): servers in ascending predicted
@@ -517,10 +518,8 @@ public final class RankingIndex {
       }
       mh[j] = members.get(j).height();
     }
-    double ceiling = memberCeilingMs > 0 ? memberCeilingMs : Double.POSITIVE_INFINITY;
-    if (filter.rttLimitMs() > 0) {
-      ceiling = Math.min(ceiling, filter.rttLimitMs());
-    }
+    double ceiling = Math.min(memberCeilingMs > 0 ? memberCeilingMs : Double.POSITIVE_INFINITY,
+        filter.rttLimitMs() > 0 ? filter.rttLimitMs() : Double.POSITIVE_INFINITY);
     boolean anyAttr = !filter.attributesUnconstrained();
     int fg = anyAttr ? id(gameIds, filter.game()) : -1;
     int fm = anyAttr ? id(mapIds, filter.map()) : -1;
@@ -528,21 +527,7 @@ public final class RankingIndex {
       return new GroupRankedPage(List.of(), null, 0);
     }
     TopEntries top = new TopEntries(pageSize + 1, Double.POSITIVE_INFINITY, this::keyOrder);
-    int total = 0;
-    for (int i = 0; i < n; i++) {
-      if (anyAttr && !matches(i, filter, fg, fm)) {
-        continue;
-      }
-      double score = groupScore(i, mq, mh, g, objective, ceiling);
-      if (Double.isNaN(score)) {
-        continue;
-      }
-      total++;
-      if (score > top.bound() || (after != null && !after.isBefore(score, keys[i]))) {
-        continue;
-      }
-      top.add(score, i);
-    }
+    int total = scanTop(top, filter, fg, fm, after, i -> groupScore(i, mq, mh, g, objective, ceiling));
     int held = top.finish();
     int take = Math.min(held, pageSize);
     List<GroupRanked> out = new ArrayList<>(take);
@@ -603,22 +588,10 @@ public final class RankingIndex {
     double[] q = client == null ? null : client.components();
     double hc = client == null ? 0 : client.height();
     TopEntries top = new TopEntries(pageSize + 1, Double.POSITIVE_INFINITY, this::keyOrder);
-    int total = 0;
-    for (int i = 0; i < n; i++) {
-      if (anyAttr && !matches(i, filter, fg, fm)) {
-        continue;
-      }
-      double coordinateMs = q == null ? Double.NaN : predictedFrom(i, q, 0, hc);
-      double pred = score.predictedMs(keys[i], coordinateMs);
-      if (!(pred >= 0) || pred == Double.POSITIVE_INFINITY || pred > limit) {
-        continue;
-      }
-      total++;
-      if (pred > top.bound() || (after != null && !after.isBefore(pred, keys[i]))) {
-        continue;
-      }
-      top.add(pred, i);
-    }
+    int total = scanTop(top, filter, fg, fm, after, i -> {
+      double pred = score.predictedMs(keys[i], q == null ? Double.NaN : predictedFrom(i, q, 0, hc));
+      return pred >= 0 && pred != Double.POSITIVE_INFINITY && pred <= limit ? pred : Double.NaN;
+    });
     int held = top.finish();
     int take = Math.min(held, pageSize);
     List<Ranked> out = new ArrayList<>(take);
@@ -627,6 +600,33 @@ public final class RankingIndex {
     }
     Cursor next = held > pageSize ? new Cursor(top.value(take - 1), keys[top.entry(take - 1)]) : null;
     return new RankedPage(out, next, total);
+  }
+
+  /**
+   * The full scan behind {@link #scan} and {@link #rankForGroup}: every entry the filter passes
+   * and {@code score} ranks (a score, not NaN) goes to {@code top} when it comes after
+   * {@code after}. Returns how many entries were ranked, the page's total.
+   *
+   * @param fg the filter's game id, -1 for any; {@code fm} likewise its map id
+   */
+  private int scanTop(TopEntries top, RankingFilter filter, int fg, int fm, Cursor after, IntToDoubleFunction score) {
+    boolean anyAttr = !filter.attributesUnconstrained();
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+      if (anyAttr && !matches(i, filter, fg, fm)) {
+        continue;
+      }
+      double s = score.applyAsDouble(i);
+      if (Double.isNaN(s)) {
+        continue;
+      }
+      total++;
+      if (s > top.bound() || (after != null && !after.isBefore(s, keys[i]))) {
+        continue;
+      }
+      top.add(s, i);
+    }
+    return total;
   }
 
   private double groupScore(int i, double[] mq, double[] mh, int g, GroupObjective objective, double ceiling) {

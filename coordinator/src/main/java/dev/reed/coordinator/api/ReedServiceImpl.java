@@ -16,6 +16,7 @@ import dev.reed.coordinates.ranking.GroupRankedPage;
 import dev.reed.coordinates.ranking.Ranked;
 import dev.reed.coordinates.ranking.RankedPage;
 import dev.reed.coordinates.ranking.RankingFilter;
+import dev.reed.coordinator.CoordinatorConfig;
 import dev.reed.coordinator.geo.ClientAddress;
 import dev.reed.coordinator.geo.ClientPrior;
 import dev.reed.coordinator.geo.GeoModel;
@@ -99,47 +100,81 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
   private final NeighbourhoodCorrections corrections;
 
   /**
-   * Without locations: the plain coordinate service.
+   * What the service reads besides its requests. {@link #of} takes what it cannot do without; the
+   * rest start at the documented defaults and change with the withers.
    *
-   * @param rotation how long one calibration set is served before the next (spreads probe load)
-   * @param calibrationMaxError game servers with a larger relative fit error never calibrate
-   */
-  public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
-      double calibrationMaxError) {
-    this(state, config, clock, rotation, calibrationMaxError, () -> GeoModel.NONE, null);
-  }
-
-  /**
-   * @param geo the location model (placements, the trained estimator); {@link GeoModel#NONE} without a database
-   * @param locations the databases, for the client's location prior from its address ({@link ClientAddress});
-   *     null = none
-   */
-  public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
-      double calibrationMaxError, Supplier<GeoModel> geo, HostLocations locations) {
-    this(state, config, clock, rotation, calibrationMaxError, geo, locations, 0, null, null);
-  }
-
-  /**
+   * @param state the serving state, read once per call
+   * @param config the deployment's coordinate model
+   * @param clock for the calibration rotation and the age of client reports
+   * @param rotation how long one calibration set is served before the next (spreads probe load);
+   *     default the coordinator's, 10 minutes
+   * @param calibrationMaxError game servers with a larger relative fit error never calibrate;
+   *     default the coordinator's, 0.15
+   * @param geo the location model (placements, the trained estimator); default {@link GeoModel#NONE}
+   * @param locations the databases, for the client's location prior from its address
+   *     ({@link ClientAddress}); default null, none
    * @param wsOverheadMs subtracted from Locate RTTs measured over a landmark's WebSocket beacon
-   *     (TRANSPORT_WEBSOCKET), in milliseconds ({@code --ws-overhead-ms})
-   * @param reports where ReportMeasurements goes; null = reporting off (FAILED_PRECONDITION)
-   * @param corrections what client reports taught, for RankedServer.report_factor; null = none
+   *     (TRANSPORT_WEBSOCKET), in milliseconds ({@code --ws-overhead-ms}); default 0
+   * @param reports where ReportMeasurements goes; default null, reporting off (FAILED_PRECONDITION)
+   * @param corrections what client reports taught, for RankedServer.report_factor; default null, none
    */
-  public ReedServiceImpl(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
+  public record Dependencies(Supplier<ServingState> state, CoordinateConfig config, Clock clock, Duration rotation,
       double calibrationMaxError, Supplier<GeoModel> geo, HostLocations locations, double wsOverheadMs,
       ReportIntake reports, NeighbourhoodCorrections corrections) {
-    this.wsOverheadMs = wsOverheadMs;
-    this.reports = reports;
-    this.corrections = corrections;
-    this.geo = geo;
-    this.locations = locations;
-    this.state = state;
-    this.config = config;
+
+    public Dependencies {
+      java.util.Objects.requireNonNull(state, "state");
+      java.util.Objects.requireNonNull(config, "config");
+      java.util.Objects.requireNonNull(clock, "clock");
+      java.util.Objects.requireNonNull(geo, "geo");
+      if (rotation == null || rotation.toMillis() <= 0) {
+        throw new IllegalArgumentException("rotation must be at least 1 ms, got " + rotation);
+      }
+      if (!(calibrationMaxError > 0)) {
+        throw new IllegalArgumentException("calibrationMaxError must be > 0, got " + calibrationMaxError);
+      }
+    }
+
+    /** The service over {@code state} with every other dependency at its default. */
+    public static Dependencies of(Supplier<ServingState> state, CoordinateConfig config, Clock clock) {
+      return new Dependencies(state, config, clock, CoordinatorConfig.Api.DEFAULT.calibrationRotation(),
+          CoordinatorConfig.Api.DEFAULT.calibrationMaxError(), () -> GeoModel.NONE, null, 0, null, null);
+    }
+
+    public Dependencies withCalibration(Duration rotation, double calibrationMaxError) {
+      return new Dependencies(state, config, clock, rotation, calibrationMaxError, geo, locations, wsOverheadMs, reports,
+          corrections);
+    }
+
+    public Dependencies withGeo(Supplier<GeoModel> geo, HostLocations locations) {
+      return new Dependencies(state, config, clock, rotation, calibrationMaxError, geo, locations, wsOverheadMs, reports,
+          corrections);
+    }
+
+    public Dependencies withWsOverheadMs(double wsOverheadMs) {
+      return new Dependencies(state, config, clock, rotation, calibrationMaxError, geo, locations, wsOverheadMs, reports,
+          corrections);
+    }
+
+    public Dependencies withReports(ReportIntake reports, NeighbourhoodCorrections corrections) {
+      return new Dependencies(state, config, clock, rotation, calibrationMaxError, geo, locations, wsOverheadMs, reports,
+          corrections);
+    }
+  }
+
+  public ReedServiceImpl(Dependencies deps) {
+    this.state = deps.state();
+    this.config = deps.config();
     this.positioner = new HostPositioner(config);
     this.selector = new CalibrationSelector(config);
-    this.clock = clock;
-    this.rotation = rotation;
-    this.calibrationMaxError = calibrationMaxError;
+    this.clock = deps.clock();
+    this.rotation = deps.rotation();
+    this.calibrationMaxError = deps.calibrationMaxError();
+    this.geo = deps.geo();
+    this.locations = deps.locations();
+    this.wsOverheadMs = deps.wsOverheadMs();
+    this.reports = deps.reports();
+    this.corrections = deps.corrections();
   }
 
   private record Calibrator(CalibrationServer server, Coordinate coordinate) {}
@@ -342,25 +377,56 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     b.setFusion(g.fusion());
   }
 
-  /** Algorithm 4, one page, encoded as a GetOrderedServersResponse (see {@link EncodedOrderedPage}). */
-  byte[] orderedPage(GetOrderedServersRequest req) {
+  /**
+   * What GetOrderedServers and StreamOrderedServers both ask, decoded once per call against one
+   * serving state.
+   *
+   * @param after the request's cursor; null on a first page and when suspect servers are demoted
+   *     (the token then says which half of the list it is in)
+   */
+  private record OrderedRequest(ServingState state, Coordinate client, int pageSize, boolean demote, Cursor after,
+      RankingFilter filter, GeoRanking ranking, ReportFactors factors) {
+
+    /** The page of {@code size} after {@code token} (whose cursor is {@code after}). */
+    DemotedPages.Page<Ranked> page(String token, Cursor after, int size) {
+      return demote
+          ? DemotedPages.page((f, a, n) -> slice(ranking.page(state, client, f, a, n)), filter, token, size)
+          : whole(ranking.page(state, client, filter, after, size));
+    }
+  }
+
+  /**
+   * Decodes the ordered calls' common parts, in this order (the first bad one is the error):
+   * location, client coordinate, page size, page token, filter.
+   *
+   * @param ignoreLocation a client that found its prior inconsistent with its calibration asks for
+   *     coordinates alone
+   */
+  private OrderedRequest ordered(boolean hasLocation, GeoPoint location, boolean ignoreLocation, boolean hasClient,
+      dev.reed.proto.v1.Coordinate clientCoordinate, int pageSize, dev.reed.proto.v1.ServerFilter filter, String token,
+      List<LandmarkRtt> landmarkRtts) {
     ServingState s = state.get();
     GeoModel g = geo.get();
-    ClientPrior stated = prior(g, req.hasLocation(), req.getLocation());
-    // a client that found its prior inconsistent with its calibration asks for coordinates alone
-    ClientPrior prior = req.getIgnoreLocation() && req.hasClient() ? null : stated;
-    Coordinate client = req.hasClient() || !g.locating()
-        ? RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client") : null;
-    int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
-    boolean demote = RequestMapping.demotes(req.getFilter(), s.index(), req.getPageToken());
-    Cursor after = demote ? null : RequestMapping.cursor(req.getPageToken());
-    RankingFilter filter = RequestMapping.filter(req.getFilter());
-    GeoRanking ranking = GeoRanking.of(g, prior, client);
-    ReportFactors factors = ReportFactors.of(corrections, client, req.getLandmarkRttsList(), clock.millis());
+    ClientPrior stated = prior(g, hasLocation, location);
+    ClientPrior prior = ignoreLocation && hasClient ? null : stated;
+    Coordinate client = hasClient || !g.locating()
+        ? RequestMapping.coordinate(hasClient, clientCoordinate, config.dimensions(), "client") : null;
+    int size = RequestMapping.pageSize(pageSize, "page_size");
+    boolean demote = RequestMapping.demotes(filter, s.index(), token);
+    Cursor after = demote ? null : RequestMapping.cursor(token);
+    return new OrderedRequest(s, client, size, demote, after, RequestMapping.filter(filter), GeoRanking.of(g, prior, client),
+        ReportFactors.of(corrections, client, landmarkRtts, clock.millis()));
+  }
+
+  /** Algorithm 4, one page, encoded as a GetOrderedServersResponse (see {@link EncodedOrderedPage}). */
+  byte[] orderedPage(GetOrderedServersRequest req) {
+    OrderedRequest o = ordered(req.hasLocation(), req.getLocation(), req.getIgnoreLocation(), req.hasClient(),
+        req.getClient(), req.getPageSize(), req.getFilter(), req.getPageToken(), req.getLandmarkRttsList());
+    ServingState s = o.state();
+    GeoRanking ranking = o.ranking();
+    ReportFactors factors = o.factors();
     if (s.index().size() == 0) return new byte[0];
-    DemotedPages.Page<Ranked> page = demote
-        ? DemotedPages.page((f, a, n) -> slice(ranking.page(s, client, f, a, n)), filter, req.getPageToken(), pageSize)
-        : whole(ranking.page(s, client, filter, after, pageSize));
+    DemotedPages.Page<Ranked> page = o.page(req.getPageToken(), o.after(), o.pageSize());
     RankedTemplate[] templates = new RankedTemplate[page.items().size()];
     int[] predicted = new int[templates.length];
     byte[][] extras = ranking.decorates() || factors != null ? new byte[predicted.length][] : null;
@@ -435,20 +501,11 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
 
   @Override
   public void streamOrderedServers(StreamOrderedServersRequest req, StreamObserver<StreamOrderedServersResponse> out) {
-    ServingState s = state.get();
-    GeoModel g = geo.get();
-    ClientPrior prior = prior(g, req.hasLocation(), req.getLocation());
-    Coordinate client = req.hasClient() || !g.locating()
-        ? RequestMapping.coordinate(req.hasClient(), req.getClient(), config.dimensions(), "client") : null;
-    int pageSize = RequestMapping.pageSize(req.getPageSize(), "page_size");
-    RankingFilter filter = RequestMapping.filter(req.getFilter());
-    GeoRanking ranking = GeoRanking.of(g, prior, client);
-    ReportFactors factors = ReportFactors.of(corrections, client, req.getLandmarkRttsList(), clock.millis());
+    OrderedRequest o = ordered(req.hasLocation(), req.getLocation(), false, req.hasClient(), req.getClient(),
+        req.getPageSize(), req.getFilter(), "", req.getLandmarkRttsList());
     long max = req.getMaxServers() == 0 ? Long.MAX_VALUE : Integer.toUnsignedLong(req.getMaxServers());
     ServerCallStreamObserver<StreamOrderedServersResponse> call = (ServerCallStreamObserver<StreamOrderedServersResponse>) out;
-    boolean demote = RequestMapping.demotes(req.getFilter(), s.index(), "");
-    OrderedStream stream = new OrderedStream(s, ranking, factors, client, filter, demote, pageSize, max,
-        req.getCompactLandmarkRtts(), call);
+    OrderedStream stream = new OrderedStream(o, max, req.getCompactLandmarkRtts(), call);
     call.setOnCancelHandler(stream::cancel);
     call.setOnReadyHandler(stream::drain); // flow control: the next page only when the client can take it
     stream.drain();
@@ -456,13 +513,10 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
 
   /** One StreamOrderedServers call: pages from one index version, sent while the transport is ready. */
   private static final class OrderedStream {
+    private final OrderedRequest request;
     private final ServingState state;
     private final GeoRanking ranking;
     private final ReportFactors factors;
-    private final Coordinate client;
-    private final RankingFilter filter;
-    private final boolean demote;
-    private final int pageSize;
     private final long max;
     private final boolean compact;
     private final ServerCallStreamObserver<StreamOrderedServersResponse> call;
@@ -470,15 +524,11 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
     private long sent;
     private boolean done;
 
-    OrderedStream(ServingState state, GeoRanking ranking, ReportFactors factors, Coordinate client, RankingFilter filter,
-        boolean demote, int pageSize, long max, boolean compact, ServerCallStreamObserver<StreamOrderedServersResponse> call) {
-      this.demote = demote;
-      this.state = state;
-      this.ranking = ranking;
-      this.factors = factors;
-      this.client = client;
-      this.filter = filter;
-      this.pageSize = pageSize;
+    OrderedStream(OrderedRequest request, long max, boolean compact, ServerCallStreamObserver<StreamOrderedServersResponse> call) {
+      this.request = request;
+      this.state = request.state();
+      this.ranking = request.ranking();
+      this.factors = request.factors();
       this.max = max;
       this.compact = compact;
       this.call = call;
@@ -498,10 +548,9 @@ public final class ReedServiceImpl implements ReedServiceGrpc.AsyncService, io.g
           finish();
           return;
         }
-        int size = (int) Math.min(pageSize, max - sent);
-        DemotedPages.Page<Ranked> page = demote
-            ? DemotedPages.page((f, a, n) -> slice(ranking.page(state, client, f, a, n)), filter, token, size)
-            : whole(ranking.page(state, client, filter, RequestMapping.cursor(token), size));
+        int size = (int) Math.min(request.pageSize(), max - sent);
+        // the tokens after the first are this stream's own
+        DemotedPages.Page<Ranked> page = request.page(token, request.demote() ? null : RequestMapping.cursor(token), size);
         StreamOrderedServersResponse.Builder b = StreamOrderedServersResponse.newBuilder();
         for (Ranked r : page.items()) {
           RankedServer server = ranking.decorate(RequestMapping.ranked(state, r.server().key(), r.predictedMs(), compact),

@@ -55,8 +55,8 @@ class AnonymousLimitTest {
   @BeforeAll
   void start(@TempDir Path dir) throws Exception {
     ServingState state = ReedServiceTest.world(new HashMap<>());
-    ReedServiceImpl reed = new ReedServiceImpl(() -> state, new CoordinateConfig(2, false), Clock.systemUTC(),
-        Duration.ofMinutes(10), 0.15);
+    ReedServiceImpl reed = new ReedServiceImpl(
+        ReedServiceImpl.Dependencies.of(() -> state, new CoordinateConfig(2, false), Clock.systemUTC()));
     Path keys = dir.resolve("keys");
     Files.writeString(keys, KEY + " 10000\n");
     anonymous = AnonymousAccess.of(5, ClientAddress.trusting(List.of("127.0.0.1/32")), LoggedAddresses.HIDDEN, now::get);

@@ -27,22 +27,23 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The real Netty endpoint: plaintext with buf curl through reflection, TLS with a self-signed certificate, API keys. */
+@Tag("integration")
 class ApiServerTest {
   @TempDir Path dir;
 
   static ApiServer start(Path cert, Path key, ApiKeys keys) throws IOException {
     ServingState state = ReedServiceTest.world(new HashMap<>());
     return ApiServer.start(new InetSocketAddress("127.0.0.1", 0), cert, key, keys, List.of(
-        new ReedServiceImpl(() -> state, new CoordinateConfig(2, false), Clock.systemUTC(), Duration.ofMinutes(10), 0.15),
+        new ReedServiceImpl(ReedServiceImpl.Dependencies.of(() -> state, new CoordinateConfig(2, false), Clock.systemUTC())),
         new SnapshotServiceImpl(() -> state)));
   }
 

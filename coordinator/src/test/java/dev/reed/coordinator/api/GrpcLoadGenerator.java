@@ -102,8 +102,8 @@ public final class GrpcLoadGenerator {
     if (args.length > 0 && args[0].equals("serve")) {
       int n = args.length > 2 ? Integer.parseInt(args[2]) : 36_000;
       ServingState state = world(n, 4);
-      ReedServiceImpl service = new ReedServiceImpl(() -> state, new CoordinateConfig(4, true), Clock.systemUTC(),
-          Duration.ofMinutes(10), 0.15);
+      ReedServiceImpl service = new ReedServiceImpl(
+          ReedServiceImpl.Dependencies.of(() -> state, new CoordinateConfig(4, true), Clock.systemUTC()));
       ApiServer server = ApiServer.start(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1])), null, null, null,
           List.of(service));
       System.out.println("serving " + n + " servers on " + server.address());
@@ -161,7 +161,7 @@ public final class GrpcLoadGenerator {
     int d = 4;
     ServingState state = world(n, d);
     try (ApiServer server = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), null, null, null, List.of(
-        new ReedServiceImpl(() -> state, new CoordinateConfig(d, true), Clock.systemUTC(), Duration.ofMinutes(10), 0.15)))) {
+        new ReedServiceImpl(ReedServiceImpl.Dependencies.of(() -> state, new CoordinateConfig(d, true), Clock.systemUTC()))))) {
       ManagedChannel ch = NettyChannelBuilder.forAddress(server.address()).usePlaintext().build();
       ReedServiceGrpc.ReedServiceStub stub = ReedServiceGrpc.newStub(ch);
       GetOrderedServersRequest[] requests = requests(d, pageSize, true);

@@ -76,8 +76,8 @@ class HttpFaceTest {
         plain.dimensions(), plain.heightModel());
     Path keys = dir.resolve("keys");
     Files.writeString(keys, KEY + " 10000\n" + SLOW_KEY + " 2\n");
-    ReedServiceImpl service = new ReedServiceImpl(() -> state, new CoordinateConfig(2, false), Clock.systemUTC(),
-        Duration.ofMinutes(10), 0.15, () -> dev.reed.coordinator.geo.GeoModel.NONE, null, WS_OVERHEAD_MS, null, null);
+    ReedServiceImpl service = new ReedServiceImpl(ReedServiceImpl.Dependencies
+        .of(() -> state, new CoordinateConfig(2, false), Clock.systemUTC()).withWsOverheadMs(WS_OVERHEAD_MS));
     SnapshotServiceImpl snapshot = new SnapshotServiceImpl(() -> state);
     grpc = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), null, null, ApiKeys.read(keys), List.of(service, snapshot));
     http = HttpFace.start(new InetSocketAddress("127.0.0.1", 0), List.of(PAGE_ORIGIN),

@@ -50,7 +50,6 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -145,8 +144,8 @@ class ReedServiceTest {
     Clock clock = Clock.fixed(Instant.parse("2026-11-21T06:00:00Z"), ZoneOffset.UTC);
     String name = InProcessServerBuilder.generateName();
     server = InProcessServerBuilder.forName(name).directExecutor()
-        .addService(ServerInterceptors.intercept(new ReedServiceImpl(s, new CoordinateConfig(D, false), clock,
-            Duration.ofMinutes(10), 0.15), new StatusExceptionInterceptor()))
+        .addService(ServerInterceptors.intercept(new ReedServiceImpl(
+            ReedServiceImpl.Dependencies.of(s, new CoordinateConfig(D, false), clock)), new StatusExceptionInterceptor()))
         .addService(ServerInterceptors.intercept(new SnapshotServiceImpl(s), new StatusExceptionInterceptor()))
         .build().start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
@@ -366,8 +365,8 @@ class ReedServiceTest {
   }
 
   Set<String> calibrationAt(Instant t) {
-    ReedServiceImpl svc = new ReedServiceImpl(() -> state, new CoordinateConfig(D, false), Clock.fixed(t, ZoneOffset.UTC),
-        Duration.ofMinutes(10), 0.15);
+    ReedServiceImpl svc = new ReedServiceImpl(
+        ReedServiceImpl.Dependencies.of(() -> state, new CoordinateConfig(D, false), Clock.fixed(t, ZoneOffset.UTC)));
     List<GetCalibrationServersResponse> out = new ArrayList<>();
     svc.getCalibrationServers(GetCalibrationServersRequest.getDefaultInstance(), new io.grpc.stub.StreamObserver<>() {
       @Override
@@ -566,8 +565,8 @@ class ReedServiceTest {
         Instant.EPOCH);
     String name = InProcessServerBuilder.generateName();
     Server s = InProcessServerBuilder.forName(name).directExecutor()
-        .addService(ServerInterceptors.intercept(new ReedServiceImpl(() -> state, new CoordinateConfig(D, false),
-            Clock.systemUTC(), Duration.ofMinutes(10), 0.15, () -> untrained, null), new StatusExceptionInterceptor()))
+        .addService(ServerInterceptors.intercept(new ReedServiceImpl(ReedServiceImpl.Dependencies
+            .of(() -> state, new CoordinateConfig(D, false), Clock.systemUTC()).withGeo(() -> untrained, null)), new StatusExceptionInterceptor()))
         .build().start();
     ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
     try {

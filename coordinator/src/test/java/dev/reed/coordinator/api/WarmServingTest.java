@@ -32,7 +32,7 @@ class WarmServingTest {
   }
 
   private static ReedServiceImpl service(Supplier<ServingState> state) {
-    return new ReedServiceImpl(state, new CoordinateConfig(4, true), Clock.systemUTC(), Duration.ofMinutes(10), 0.15);
+    return new ReedServiceImpl(ReedServiceImpl.Dependencies.of(state, new CoordinateConfig(4, true), Clock.systemUTC()));
   }
 
   @Test

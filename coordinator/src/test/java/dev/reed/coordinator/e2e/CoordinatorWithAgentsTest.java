@@ -45,6 +45,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +60,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same model; a server put on the deny list leaves the catalog; a restarted coordinator serves the
  * same coordinates.
  */
+@Tag("integration")
 class CoordinatorWithAgentsTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   @TempDir Path dir;

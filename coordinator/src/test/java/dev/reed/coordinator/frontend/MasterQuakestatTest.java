@@ -18,9 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Both master front ends against the real qstat client and real UDP sockets. */
+@Tag("integration")
 class MasterQuakestatTest {
 
   static boolean quakestatInstalled() {

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * coordinate records written after the checkpoint and ends with the same index as a feed that read
  * the whole topic; a damaged checkpoint is ignored (the whole topic is read).
  */
+@Tag("integration")
 class IndexFeedCheckpointTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   private static final int SERVERS = 300;

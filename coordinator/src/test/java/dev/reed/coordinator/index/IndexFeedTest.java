@@ -16,6 +16,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * record, decoded in parallel) and what it reads afterwards (record by record) give the same index;
  * undecodable records and NaN coordinates are counted and skipped on both paths, tombstones remove.
  */
+@Tag("integration")
 class IndexFeedTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 

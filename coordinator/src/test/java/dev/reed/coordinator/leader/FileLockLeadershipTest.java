@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * processes the kernel lets go when the holder dies (the harness's SIGKILL runs show it); here the
  * holder closes.
  */
+@Tag("integration")
 class FileLockLeadershipTest {
 
   @Test

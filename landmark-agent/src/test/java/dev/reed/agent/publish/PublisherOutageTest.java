@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The publisher against a real broker that goes away and comes back. */
 @Timeout(180)
+@Tag("integration")
 class PublisherOutageTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   @TempDir Path spoolDir;

@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The responder as real server browsers see it: qstat (Debian's {@code quakestat}) and gamedig
  * (npm) must report what it was given. Skips, saying which, when a tool is not installed.
  */
+@Tag("integration")
 class RealClientsTest {
   private static final ServerInfo INFO = ServerInfo.newBuilder().setName("reed beacon test").setMap("landmark_dm")
       .setGame("reed").setGameDescription("REED landmark beacon").setPlayers(5).setMaxPlayers(24).setBots(2)

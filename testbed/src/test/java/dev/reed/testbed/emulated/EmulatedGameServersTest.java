@@ -28,10 +28,12 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
+@Tag("integration")
 class EmulatedGameServersTest {
   private static final int SERVERS = 40;
   /** Never early; late only by scheduling on the shared machine (accuracy is measured by DelayAccuracyBenchmark). */

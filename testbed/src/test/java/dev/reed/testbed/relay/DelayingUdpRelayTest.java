@@ -18,10 +18,12 @@ import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
+@Tag("integration")
 class DelayingUdpRelayTest {
   /** Never early; late only by scheduling on the shared machine. */
   private static final double SLACK_MS = 20;

@@ -7,10 +7,12 @@ import dev.reed.testbed.openarena.OpenArenaServer;
 import dev.reed.testbed.qstat.QStat;
 import dev.reed.testbed.relay.DelayingUdpRelay;
 import java.net.InetAddress;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
+@Tag("integration")
 class RealServerInWorldTest {
 
   @Test

@@ -1,4 +1,0 @@
-/**
- * The coordinator's operations endpoint: Prometheus {@code /metrics} and {@code /healthz}.
- */
-package dev.reed.coordinator.metrics;
