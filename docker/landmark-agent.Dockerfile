@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1.7
 # The reed landmark agent image: probe rounds, calibration beacon, Kafka publishing with an
-# on-disk spool (issue 3).
+# on-disk spool.
 #
 #   docker build -f docker/landmark-agent.Dockerfile -t reed-landmark-agent .   (context = repository root)
 #   docker run --network host -v reed-spool:/var/lib/reed/spool reed-landmark-agent --id eu-west-1 --kafka HOST:9094

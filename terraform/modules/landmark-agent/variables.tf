@@ -119,7 +119,7 @@ variable "beacon_allowed_cidrs" {
 }
 
 variable "ws_beacon_port" {
-  description = "TCP port of the agent's WebSocket beacon for web pages (issue 17), announced as ws://PUBLIC_IP:PORT/ on reed.landmarks; open to ws_beacon_allowed_cidrs."
+  description = "TCP port of the agent's WebSocket beacon for web pages, announced as ws://PUBLIC_IP:PORT/ on reed.landmarks; open to ws_beacon_allowed_cidrs."
   type        = number
   default     = 27961
 }

@@ -17,9 +17,9 @@ import java.util.Map;
  * landmarks' RTTs to it and its coordinate as the coordinator served them (empty and null when
  * none), and, when the coordinator knows where client and server are, its geographic prediction
  * and the server's place (NaN and null otherwise), and the factor that reports from clients near
- * this one put on the coordinate prediction (1 when none, issue 16), and whether it goes after every
+ * this one put on the coordinate prediction (1 when none), and whether it goes after every
  * unflagged server because the coordinator's integrity check flags it and the client demotes such
- * servers (issue 18): what the discovery policy orders by ({@link #ranked}).
+ * servers: what the discovery policy orders by ({@link #ranked}).
  */
 record Candidate(InetSocketAddress address, GameProtocol protocol, double predictedMs, List<LandmarkRtt> landmarkRtts,
     Coordinate coordinate, double geoMs, Place place, double reportFactor, boolean demoted) {

@@ -216,7 +216,7 @@ final class CoordinatorClient implements AutoCloseable {
   }
 
   /**
-   * Where the coordinator places the client given its calibration RTTs (issue 15: the location
+   * Where the coordinator places the client given its calibration RTTs (the location
    * prior, corrected), or null when the coordinator did not place it in calibration, has no place
    * for it now, or its answer is unusable (logged; the client then orders by coordinates alone).
    *
@@ -285,7 +285,7 @@ final class CoordinatorClient implements AutoCloseable {
   }
 
   /**
-   * A zero-probe ranking (issue 15): one page of servers by the geographic prediction from the
+   * A zero-probe ranking: one page of servers by the geographic prediction from the
    * client's location alone (stated, or its address); INVALID_ARGUMENT when the coordinator cannot
    * place the client.
    */
@@ -486,7 +486,7 @@ final class CoordinatorClient implements AutoCloseable {
   }
 
   /**
-   * Reports what one discovery measured (ReportMeasurements, issue 16) without blocking the caller;
+   * Reports what one discovery measured (ReportMeasurements) without blocking the caller;
    * the future fails with a ReedClientException.
    */
   CompletableFuture<ReportMeasurementsResponse> reportAsync(MeasurementReport report) {

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What one REED discovery measured, as the client reports it to the coordinator (issue 16):
+ * What one REED discovery measured, as the client reports it to the coordinator:
  * where the client ended up, its calibration RTTs to the landmark beacons, and every game server
  * it probed (calibration servers first, then the ordered list in probe order) with the RTT
  * measured or a timeout. It holds what the client measured and nothing more: no address of the

@@ -136,7 +136,7 @@ public final class ReedClient implements AutoCloseable {
   }
 
   /**
-   * A zero-probe ranking (issue 15): servers by the coordinator's prediction from this client's
+   * A zero-probe ranking: servers by the coordinator's prediction from this client's
    * location alone ({@link Builder#location}, else its address in the coordinator's database), one
    * call and no probe, for clients that must not or cannot probe (web pages, privacy-minded
    * players). Fails with COORDINATOR_REJECTED when the coordinator cannot place the client.
@@ -211,7 +211,7 @@ public final class ReedClient implements AutoCloseable {
     private Builder() {}
 
     /**
-     * What to do with servers the coordinator's host integrity check flags (issue 18: anycast edges,
+     * What to do with servers the coordinator's host integrity check flags (anycast edges,
      * query proxies, spoofed replies; their predicted RTT is unreliable). Default
      * {@link SuspectServers#DEMOTE}: listed and probed after every other server, so a false alarm
      * costs a server its place, never its listing.
@@ -222,7 +222,7 @@ public final class ReedClient implements AutoCloseable {
     }
 
     /**
-     * Report what each REED discovery measured to the coordinator (issue 16; default off): one
+     * Report what each REED discovery measured to the coordinator (default off): one
      * ReportMeasurements call per discovery, started when the discovery returns and never delaying or
      * failing it (failures are counted in {@link ReedClient#reportStats()} and logged once). It
      * carries the client's coordinate, its location if one was stated ({@link #location}), its

@@ -125,7 +125,7 @@ final class ReedDiscovery {
   }
 
   /**
-   * Hands what this discovery measured to the sender, which sends it in the background (issue 16).
+   * Hands what this discovery measured to the sender, which sends it in the background.
    * The position reported is the calibration's: the one the coordinator's predictions for the first
    * page were made from, so the ratio of each measured RTT to the prediction carries over to another
    * client near it (the re-fitted position has absorbed part of the very errors the report is about);

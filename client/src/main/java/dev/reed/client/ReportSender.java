@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends discovery reports (issue 16) in the background: a report never delays or fails the
+ * Sends discovery reports in the background: a report never delays or fails the
  * discovery that measured it. Failures are counted and logged once at INFO (then at DEBUG: a
  * coordinator without the RPC, or one that is down, would otherwise log at every discovery). At most
  * {@link #MAX_IN_FLIGHT} reports are outstanding; more are dropped and counted, so a stalled

@@ -263,7 +263,7 @@ class ReedClientTest {
     assertThat(new HashSet<>(listProbeKeys())).hasSize(300);
   }
 
-  /** Flagged servers (issue 18): the option goes to the coordinator, and DEMOTE keeps them last in the probe order too. */
+  /** Flagged servers: the option goes to the coordinator, and DEMOTE keeps them last in the probe order too. */
   @Test
   void flaggedServersAreProbedLastByDefaultAndTheOptionGoesToTheCoordinator() {
     List<String> nearest = world.closestKeys(3);

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Reporting what a discovery measured (issue 16) against an in-process fake coordinator: what the
+ * Reporting what a discovery measured against an in-process fake coordinator: what the
  * report carries is exactly what the prober measured, it goes out after the discovery returned and
  * never delays or fails it, and the page requests carry the calibration's landmark RTTs.
  */

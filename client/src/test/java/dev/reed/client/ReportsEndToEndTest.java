@@ -66,7 +66,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Client reports end to end (issue 16), all real parts: an embedded Kafka broker, the real
+ * Client reports end to end, all real parts: an embedded Kafka broker, the real
  * coordinator (reports on, its defaults), eight landmark agents, 200 emulated game servers replying
  * over UDP after the emulated RTT, and real SDK clients probing from their own addresses.
  *

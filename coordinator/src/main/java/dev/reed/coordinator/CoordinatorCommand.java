@@ -189,7 +189,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
   double wsOverheadMs;
 
   @Option(names = "--landmark-quarantine", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "quarantine landmarks whose RTTs disagree with the other landmarks' (issue 18; the leader decides); "
+      description = "quarantine landmarks whose RTTs disagree with the other landmarks' (the leader decides); "
           + "--no-landmark-quarantine turns it off and readmits every quarantined landmark at the next embedding "
           + "(env REED_COORDINATOR_LANDMARK_QUARANTINE=false; default: on)")
   boolean landmarkQuarantine = true;

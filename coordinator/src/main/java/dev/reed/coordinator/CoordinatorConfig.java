@@ -36,8 +36,8 @@ import java.util.Set;
  *     database of its emulated hosts
  * @param clock wall clock for every timestamp and schedule
  * @param http the HTTP face for web clients (JSON, gRPC-Web, the page); {@link Http#OFF} by default
- * @param reports client reports (issue 16): on by default
- * @param integrity the host integrity check's tolerances (issue 18): the measured defaults
+ * @param reports client reports: on by default
+ * @param integrity the host integrity check's tolerances: the measured defaults
  * @param serveOnly a serving replica: it reads the index topics (and, with location databases,
  *     the landmark mesh its location model trains on) and answers queries, but takes no share of
  *     reed.samples, positions nothing and never leads (false by default); more of them scale the
@@ -94,7 +94,7 @@ public record CoordinatorConfig(
   }
 
   /**
-   * The host integrity check (issue 18): each server's landmark RTTs against the landmark mesh,
+   * The host integrity check: each server's landmark RTTs against the landmark mesh,
    * every round (coordinator README, "Hosts that lie").
    *
    * @param params overrides of {@link dev.reed.coordinates.integrity.IntegrityConfig}'s defaults by
@@ -156,7 +156,7 @@ public record CoordinatorConfig(
   }
 
   /**
-   * Client reports (issue 16): ReportMeasurements, reed.client-reports and the report_factor on
+   * Client reports: ReportMeasurements, reed.client-reports and the report_factor on
    * ranked servers.
    *
    * @param enabled accept reports and learn from them ({@code --[no-]reports}); off: the call is
@@ -281,7 +281,7 @@ public record CoordinatorConfig(
    * @param replay how far back samples are replayed on start to rebuild the windows
    * @param expireAfter targets unheard this long are deleted (tombstone on reed.coordinates)
    * @param minMeshPeers a landmark needs mesh RTTs to at least this many peers to be embedded
-   * @param quarantine the lying-landmark check (issue 18; defaults and their reasons in
+   * @param quarantine the lying-landmark check (defaults and their reasons in
    *     {@link QuarantineConfig}); {@link QuarantineConfig#off()} = off
    */
   public record Rounds(int dimensions, boolean height, Duration interval, int window, Duration replay,

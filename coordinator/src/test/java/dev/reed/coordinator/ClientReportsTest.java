@@ -55,7 +55,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Client reports (issue 16) through a real coordinator and Kafka: ReportMeasurements over gRPC with
+ * Client reports through a real coordinator and Kafka: ReportMeasurements over gRPC with
  * API keys and a trusted proxy's X-Forwarded-For (so each reporter has its own address), validation
  * and its counters, the record on reed.client-reports (no address in it), learning on the replica
  * and the report_factor on later pages, a flood from one source, an undecodable record.

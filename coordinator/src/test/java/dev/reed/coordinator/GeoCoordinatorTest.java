@@ -64,7 +64,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 15 in a running coordinator: a geographic world (landmarks at real cities, RTT = 1 ms +
+ * Locations in a running coordinator: a geographic world (landmarks at real cities, RTT = 1 ms +
  * 1 ms per 80 km + each end's access delay) published to a real Kafka, a location database written
  * by the testbed's writer for its loopback addresses, and the API over real gRPC. One landmark
  * announces Sydney while its RTTs put it next to Frankfurt.

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Hosts that lie (issue 18) against the real parts: embedded Kafka, the real coordinator, real
+ * Hosts that lie against the real parts: embedded Kafka, the real coordinator, real
  * gRPC. A geographic world (testbed {@link SyntheticWorldModel}: 12 landmarks on six continents,
  * 150 honest game servers with routes inflated and detoured as measured on PlanetLab) with two
  * liars: an anycast server whose queries the nearest of three edges answers (where the game servers

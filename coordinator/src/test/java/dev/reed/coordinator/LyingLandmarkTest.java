@@ -46,7 +46,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 18, a lying landmark, against real parts: the embedded broker, the real coordinator (4-D,
+ * A lying landmark against real parts: the embedded broker, the real coordinator (4-D,
  * windows of 8 rounds), samples published as agents publish them from the testbed's synthetic
  * geographic world (10 landmarks in Europe, North America and Asia, 60 game servers, 1 ms mean
  * jitter). One coordinator lives through: honest rounds (nobody quarantined), a landmark reporting

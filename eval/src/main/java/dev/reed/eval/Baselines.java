@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The baselines of issue 15 beside REED, on one landmark seed: the same clients, server lists,
+ * The baselines beside REED, on one landmark seed: the same clients, server lists,
  * landmarks and truth REED had, every order scored by {@link SequenceScore} as REED's is, probes
  * counted the same way (a static order's probes are its positions, plus the calibration probes
  * the method made). Which rows exist depends on the data: geographic ones need locations, the

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
         "Landmarks embed from their own sub-matrix (GNP); every other node is positioned from its RTTs to the",
         "landmarks only; each client runs the client SDK's discovery policy (calibration, ordered probing that",
         "learns from every reply) against a simulated coordinator, and each auto-stop policy is applied to its probe",
-        "sequence. Issue 15's baselines (geo distance, Valve's relay estimate, Armitage's clustering, GNP) are scored",
+        "sequence. The baselines (geo distance, Valve's relay estimate, Armitage's clustering, GNP) are scored",
         "beside it on the same clients.",
         "Writes results.json, report.md, orders.csv, coordinates.csv and PNG plots to --out."})
 public final class EvalCommand implements Callable<Integer> {
@@ -45,7 +45,7 @@ public final class EvalCommand implements Callable<Integer> {
   Path nodes;
 
   @Option(names = "--baselines", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Score issue 15's baselines beside REED on the same clients (default: on).")
+      description = "Score the baselines beside REED on the same clients (default: on).")
   boolean baselines;
 
   @Option(names = "--geo-error", defaultValue = "geoip", paramLabel = "MODEL",
@@ -163,7 +163,7 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Change a setting of the coordinator's report learning (ReportConfig, e.g. kernelMs=3); repeatable.")
   Map<String, String> reportParams = new java.util.LinkedHashMap<>();
 
-  @Option(names = "--integrity", description = "Instead of the discovery evaluation: the host integrity check (issue 18)"
+  @Option(names = "--integrity", description = "Instead of the discovery evaluation: the host integrity check"
       + " on every non-landmark node as a server: false alarms, detection of --attack, honest clients' P@10 with the"
       + " attack included, demoted and hidden; writes integrity.json.")
   boolean integrity;

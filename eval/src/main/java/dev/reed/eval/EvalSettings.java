@@ -25,12 +25,12 @@ import dev.reed.coordinates.geo.EstimatorModel;
  * @param seed first landmark seed
  * @param seeds number of landmark seeds (seed, seed+1, ...); results are averaged over them
  * @param threads worker threads
- * @param baselines also score the baselines of issue 15 beside REED (geo distance, Valve's relay
+ * @param baselines also score the baselines beside REED (geo distance, Valve's relay
  *     estimate, Armitage's clustering, straightforward GNP) on the same clients
  * @param geoError how wrong the GeoIP location of a client is for the noisy geo baseline
  * @param estimator the fused estimator's parameters (experimental "reed + geo" rows), read with
  *     {@code --estimator FILE}
- * @param reports whether half the clients report their measurements first (issue 16), and how
+ * @param reports whether half the clients report their measurements first, and how
  * @param lying a lying landmark and the coordinator's quarantine; {@link LyingLandmarks.Settings#OFF} = none
  * @param players players added near every host ({@link PlayerPopulation}); 0 = the hosts themselves
  *     are the clients
@@ -230,7 +230,7 @@ public record EvalSettings(
       return this;
     }
 
-    /** A lying landmark (issue 18). */
+    /** A lying landmark. */
     public Builder lying(LyingLandmarks.Settings l) {
       lying = l;
       return this;

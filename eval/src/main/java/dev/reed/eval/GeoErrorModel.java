@@ -10,8 +10,8 @@ import java.util.SplittableRandom;
  * choice, not a measurement: the displacement distance is log-normal with the given median and
  * 90th percentile, in a uniformly random direction, and a share of clients is placed at another
  * node's location in another country (the database has the address block's registrant, not its
- * user). {@code geoip} is median 50 km, p90 400 km, 5 % in a wrong country: the figures issue 15
- * names for a city-level database (eval/README.md says where they come from).
+ * user). {@code geoip} is median 50 km, p90 400 km, 5 % in a wrong country: the figures
+ * usually quoted for a city-level database (eval/README.md says where they come from).
  *
  * <p>Text form: {@code none}, {@code geoip}, or {@code geoip:MEDIAN_KM:P90_KM:WRONG_SHARE} (for
  * example {@code geoip:50:400:0.05}).
@@ -24,7 +24,7 @@ public record GeoErrorModel(double medianKm, double p90Km, double wrongCountrySh
 
   /** No error: every client is where the node list says. */
   public static final GeoErrorModel NONE = new GeoErrorModel(0, 0, 0);
-  /** A city-level GeoIP database as issue 15 describes it. */
+  /** A city-level GeoIP database with the usual figures. */
   public static final GeoErrorModel GEOIP = new GeoErrorModel(50, 400, 0.05);
 
   /** z of the 90th percentile of the standard normal distribution. */

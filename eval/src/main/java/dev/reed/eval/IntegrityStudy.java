@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Hosts that lie (issue 18) on a measured matrix: every non-landmark node is a server, checked by
+ * Hosts that lie on a measured matrix: every non-landmark node is a server, checked by
  * the coordinator's {@link ServerConsistency} from the RTTs the landmarks measured to it. With no
  * attack every flag is a false alarm. With an attack, a share of the servers lie:
  *

@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 
 /**
- * A lying landmark on a measured matrix (issue 18): the deployment's landmark rounds are simulated
+ * A lying landmark on a measured matrix: the deployment's landmark rounds are simulated
  * as the coordinator sees them (per pair a window of the last W rounds' samples, its minimum and its
  * spread; the mesh entry the minimum of both directions' windows), with one landmark lying from
  * round {@code honestRounds + 1} on, and the coordinator's check ({@link LandmarkResiduals},

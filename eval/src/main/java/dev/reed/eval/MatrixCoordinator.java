@@ -29,14 +29,14 @@ import java.util.Set;
  * GetOrderedServers (servers by ascending coordinate distance, with their coordinates and the
  * landmarks' RTTs). Node indices are the keys; a client is never offered itself.
  *
- * <p>When the nodes are located (issue 15) it answers as a coordinator with a location database:
+ * <p>When the nodes are located it answers as a coordinator with a location database:
  * Locate moves the client's believed location to where its calibration RTTs place it
  * ({@link FusedEstimator#locate}) and returns the geographic predictions for its calibration points
  * and the fusion weights; a page asked with a location carries every server's geographic
  * prediction from there and is ordered by the fused prediction of the geographic and coordinate
  * sources (the relay needs the client's RTTs, which a coordinator has not got).
  *
- * <p>Once it has {@link #learned} from client reports (issue 16), every page entry carries the
+ * <p>Once it has {@link #learned} from client reports, every page entry carries the
  * report correction for the position the page was asked from, as the coordinator serves it.
  */
 final class MatrixCoordinator {
@@ -51,7 +51,7 @@ final class MatrixCoordinator {
   private final SeedRun.Located located;
   private final java.util.Map<Integer, Integer> serverIndex = new java.util.HashMap<>();
   private final java.util.Map<Integer, Integer> landmarkIndex = new java.util.HashMap<>();
-  /** What the coordinator learned from client reports (issue 16), null before any. */
+  /** What the coordinator learned from client reports, null before any. */
   private volatile NeighbourhoodCorrections corrections;
 
   /**

@@ -111,7 +111,7 @@ final class Report {
     return b.toString();
   }
 
-  /** Issue 15's table: every method side by side, overall and per region of the client. */
+  /** The baselines table: every method side by side, overall and per region of the client. */
   private void baselines(StringBuilder b, Map<String, Map<String, Double>> methods) {
     if (methods.isEmpty()) {
       return;

@@ -3,7 +3,7 @@ package dev.reed.eval;
 import dev.reed.coordinates.reports.ReportConfig;
 
 /**
- * Client reports in the evaluation (issue 16): with {@code half}, every other client (in node
+ * Client reports in the evaluation: with {@code half}, every other client (in node
  * order) discovers first and reports what it measured; the rest are scored against a coordinator
  * that learned from those reports, and only they are in the results. With {@code withheld} the same
  * half is scored against a coordinator that learned nothing: the baseline on the same clients.

@@ -53,7 +53,7 @@ final class SeedRun {
       Reports reports, LyingLandmarks.Outcome lying) {}
 
   /**
-   * What the reporting half sent (issue 16): reports, of which from liars, RTTs kept, RTTs dropped
+   * What the reporting half sent: reports, of which from liars, RTTs kept, RTTs dropped
    * by reason; all 0 without {@code --reports}.
    */
   record Reports(int sent, int liars, int kept, Map<ReportScreen.Reason, Integer> dropped, int honestRefused,
@@ -116,7 +116,7 @@ final class SeedRun {
     if (chosen.length < cfg.dimensions() + 2) {
       throw new IllegalArgumentException("need at least D+2 = " + (cfg.dimensions() + 2) + " landmarks, got " + chosen.length);
     }
-    // issue 18: the deployment's windows with a lying landmark; the quarantined ones are neither anchors nor servers
+    // lying landmarks: the deployment's windows with a lying landmark; the quarantined ones are neither anchors nor servers
     LyingLandmarks.Outcome lying = s.lying().on() ? new LyingLandmarks(s.lying(), cfg).simulate(measured, chosen, seed) : null;
     boolean[] isLandmark = new boolean[n];
     for (int v : chosen) {

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * REED's zero-probe ranking (issue 15) for one client: what the coordinator serves to a
+ * REED's zero-probe ranking for one client: what the coordinator serves to a
  * GetOrderedServers without a client coordinate, servers by the geographic prediction from where
  * the client is believed to be ({@link FusedEstimator#geoMs}: the distance line plus the server's
  * excess and a typical client's), without a probe. The web page and privacy-minded clients use it.

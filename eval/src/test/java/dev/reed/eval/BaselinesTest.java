@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The baselines of issue 15 through the command, on a small located world: nodes spread over
+ * The baselines through the command, on a small located world: nodes spread over
  * Europe, RTT a straight line of great-circle distance (so it is monotone in distance and obeys
  * the triangle inequality), with or without noise.
  */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * RTTs, so it must order better than great-circle distance from the noisy location.
  */
 /**
- * REED with locations in the evaluator (issue 15): on a located world where each host has its own
+ * REED with locations in the evaluator: on a located world where each host has its own
  * access delay and the client locations carry GeoIP-like error, REED (calibrated, the simulated
  * coordinator's fused order, the location fix) beats noisy geo distance, and beats itself without
  * locations; its zero-probe ranking beats geo distance too.

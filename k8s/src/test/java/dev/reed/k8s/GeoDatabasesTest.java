@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The optional location databases (k8s/components/geo, issue 15): the coordinator's own command line,
+ * The optional location databases (k8s/components/geo): the coordinator's own command line,
  * reading the rendered ConfigMap as its environment, gets {@code --geoip} and {@code --asn} files that
  * lie on a read-only mount of the claim {@code reed-geo}, named as the npm packages ship them; without
  * the component it gets none.

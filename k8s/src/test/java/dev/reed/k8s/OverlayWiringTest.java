@@ -47,7 +47,7 @@ class OverlayWiringTest {
     assertThat(coordinator.port("metrics")).isEqualTo(new Workload.Port("metrics", port(env, "REED_COORDINATOR_METRICS_PORT"), "TCP"));
     assertThat(coordinator.port("q3-master")).isEqualTo(new Workload.Port("q3-master", port(env, "REED_COORDINATOR_Q3_MASTER_PORT"), "UDP"));
     assertThat(coordinator.port("valve-master")).isEqualTo(new Workload.Port("valve-master", port(env, "REED_COORDINATOR_VALVE_MASTER_PORT"), "UDP"));
-    // the HTTP face (issue 17) listens on every address of the pod, or no Service reaches it
+    // the HTTP face listens on every address of the pod, or no Service reaches it
     Endpoints.HostPort http = Endpoints.hostPort(env.get("REED_COORDINATOR_HTTP"), -1);
     assertThat(http.host()).as("%s: REED_COORDINATOR_HTTP on the wildcard address", root).isIn("0.0.0.0", "::", "[::]");
     assertThat(coordinator.port("http")).isEqualTo(new Workload.Port("http", http.port(), "TCP"));
@@ -370,7 +370,7 @@ class OverlayWiringTest {
     String beacon = env.get("REED_AGENT_BEACON");
     assertThat(agent.port("beacon")).isEqualTo(new Workload.Port("beacon",
         Endpoints.hostPort(beacon, -1).port(), "UDP"));
-    // the WebSocket beacon for web pages (issue 17): TCP, on the node like the UDP one
+    // the WebSocket beacon for web pages: TCP, on the node like the UDP one
     Endpoints.HostPort wsBeacon = Endpoints.hostPort(env.get("REED_AGENT_WS_BEACON"), -1);
     assertThat(wsBeacon.host()).isEqualTo("0.0.0.0");
     assertThat(agent.port("ws-beacon")).isEqualTo(new Workload.Port("ws-beacon", wsBeacon.port(), "TCP"));

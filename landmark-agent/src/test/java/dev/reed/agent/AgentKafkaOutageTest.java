@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 3: "stop the broker in the middle of a round, restart it; every sample of the round
+ * The agent's delivery promise: "stop the broker in the middle of a round, restart it; every sample of the round
  * arrives exactly once", with the real embedded broker. The delivery timeout is short (3 s) so the
  * outage outlasts the producer's own retries and the spool's read-back-then-replay path runs.
  */

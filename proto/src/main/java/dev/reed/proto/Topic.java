@@ -38,7 +38,7 @@ public record Topic(String name, int partitions, boolean compacted, Duration ret
   public static final Topic DEAD_LETTER = new Topic("reed.dead-letter", 1, false, Duration.ofDays(7));
 
   /**
-   * Accepted client reports (issue 16), one record per report, key = its first group key (a keyed
+   * Accepted client reports, one record per report, key = its first group key (a keyed
    * hash of the reporter's network prefix); value = ClientReportRecord, no client address. Every
    * coordinator replica reads it in full; kept 7 days (the in-memory corrections forget sooner).
    */

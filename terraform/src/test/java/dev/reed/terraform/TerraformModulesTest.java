@@ -172,7 +172,7 @@ class TerraformModulesTest {
     assertThat(beacon.get("ip_protocol").asText()).isEqualTo("udp");
     assertThat(beacon.get("from_port").asText()).isEqualTo("${var.beacon_port}");
     assertThat(beacon.get("to_port").asText()).isEqualTo("${var.beacon_port}");
-    // the WebSocket beacon for web pages (issue 17): TCP, on both clouds
+    // the WebSocket beacon for web pages: TCP, on both clouds
     JsonNode wsBeacon = r.get("aws_vpc_security_group_ingress_rule.ws_beacon");
     assertThat(wsBeacon.get("ip_protocol").asText()).isEqualTo("tcp");
     assertThat(wsBeacon.get("from_port").asText()).isEqualTo("${var.ws_beacon_port}");

@@ -7,7 +7,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./reed scale}: one step of the scale harness (issue 19); a sweep is several runs. */
+/** {@code ./reed scale}: one step of the scale harness; a sweep is several runs. */
 @Command(name = "scale", mixinStandardHelpOptions = true, usageHelpWidth = 100,
     description = {
         "Scale harness: publishes what L landmark agents would send for T game servers (a synthetic geographic "

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The scale harness, reduced (issue 19): 20,000 targets x 15 landmarks through the embedded broker
+ * The scale harness, reduced: 20,000 targets x 15 landmarks through the embedded broker
  * into two coordinator processes sharing the partitions and a serving replica ({@code --serve-only},
  * which the queries go to), two 12 s rounds, queries during ingest, then a replica SIGKILLed and
  * started again. The pipeline's invariants are what is asserted:

@@ -5,7 +5,7 @@ import dev.reed.coordinates.geo.Place;
 import java.util.Map;
 
 /**
- * Where the coordinator places a client after its calibration (issue 15): its location prior (a
+ * Where the coordinator places a client after its calibration: its location prior (a
  * location the client stated, or a database's answer for its address), moved when the calibration
  * RTTs place it elsewhere ({@code FusedEstimator.locate}), with the geographic predictions for the
  * points the client measured, so the client can check the prior against its own RTTs, and the

@@ -15,7 +15,7 @@ import dev.reed.coordinates.geo.Place;
  * @param locationDistrusted true when the coordinator placed the client but the calibration found
  *     that place inconsistent with its RTTs: the list is to be ordered by coordinates alone
  * @param landmarkRttMs the client's calibration RTT to each landmark beacon, by landmark id: the
- *     coordinator finds the clients that reported from near it by them (issue 16); empty for none
+ *     coordinator finds the clients that reported from near it by them; empty for none
  */
 public record PageRequest(Coordinate from, String cursor, int generation, Place location, boolean locationDistrusted,
     java.util.Map<String, Double> landmarkRttMs) {

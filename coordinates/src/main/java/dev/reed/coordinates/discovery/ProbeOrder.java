@@ -44,7 +44,7 @@ import java.util.Set;
  *       the map instead ({@link DiscoveryModel#kernelKm()} of great-circle distance).
  * </ol>
  *
- * <p>Location (issue 15, after Htrae: Agarwal &amp; Lorch, SIGCOMM 2009): when the coordinator knows
+ * <p>Location (after Htrae: Agarwal &amp; Lorch, SIGCOMM 2009): when the coordinator knows
  * where the client and a server are ({@link LocationFix}, its location prior corrected by the
  * calibration), it sends its geographic prediction ({@link RankedCandidate#geoMs}) and the
  * weights it fitted by cross-validation on landmark data; each base
@@ -56,7 +56,7 @@ import java.util.Set;
  * DiscoveryModel#geoMisfitMaxMs()} the location is wrong (a GeoIP database's error) and the order
  * falls back to the coordinates alone.
  *
- * <p>Client reports (issue 16): a server for which clients near this one reported RTTs comes with
+ * <p>Client reports: a server for which clients near this one reported RTTs comes with
  * the coordinator's factor on the coordinate prediction ({@link RankedCandidate#reportFactor}); its
  * prediction is then what those clients measured, taken from where the page was asked, without the
  * landmark bounds and the near-landmark difference (which exist to guess what the report says).

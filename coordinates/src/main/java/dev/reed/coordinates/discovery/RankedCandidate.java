@@ -19,7 +19,7 @@ import java.util.Map;
  *     distance from where the page was asked, floored at 1 ms (1 = nothing reported there;
  *     {@code reports.NeighbourhoodCorrections})
  * @param demoted handed out after every candidate that is not (the coordinator's integrity check
- *     flags it and the client demotes such servers: its prediction is unreliable, issue 18)
+ *     flags it and the client demotes such servers: its prediction is unreliable)
  */
 public record RankedCandidate(String key, Coordinate coordinate, double predictedMs, Map<String, Double> landmarkRttMs,
     double geoMs, Place place, double reportFactor, boolean demoted) {

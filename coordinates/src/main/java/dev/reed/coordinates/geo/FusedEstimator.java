@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The fused RTT estimator (issue 15, experimental; after Htrae, Agarwal &amp; Lorch, SIGCOMM 2009):
+ * The fused RTT estimator (experimental; after Htrae, Agarwal &amp; Lorch, SIGCOMM 2009):
  * the geographic prediction ({@link GeoPrior}), the coordinate distance and Valve's relay bound,
  * weighed by {@link FusionWeights} fitted by leave-one-landmark-out cross-validation on landmark
  * data only. In each fold a landmark plays a client: the prior is learned without any of its RTTs,

@@ -1,5 +1,5 @@
 /**
- * Location knowledge fused with what the landmarks measure (issue 15, experimental), free of I/O:
+ * Location knowledge fused with what the landmarks measure (experimental), free of I/O:
  * great-circle distance ({@link dev.reed.coordinates.geo.GreatCircle}), RTT as a robust line of
  * distance learned from the pairs a deployment measures with both ends located
  * ({@link dev.reed.coordinates.geo.DistanceRttModel}), each server's excess over it

@@ -1,5 +1,5 @@
 /**
- * Hosts that lie (issue 18), free of I/O. Servers: whether a server's landmark RTTs are physically
+ * Hosts that lie, free of I/O. Servers: whether a server's landmark RTTs are physically
  * possible for one host at one place. Anycast edges and query proxies answer game queries close to
  * every landmark (or to one), so the sum of two landmarks' RTTs to the "server" falls far below the
  * RTT between the two landmarks, which no single place can do; a server's RTTs below the

@@ -545,7 +545,7 @@ public final class RankingIndex {
 
   /**
    * A prediction the tree cannot order: anything but the coordinate distance alone (the fused and
-   * geographic predictions of issue 15).
+   * geographic predictions of the location prior).
    */
   @FunctionalInterface
   public interface EntryScore {

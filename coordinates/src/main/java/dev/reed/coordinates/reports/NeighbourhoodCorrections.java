@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * against. Hosts at one site differ by a median 0.1 ms there, hosts 1-3 ms apart by 2 ms; their
  * coordinates, fitted from a handful of landmarks each, differ by several ms either way.
  *
- * <p>Defences (issue 16): one source (a group key: prefix, AS or API key) weighs at most
+ * <p>Defences: one source (a group key: prefix, AS or API key) weighs at most
  * {@link ReportConfig#groupCap()} in a server's median however many reports it sends, and a full
  * server drops the oldest observation of the newcomer's own source, so a flood from one source counts
  * as one reporter and evicts nobody else's; a median needs a majority of the nearby weight to move;

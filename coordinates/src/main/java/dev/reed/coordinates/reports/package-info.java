@@ -1,5 +1,5 @@
 /**
- * Learning from what clients measure (issue 16), free of I/O: a client reports the RTTs its
+ * Learning from what clients measure, free of I/O: a client reports the RTTs its
  * discovery measured ({@link dev.reed.coordinates.reports.ClientReport}), the coordinator screens
  * each RTT against what its landmarks measured ({@link dev.reed.coordinates.reports.ReportScreen}),
  * keeps the survivors as per-server residuals against the coordinates, and corrects a later

@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What client reports cost the coordinator (issue 16), on one core: learning one report (50 RTTs)
+ * What client reports cost the coordinator, on one core: learning one report (50 RTTs)
  * and the report_factor of a 230-server page, with every one of 5,000 servers full (64
  * observations, 320,000 in all, from 20,000 reports). Reporters sit at 500 sites, each with its 15
  * landmark RTTs plus 0.2 ms of noise, so a client shares its site with a few reporters of a server

@@ -17,7 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * How one ranking request is ordered and what each entry says about locations (issue 15):
+ * How one ranking request is ordered and what each entry says about locations:
  * <ul>
  *   <li>no location database: the coordinate distance through the index's tree, as before, and
  *       nothing more;

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * RankedServer.report_factor for one ranking request (issue 16): what the client reports from near
+ * RankedServer.report_factor for one ranking request: what the client reports from near
  * this client taught about each server, found by the client's coordinate and its landmark RTTs. A
  * factor of 1 (no report near the client) is left unset, so pages without reports are the bytes
  * they were before.

@@ -12,8 +12,8 @@ import java.util.Map;
  * training, like {@code ServingState}): every server's and landmark beacon's location and excess,
  * and the fused estimator trained on the landmark data.
  *
- * @param locating a location database is configured (false: the coordinator behaves as before
- *     issue 15, bit for bit)
+ * @param locating a location database is configured (false: the coordinator behaves as one without
+ *     locations, bit for bit)
  * @param servers per server endpoint key
  * @param beacons per landmark beacon endpoint key
  * @param estimator the trained estimator, null until enough located landmark data was seen
@@ -36,7 +36,7 @@ public record GeoModel(boolean locating, Map<String, HostGeo> servers, Map<Strin
   }
 
   /**
-   * Where a client's calibration RTTs place it (issue 15: the prior corrected): of the prior and
+   * Where a client's calibration RTTs place it (the prior corrected): of the prior and
    * every located landmark and server the estimator learned from, the place whose distances explain
    * the client's RTTs to the landmark beacons best, the prior unless another is better by the
    * margin ({@code FusedEstimator.locate}). The prior when nothing is trained.

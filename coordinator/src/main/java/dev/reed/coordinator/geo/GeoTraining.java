@@ -42,7 +42,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Trains the fused estimator (issue 15) in the running coordinator, after every round and off
+ * Trains the fused estimator in the running coordinator, after every round and off
  * the request path: from the same window-minimum RTTs the coordinates are fitted from (the
  * landmark mesh of this replica's mesh windows; every server's {@code landmark_rtts} in the index,
  * which every replica reads in full, so replicas train alike), the landmarks' announced or looked

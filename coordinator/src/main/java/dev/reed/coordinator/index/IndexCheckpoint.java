@@ -33,7 +33,7 @@ import java.util.zip.CheckedOutputStream;
  * whole compacted topic, as Kafka Streams restores a state store from its local checkpoint and the
  * changelog's tail. At 250,000 servers the whole topic took 3.3 s to read and 2.4 s to decode on the
  * loaded two cores (docs/research/scale.md), most of a restart; a checkpoint of the
- * coordinate records themselves still needed the decode (3.5 s, item 33), so this one holds the
+ * coordinate records themselves still needed the decode (3.5 s), so this one holds the
  * decoded form and is read with no parsing at all.
  *
  * <p>The file is written under a temporary name and moved into place, so a reader sees a whole

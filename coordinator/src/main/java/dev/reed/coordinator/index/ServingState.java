@@ -32,7 +32,7 @@ import java.util.function.IntFunction;
  * @param heightModel coordinates carry a height
  * @param landmarkIds the compact landmark RTTs' table: {@code landmarkIds.get(n)} is the landmark
  *     of number n in {@code ranked}'s refs; holds every number a template refers to
- * @param quarantinedLandmarks landmarks of the current epoch the leader quarantined (issue 18), by
+ * @param quarantinedLandmarks landmarks of the current epoch the leader quarantined, by
  *     id: in none of the other maps' anchors or served beacons, listed by ListLandmarks with the flag
  * @param byPosition {@code ranked}'s template of the server at an index position ({@link
  *     Ranked#position}), null where a server has none: a page reads its templates by position

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The host integrity check (issue 18) as a positioning round runs it: the mesh bounds once per
+ * The host integrity check as a positioning round runs it: the mesh bounds once per
  * round, in the order of the positioning anchors, then one O(L^2) check per fitted server from the
  * same window minima its coordinate is fitted from. Landmarks' announced locations add the
  * light-in-fibre floor between them, except locations the mesh itself contradicts

@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The leader's lying-landmark check (issue 18), run before each embedding: every announced landmark
+ * The leader's lying-landmark check, run before each embedding: every announced landmark
  * in the mesh is measured against the current epoch's trusted landmarks ({@link LandmarkResiduals},
  * on a deterministic sample of this replica's targets) and {@link LandmarkQuarantine} decides who is
  * quarantined. The embedding leaves the quarantined ones out and publishes them flagged, so every

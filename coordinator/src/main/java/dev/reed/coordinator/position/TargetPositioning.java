@@ -83,7 +83,7 @@ public final class TargetPositioning {
    * @param refreshEvery republish an unchanged coordinate this often (keeps its age honest and
    *     stops the leader's sweep from treating it as gone)
    * @param moveThresholdMs a coordinate that moved less than this is not republished
-   * @param integrity the host integrity check run on every fitted target (issue 18)
+   * @param integrity the host integrity check run on every fitted target
    */
   public TargetPositioning(CoordinateConfig config, Producer<byte[], byte[]> producer, Clock clock,
       Duration refreshEvery, double moveThresholdMs, HostIntegrity integrity) {

@@ -1,5 +1,5 @@
 /**
- * Client reports (issue 16) in the coordinator: {@link dev.reed.coordinator.reports.ReportIntake}
+ * Client reports in the coordinator: {@link dev.reed.coordinator.reports.ReportIntake}
  * validates a ReportMeasurements call and publishes it on reed.client-reports with keyed-hash group
  * keys instead of the client's address ({@link dev.reed.coordinator.reports.GroupKeys});
  * {@link dev.reed.coordinator.reports.ReportLearning} reads the topic on every replica, screens each

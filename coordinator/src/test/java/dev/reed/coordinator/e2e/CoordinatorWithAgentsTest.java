@@ -55,7 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on its own loopback address) probing emulated game servers and real OpenArena servers whose
  * replies are delayed by a planar latency model; one OpenArena server registers itself with the
  * coordinator's Quake3 master front end by heartbeat. After a few rounds a client positioned by
- * Locate gets servers in ascending true RTT; a web client (issue 17) that only speaks HTTP/JSON and
+ * Locate gets servers in ascending true RTT; a web client that only speaks HTTP/JSON and
  * WebSocket does the same through the landmarks' WebSocket beacons, whose echoes are delayed by the
  * same model; a server put on the deny list leaves the catalog; a restarted coordinator serves the
  * same coordinates.
