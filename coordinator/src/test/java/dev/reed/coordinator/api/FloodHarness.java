@@ -61,8 +61,8 @@ public final class FloodHarness {
 
   private static void serve(int port, int servers, double rate) throws Exception {
     ServingState state = GrpcLoadGenerator.world(servers, 4);
-    ReedServiceImpl service = new ReedServiceImpl(() -> state, new CoordinateConfig(4, true), Clock.systemUTC(),
-        Duration.ofMinutes(10), 0.15);
+    ReedServiceImpl service = new ReedServiceImpl(ReedServiceImpl.Dependencies.of(() -> state, new CoordinateConfig(4, true),
+        Clock.systemUTC()).withCalibration(Duration.ofMinutes(10), 0.15));
     AnonymousAccess anonymous = AnonymousAccess.of(rate, ClientAddress.trusting(List.of()), LoggedAddresses.HIDDEN, System::nanoTime);
     ApiServer grpc = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), null, null, null, anonymous, List.of(service),
         m -> { }, m -> { });
