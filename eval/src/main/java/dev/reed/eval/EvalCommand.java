@@ -153,7 +153,7 @@ public final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--report-attack", defaultValue = "none", paramLabel = "none|promote:K|demote:K|sybil:T:N:R",
       description = "An attacker who has read the code adds fabricated reports after the honest ones (needs --reports"
-          + " half): promote:K under-reports K servers by just under what one network may move them (5 ms + 10 %) from 200"
+          + " half): promote:K under-reports K servers by just under what one network may move them (5 ms + 10 %%) from 200"
           + " places in one AS; demote:K over-reports the K servers nearest its own as much; sybil:T:N:R under-reports T servers to the"
           + " triangle bound from N networks at R places each. Results add the targets' rank gains for the scored"
           + " clients they are not near (default ${DEFAULT-VALUE}).")

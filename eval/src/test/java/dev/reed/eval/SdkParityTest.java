@@ -91,6 +91,26 @@ class SdkParityTest {
     assertParity(m, s, 8);
   }
 
+  /**
+   * With {@code localProbes} the SDK calibrates from the coordinator's zero-probe page (GetOrderedServers
+   * without a coordinate) as the evaluator's policy calibrates from its zero-probe ranking.
+   */
+  @Test
+  void theSdkCalibratesFromTheZeroProbeRankingAsTheEvaluatorDoes() throws Exception {
+    Path[] w = BaselinesTest.locatedWorld(dir, 70, 0, 25);
+    RttMatrix m = RttMatrix.load(w[1], w[0]);
+    DiscoveryModel local = DiscoveryModel.of(propertiesOf("localProbes", "10"));
+    EvalSettings s = EvalSettings.builder().coordinates(new CoordinateConfig(3, true)).model(local, 1000)
+        .landmarks(10, null).seeds(1, 1).threads(1).baselines(false, GeoErrorModel.parse("geoip")).build();
+    assertParity(m, s, 8);
+  }
+
+  private static java.util.Properties propertiesOf(String key, String value) {
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty(key, value);
+    return p;
+  }
+
   private void assertParity(RttMatrix m, EvalSettings s, int clients) throws Exception {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     SeedRun.Output o;

@@ -56,10 +56,11 @@ import java.util.Set;
  *     servers of its zero-probe ranking (the servers the client would probe first anyway: each reply
  *     is a discovery and a calibration point; the REED paper's calibration servers are game
  *     servers), then the beacon phases take the rest of {@code calibrationProbes}; local servers that
- *     stay silent are made up for by beacons (default 10: on azure54, with every location displaced as
- *     GeoIP would, Intelligent N_close took 31.7 probes instead of 39.8 and all 10 nearest were seen
- *     after 13.0 instead of 19.9, at the same P@10; without a location prior the calibration is as
- *     before)
+ *     stay silent are made up for by beacons (default 0. With GeoIP-quality locations, median 50 km,
+ *     10 took Intelligent N_close on azure54 from 39.8 to 31.7 probes and on the 250-city world from
+ *     61-63 to 54 with P@10 up 0.02; but with a location prior six times as wrong (median 300 km,
+ *     10 % in another country) it cost 0.05 of P@10, so it is for deployments that trust their
+ *     location database: eval/models/local-probes.properties)
  */
 public record DiscoveryModel(
     int calibrationProbes,
@@ -128,7 +129,7 @@ public record DiscoveryModel(
 
   /** The defaults (class comment). */
   public static DiscoveryModel defaults() {
-    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 5, 100, 10);
+    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 5, 100, 0);
   }
 
   /** Spread probes for a deployment of {@code dimensions}: {@link #spreadProbes}, or D+2 when it is 0. */
