@@ -60,7 +60,9 @@ final class ReplicaProcess implements AutoCloseable {
         "--kafka", bootstrap, "--bind", "127.0.0.1", "--grpc-port", Integer.toString(grpcPort),
         "--metrics-port", Integer.toString(metricsPort), "--q3-master-port", "-1", "--valve-master-port", "-1",
         "--round-interval", roundInterval.toMillis() + "ms", "--replay", replay.toSeconds() + "s", "--leader-election", "file",
-        "--lease-file", leaseFile.toString(), "--no-reports",
+        // the query load is one host asking 1,000 times a second: the harness measures capacity,
+        // not the per-prefix limit for anonymous clients
+        "--lease-file", leaseFile.toString(), "--no-reports", "--anonymous-rate", "off",
         "--index-checkpoint", outDir.resolve(name + ".checkpoint").toString()));
     if (serveOnly) args.add("--serve-only");
     command = ChildJvm.command(jvm, Reed.class.getName(), args);
