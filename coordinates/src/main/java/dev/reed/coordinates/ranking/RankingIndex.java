@@ -469,15 +469,7 @@ public final class RankingIndex {
         break; // every queued node is at least this far
       }
     }
-    int held = top.finish();
-    int take = Math.min(held, pageSize);
-    List<Ranked> out = new ArrayList<>(take);
-    for (int k = 0; k < take; k++) {
-      out.add(new Ranked(entry(top.entry(k)), top.value(k), top.entry(k)));
-    }
-    Cursor next = held > pageSize ? new Cursor(top.value(take - 1), keys[top.entry(take - 1)]) : null;
-    int total = countMatching(filter, fg, fm, q, hc, limit);
-    return new RankedPage(out, next, total);
+    return page(top, pageSize, countMatching(filter, fg, fm, q, hc, limit));
   }
 
   /**
@@ -592,6 +584,11 @@ public final class RankingIndex {
       double pred = score.predictedMs(keys[i], q == null ? Double.NaN : predictedFrom(i, q, 0, hc));
       return pred >= 0 && pred != Double.POSITIVE_INFINITY && pred <= limit ? pred : Double.NaN;
     });
+    return page(top, pageSize, total);
+  }
+
+  /** The first {@code pageSize} of the held entries as a page, with the cursor after its last. */
+  private RankedPage page(TopEntries top, int pageSize, int total) {
     int held = top.finish();
     int take = Math.min(held, pageSize);
     List<Ranked> out = new ArrayList<>(take);
