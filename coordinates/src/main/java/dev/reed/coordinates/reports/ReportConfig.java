@@ -50,8 +50,9 @@ package dev.reed.coordinates.reports;
  * @param promotedNetworks a server is flagged as promoted when reporters at two or more places far
  *     apart, and at least this many places or networks, report it closer than the coordinator's
  *     prediction by more than one network may move it (default 10: on planetlab490 3 flags 9 % of
- *     the servers on honest reports alone, 6 flags 3.6 %, 10 flags 0.2 %); its predictions are then
- *     not lowered
+ *     the servers on honest reports alone, 6 flags 3.6 %, 10 flags 0.2 %, on another landmark seed
+ *     1.9 %; 15 flags at most 0.6 % but lets Sybil floods through more often: eval/README.md); its
+ *     predictions are then not lowered
  * @param networkPerServer 1 (default): a network (AS) has one vote per server however many places
  *     it reports from, each observation weighing its share of the network's observations of the
  *     server (200 copied places of one AS count as one reporter); 0: one vote per neighbourhood
