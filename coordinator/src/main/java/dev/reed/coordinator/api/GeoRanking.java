@@ -10,7 +10,7 @@ import dev.reed.coordinates.ranking.RankingFilter;
 import dev.reed.coordinator.geo.ClientPrior;
 import dev.reed.coordinator.geo.GeoModel;
 import dev.reed.coordinator.geo.HostGeo;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.RankedServer;
 import io.grpc.Status;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.reed.coordinator.api;
 
 import com.google.protobuf.Timestamp;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ListLandmarksRequest;
 import dev.reed.proto.v1.ListLandmarksResponse;

@@ -12,7 +12,7 @@ import dev.reed.coordinates.geo.LightBound;
 import dev.reed.coordinates.geo.Place;
 import dev.reed.coordinator.geo.HostLocations.Reason;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.Landmark;

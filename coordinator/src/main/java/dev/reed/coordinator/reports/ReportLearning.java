@@ -11,7 +11,7 @@ import dev.reed.coordinates.reports.ReportedServer;
 import dev.reed.coordinator.geo.GeoModel;
 import dev.reed.coordinator.geo.HostGeo;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.ClientReportRecord;

@@ -2,7 +2,7 @@ package dev.reed.coordinator.snapshot;
 
 import com.google.gson.stream.JsonWriter;
 import dev.reed.coordinates.Stats;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ServerCoordinate;

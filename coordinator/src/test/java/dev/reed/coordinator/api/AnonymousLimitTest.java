@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinator.geo.ClientAddress;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.runtime.LoggedAddresses;

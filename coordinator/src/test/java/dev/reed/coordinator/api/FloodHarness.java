@@ -2,7 +2,7 @@ package dev.reed.coordinator.api;
 
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinator.geo.ClientAddress;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.runtime.LoggedAddresses;
 import java.lang.management.ManagementFactory;

@@ -4,7 +4,7 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.Coordinate;
 import dev.reed.proto.v1.Endpoint;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.CalibrationMeasurement;
 import dev.reed.proto.v1.GetCalibrationServersRequest;
 import dev.reed.proto.v1.GetCalibrationServersResponse;

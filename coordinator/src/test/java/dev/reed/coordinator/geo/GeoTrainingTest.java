@@ -12,7 +12,7 @@ import dev.reed.coordinates.geo.LightBound;
 import dev.reed.coordinates.geo.Place;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.geo.GeoFiles;
 import dev.reed.geo.IpLocator;

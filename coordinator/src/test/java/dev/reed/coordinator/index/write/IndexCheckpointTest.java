@@ -1,8 +1,12 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.reed.coordinator.index.read.DecodedServer;
+import dev.reed.coordinator.index.read.LandmarkNumbers;
+import dev.reed.coordinator.index.read.RankedTemplateTest;
+import dev.reed.coordinator.index.read.RebuiltCoordinates;
 import dev.reed.proto.v1.Coordinate;
 import dev.reed.proto.v1.IntegrityKind;
 import dev.reed.proto.v1.ServerCoordinate;
@@ -23,7 +27,7 @@ class IndexCheckpointTest {
 
   private static IndexCheckpoint.Contents contents(int n) {
     LandmarkNumbers numbers = new LandmarkNumbers();
-    Map<String, IndexedServer> servers = new HashMap<>();
+    Map<String, DecodedServer> servers = new HashMap<>();
     for (int i = 0; i < n; i++) {
       String ip = "10.0." + i / 200 + "." + i % 200;
       ServerCoordinate c = RankedTemplateTest.server(ip, "lm-" + i % 7, "lm-" + (i + 3) % 7).toBuilder()
@@ -31,7 +35,7 @@ class IndexCheckpointTest {
           .setIntegrity(ServerIntegrity.newBuilder().setKind(i % 5 == 0 ? IntegrityKind.INTEGRITY_KIND_INCONSISTENT
               : IntegrityKind.INTEGRITY_KIND_OK))
           .setRound(i).build();
-      servers.put(ip + ":27015", IndexedServer.of(ip + ":27015", c, 2, numbers, name -> name, a -> a));
+      servers.put(ip + ":27015", DecodedServer.of(ip + ":27015", c, 2, numbers, name -> name, a -> a));
     }
     return new IndexCheckpoint.Contents(Instant.parse("2026-11-27T01:00:00Z"), 2, true,
         Map.of(0, 17L, 1, 0L, 5, 123_456_789_012L), numbers.table(), servers);
@@ -52,7 +56,7 @@ class IndexCheckpointTest {
     assertThat(read.landmarkIds()).isEqualTo(written.landmarkIds()).hasSize(7);
     assertThat(read.servers().keySet()).isEqualTo(written.servers().keySet());
     written.servers().forEach((key, w) -> {
-      IndexedServer r = read.servers().get(key);
+      DecodedServer r = read.servers().get(key);
       assertThat(r.template().common()).as(key).isEqualTo(w.template().common());
       assertThat(r.template().compactRtts()).isEqualTo(w.template().compactRtts());
       assertThat(r.template().maxRef()).isEqualTo(w.template().maxRef());
@@ -65,8 +69,8 @@ class IndexCheckpointTest {
       assertThat(r.entry().attributes()).as("the one shared instance").isSameAs(pool.get(w.entry().attributes()));
     });
     // the coordinate a client reads back is the one the record had
-    ServerCoordinates before = new ServerCoordinates(written.servers(), written.landmarkIds());
-    ServerCoordinates after = new ServerCoordinates(read.servers(), read.landmarkIds());
+    RebuiltCoordinates before = new RebuiltCoordinates(written.servers(), written.landmarkIds());
+    RebuiltCoordinates after = new RebuiltCoordinates(read.servers(), read.landmarkIds());
     assertThat(after).isEqualTo(before);
     try (var files = Files.list(c.file().getParent())) {
       assertThat(files).containsExactly(c.file());
@@ -104,9 +108,9 @@ class IndexCheckpointTest {
     IndexCheckpoint c = new IndexCheckpoint(dir.resolve("index.checkpoint"));
     c.write(contents(10));
     IndexCheckpoint.Contents bad = contents(20);
-    Map<String, IndexedServer> failing = new HashMap<>(bad.servers()) {
+    Map<String, DecodedServer> failing = new HashMap<>(bad.servers()) {
       @Override
-      public java.util.Set<Map.Entry<String, IndexedServer>> entrySet() {
+      public java.util.Set<Map.Entry<String, DecodedServer>> entrySet() {
         throw new IllegalStateException("the index went away");
       }
     };

@@ -1,6 +1,12 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.write;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.reed.coordinator.index.CoordinateCodec;
+import dev.reed.coordinator.index.read.DecodedServer;
+import dev.reed.coordinator.index.read.LandmarkNumbers;
+import dev.reed.coordinator.index.read.ServingState;
+import dev.reed.coordinator.index.read.StateServers;
+import dev.reed.coordinator.index.store.ChunkUsage;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinates.ranking.ServerAttributes;
 import dev.reed.proto.Topic;
@@ -64,7 +70,7 @@ public final class IndexFeed implements AutoCloseable {
   private final Clock clock;
   private final Duration rebuildEvery;
   private final AtomicReference<ServingState> state;
-  private final ServerColumns servers;
+  private final FeedServers servers;
   /** Shared by the decoder threads while catching up. */
   private final Map<String, String> names = new ConcurrentHashMap<>();
   /** Shared like the names; ServerAttributes is a record, equal when its fields are. */
@@ -90,7 +96,9 @@ public final class IndexFeed implements AutoCloseable {
   /** The current state's servers per integrity verdict, by {@link IntegrityKind#ordinal()}. */
   private volatile long[] integrityKinds = new long[IntegrityKind.values().length];
   /** The template chunks at the current state's build: the feed thread writes them, a scrape reads this. */
-  private volatile ChunkBytes templateChunks = ChunkBytes.NONE;
+  private volatile ChunkUsage templateChunks = ChunkUsage.NONE;
+  /** The current state's servers, what a checkpoint of it writes; feed thread only. */
+  private StateServers stateServers;
   private final CountDownLatch caughtUp = new CountDownLatch(1);
   private final Thread thread;
   /**
@@ -138,7 +146,7 @@ public final class IndexFeed implements AutoCloseable {
     this.checkpoints = checkpoints;
     this.checkpoint = checkpoints.file() == null ? null : new IndexCheckpoint(checkpoints.file());
     this.dimensions = dimensions;
-    this.servers = new ServerColumns(dimensions);
+    this.servers = new FeedServers(dimensions);
     this.heightModel = heightModel;
     this.clock = clock;
     this.rebuildEvery = rebuildEvery;
@@ -273,7 +281,7 @@ public final class IndexFeed implements AutoCloseable {
             && built.build() != checkpointed) {
           lastCheckpoint = now;
           checkpointed = built.build();
-          writeCheckpoint(built.state(), built.offsets());
+          writeCheckpoint(built.state(), built.servers(), built.offsets());
         }
         if (atEnd && !caughtUp()) {
           consumer.resume(consumer.paused());
@@ -420,8 +428,11 @@ public final class IndexFeed implements AutoCloseable {
     return tail;
   }
 
-  /** The state the feed last built, its number and, per reed.coordinates partition, the offset it had read to. */
-  private record Built(ServingState state, long build, Map<Integer, Long> offsets) {}
+  /**
+   * The state the feed last built, its servers, its number and, per reed.coordinates partition, the
+   * offset it had read to.
+   */
+  private record Built(ServingState state, StateServers servers, long build, Map<Integer, Long> offsets) {}
 
   /** The current state, which holds every record read so far. */
   private Built built(List<TopicPartition> partitions) {
@@ -429,18 +440,17 @@ public final class IndexFeed implements AutoCloseable {
     for (TopicPartition tp : partitions) {
       if (tp.topic().equals(Topic.COORDINATES.name())) offsets.put(tp.partition(), consumer.position(tp));
     }
-    return new Built(state.get(), rebuilds.get(), offsets);
+    return new Built(state.get(), stateServers, rebuilds.get(), offsets);
   }
 
   /** Writes a checkpoint of {@code s}, which holds every coordinate record before {@code offsets}, on the writer thread. */
-  private void writeCheckpoint(ServingState s, Map<Integer, Long> offsets) {
-    if (!(s.servers() instanceof ServerCoordinates servers)) return; // the feed's states always are
+  private void writeCheckpoint(ServingState s, StateServers servers, Map<Integer, Long> offsets) {
     writingCheckpoint = true;
     checkpointWriter.execute(() -> {
       long t0 = System.nanoTime();
       try {
         checkpoint.write(new IndexCheckpoint.Contents(s.builtAt(), dimensions, heightModel, offsets, s.landmarkIds(),
-            servers.indexed()));
+            servers));
         log.info("index checkpoint written to {}: {} servers, {} MB, in {} ms", checkpoint.file(), servers.size(),
             Files.size(checkpoint.file()) >> 20, (System.nanoTime() - t0) / 1_000_000);
       } catch (IOException | RuntimeException e) {
@@ -459,7 +469,7 @@ public final class IndexFeed implements AutoCloseable {
   }
 
   /** A coordinate record decoded: the server, or null for a tombstone. */
-  private record Decoded(String key, IndexedServer server) {}
+  private record Decoded(String key, DecodedServer server) {}
 
   private void applyDecoded(List<Decoded> decoded) {
     for (Decoded d : decoded) {
@@ -498,8 +508,8 @@ public final class IndexFeed implements AutoCloseable {
   }
 
   /** A coordinate record's server; thread-safe. */
-  private IndexedServer decode(String key, byte[] value) throws InvalidProtocolBufferException {
-    return IndexedServer.of(key, ServerCoordinate.parseFrom(value), dimensions, landmarkNumbers, this::shared,
+  private DecodedServer decode(String key, byte[] value) throws InvalidProtocolBufferException {
+    return DecodedServer.of(key, ServerCoordinate.parseFrom(value), dimensions, landmarkNumbers, this::shared,
         this::sharedAttributes);
   }
 
@@ -530,11 +540,9 @@ public final class IndexFeed implements AutoCloseable {
     landmarksChanged = announcementsChanged = targetsChanged = false;
     RankingIndex index = servers.index();
     List<String> ids = landmarkNumbers.table(); // after every template of this state was numbered: it covers their refs
-    ServerTable table = servers.table(index, ids.size());
-    ServerCoordinates coordinates = new ServerCoordinates(table, ids);
-    ServingState.EpochLandmarks lm = epochLandmarks;
-    state.set(new ServingState(index, coordinates, coordinates.templates(), lm.coordinates(), lm.anchors(), announced,
-        catalog, lm.epoch(), clock.instant(), dimensions, heightModel, ids, lm.quarantined(), table::template));
+    StateServers table = servers.table(index, ids.size());
+    state.set(ServingState.of(table, ids, epochLandmarks, announced, catalog, clock.instant(), dimensions, heightModel));
+    stateServers = table;
     integrityKinds = table.integrityKinds();
     templateChunks = servers.templateChunks();
     rebuilds.incrementAndGet();
@@ -551,7 +559,7 @@ public final class IndexFeed implements AutoCloseable {
   }
 
   /** The bytes the servers' template chunks held and had live at the current state's build. */
-  public ChunkBytes templateChunks() {
+  public ChunkUsage templateChunks() {
     return templateChunks;
   }
 

@@ -1,5 +1,7 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.write;
 
+import dev.reed.coordinator.index.read.DecodedServer;
+import dev.reed.coordinator.index.read.RankedTemplate;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.ranking.ServerAttributes;
 import dev.reed.coordinates.ranking.ServerEntry;
@@ -73,7 +75,7 @@ final class IndexCheckpoint {
    * @param servers per server key, the server as the index held it
    */
   record Contents(Instant writtenAt, int dimensions, boolean heightModel, Map<Integer, Long> offsets,
-      List<String> landmarkIds, Map<String, IndexedServer> servers) {}
+      List<String> landmarkIds, Map<String, DecodedServer> servers) {}
 
   /** Writes a checkpoint (a temporary file, then moved over the previous one). */
   void write(Contents c) throws IOException {
@@ -95,8 +97,8 @@ final class IndexCheckpoint {
       out.writeInt(c.landmarkIds().size());
       for (String id : c.landmarkIds()) out.writeUTF(id);
       out.writeInt(c.servers().size());
-      for (Map.Entry<String, IndexedServer> e : c.servers().entrySet()) {
-        IndexedServer s = e.getValue();
+      for (Map.Entry<String, DecodedServer> e : c.servers().entrySet()) {
+        DecodedServer s = e.getValue();
         out.writeUTF(e.getKey());
         RankedTemplate t = s.template();
         bytes(out, t.common());
@@ -162,7 +164,7 @@ final class IndexCheckpoint {
       List<String> landmarkIds = new ArrayList<>();
       for (int i = count(in.readInt(), 1 << 16, "landmarks"); i > 0; i--) landmarkIds.add(in.readUTF());
       int n = count(in.readInt(), Integer.MAX_VALUE - 8, "servers");
-      Map<String, IndexedServer> servers = HashMap.newHashMap(Math.min(n, 1 << 22));
+      Map<String, DecodedServer> servers = HashMap.newHashMap(Math.min(n, 1 << 22));
       for (int i = 0; i < n; i++) {
         String key = in.readUTF();
         byte[] common = bytes(in);
@@ -183,7 +185,7 @@ final class IndexCheckpoint {
         try {
           ServerAttributes a = new ServerAttributes(game, map, in.readInt(), in.readInt(), in.readBoolean(), in.readInt(),
               in.readBoolean());
-          servers.put(key, new IndexedServer(RankedTemplate.of(common, compact, rest, maxRef, integrity),
+          servers.put(key, new DecodedServer(RankedTemplate.of(common, compact, rest, maxRef, integrity),
               new ServerEntry(key, new Coordinate(v, h), attributes.apply(a))));
         } catch (IllegalArgumentException e) {
           throw new InvalidCheckpointException(key + ": " + e.getMessage());

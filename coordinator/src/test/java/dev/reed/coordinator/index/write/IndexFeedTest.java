@@ -1,8 +1,12 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.reed.coordinator.index.read.LandmarkNumbers;
+import dev.reed.coordinator.index.read.RankedTemplate;
+import dev.reed.coordinator.index.read.RankedTemplateTest;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.Coordinate;
 import dev.reed.proto.v1.ServerCoordinate;

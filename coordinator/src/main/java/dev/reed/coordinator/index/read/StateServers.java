@@ -1,4 +1,4 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.read;
 
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.proto.v1.IntegrityKind;
@@ -13,16 +13,17 @@ import java.util.function.Predicate;
 
 /**
  * One state's servers, in its ranking index's order and by key: the templates as columns by
- * position (where each is in the feed's {@link ByteChunks}, its parts' lengths, its verdict),
- * copied from the feed's {@link ServerColumns} when the state was built, and an open-addressing
- * table of positions by key (ints). Read-only; a server's {@link IndexedServer} is made on demand.
+ * position (where each is in the feed's template chunks, its parts' lengths, its verdict), copied
+ * from the feed's servers ({@code index.write.FeedServers}) when the state was built, and an
+ * open-addressing table of positions by key (ints). Read-only; a server's {@link DecodedServer} is
+ * made on demand.
  *
  * <p>Why not a copy of the feed's map: a state lives until the next rebuild (about a second), so
  * it is alive at many young collections and copied by them. Primitive arrays are copied without
  * looking inside; a map of 250,000 servers is a million references a collection visits
  * (docs/research/scale.md).
  */
-final class ServerTable extends AbstractMap<String, IndexedServer> {
+public final class StateServers extends AbstractMap<String, DecodedServer> {
   private static final IntegrityKind[] KINDS = IntegrityKind.values();
 
   private final RankingIndex index;
@@ -38,8 +39,16 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
   private final int[] slots;
   private final int mask;
 
-  ServerTable(RankingIndex index, byte[][] chunks, int[] chunk, int[] offset, int[] length, int[] commonLength,
-      int[] compactLength, int[] maxRef, byte[] integrity) {
+  /**
+   * The columns are by index position and become this table's: the caller keeps no reference.
+   *
+   * @param chunks the template chunks by number, a copy of the writer's array (their bytes are never written again)
+   * @param landmarks the size of the landmark table the templates refer to
+   * @throws IllegalArgumentException when a template refers to a landmark number beyond the table
+   */
+  public StateServers(RankingIndex index, byte[][] chunks, int[] chunk, int[] offset, int[] length, int[] commonLength,
+      int[] compactLength, int[] maxRef, byte[] integrity, int landmarks) {
+    for (int p = 0; p < maxRef.length; p++) ServingState.checkRefs(index.key(p), maxRef[p], landmarks);
     this.index = index;
     this.chunks = chunks;
     this.chunk = chunk;
@@ -61,26 +70,26 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
   }
 
   /** The ranking index the positions are of. */
-  RankingIndex index() {
+  public RankingIndex index() {
     return index;
   }
 
   /** The template of the server at index position {@code p}. */
-  RankedTemplate template(int p) {
+  public RankedTemplate template(int p) {
     return new RankedTemplate(chunks[chunk[p]], offset[p], length[p], commonLength[p], compactLength[p], maxRef[p],
         KINDS[integrity[p]]);
   }
 
   /** The servers per integrity verdict, by {@link IntegrityKind#ordinal()}. */
-  long[] integrityKinds() {
+  public long[] integrityKinds() {
     long[] out = new long[KINDS.length];
     for (byte k : integrity) out[k]++;
     return out;
   }
 
   /** The server at index position {@code p}. */
-  IndexedServer at(int p) {
-    return new IndexedServer(template(p), index.entry(p));
+  public DecodedServer at(int p) {
+    return new DecodedServer(template(p), index.entry(p));
   }
 
   private int slot(String key) {
@@ -89,7 +98,7 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
   }
 
   @Override
-  public IndexedServer get(Object key) {
+  public DecodedServer get(Object key) {
     int p = position(key);
     return p < 0 ? null : at(p);
   }
@@ -119,7 +128,7 @@ final class ServerTable extends AbstractMap<String, IndexedServer> {
   }
 
   @Override
-  public Set<Entry<String, IndexedServer>> entrySet() {
+  public Set<Entry<String, DecodedServer>> entrySet() {
     return inOrder(p -> Map.entry(index.key(p), at(p)),
         o -> o instanceof Entry<?, ?> e && e.getValue() != null && e.getValue().equals(get(e.getKey())));
   }

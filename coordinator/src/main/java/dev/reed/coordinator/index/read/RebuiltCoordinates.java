@@ -1,4 +1,4 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.read;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.reed.proto.v1.RankedServer;
@@ -17,8 +17,8 @@ import java.util.Map;
  *
  * <p>Immutable, like the state that holds it.
  */
-final class ServerCoordinates extends ServerView<ServerCoordinate> {
-  private final Map<String, IndexedServer> servers;
+public final class RebuiltCoordinates extends DerivedServerMap<ServerCoordinate> {
+  private final Map<String, DecodedServer> servers;
   private final List<String> landmarkIds;
   private final boolean withLandmarkRtts;
 
@@ -26,25 +26,20 @@ final class ServerCoordinates extends ServerView<ServerCoordinate> {
    * @param servers per server key, its template and the coordinate's fields a template does not hold
    * @param landmarkIds the table of the templates' landmark numbers
    */
-  ServerCoordinates(Map<String, IndexedServer> servers, List<String> landmarkIds) {
+  public RebuiltCoordinates(Map<String, DecodedServer> servers, List<String> landmarkIds) {
     this(servers, landmarkIds, true);
   }
 
-  private ServerCoordinates(Map<String, IndexedServer> servers, List<String> landmarkIds, boolean withLandmarkRtts) {
+  private RebuiltCoordinates(Map<String, DecodedServer> servers, List<String> landmarkIds, boolean withLandmarkRtts) {
     super(servers, s -> whole(s, landmarkIds, withLandmarkRtts));
     this.servers = servers;
     this.landmarkIds = landmarkIds;
     this.withLandmarkRtts = withLandmarkRtts;
   }
 
-  /** The servers as the feed holds them, by key. */
-  Map<String, IndexedServer> indexed() {
-    return servers;
-  }
-
   /** The same servers' templates, by key. */
   Map<String, RankedTemplate> templates() {
-    return new ServerView<>(servers, IndexedServer::template);
+    return new DerivedServerMap<>(servers, DecodedServer::template);
   }
 
   /** What of {@code c} a template of it does not hold. */
@@ -55,10 +50,10 @@ final class ServerCoordinates extends ServerView<ServerCoordinate> {
 
   /** The same coordinates without landmark_rtts, cheaper to read. */
   Map<String, ServerCoordinate> withoutLandmarkRtts() {
-    return withLandmarkRtts ? new ServerCoordinates(servers, landmarkIds, false) : this;
+    return withLandmarkRtts ? new RebuiltCoordinates(servers, landmarkIds, false) : this;
   }
 
-  private static ServerCoordinate whole(IndexedServer server, List<String> landmarkIds, boolean withLandmarkRtts) {
+  private static ServerCoordinate whole(DecodedServer server, List<String> landmarkIds, boolean withLandmarkRtts) {
     RankedTemplate t = server.template();
     try {
       ServerCoordinate.Builder b = ServerCoordinate.newBuilder();

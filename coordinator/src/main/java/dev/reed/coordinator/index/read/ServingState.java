@@ -1,5 +1,6 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.read;
 
+import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.ranking.Ranked;
 import dev.reed.coordinates.ranking.RankingIndex;
@@ -38,8 +39,8 @@ import java.util.function.IntFunction;
  *     Ranked#position}), null where a server has none: a page reads its templates by position
  *     instead of looking each up by key (that lookup's chain of cache misses was a third of a
  *     page's CPU); an array of them derived from {@code index} and {@code ranked} when null is
- *     passed, after checking that {@code landmarkIds} covers every template's refs (the feed
- *     passes its {@link ServerTable}'s, which checked that as it was built)
+ *     passed, after checking that {@code landmarkIds} covers every template's refs ({@link #of}
+ *     passes its {@link StateServers}'s, which checked that as it was built)
  */
 public record ServingState(
     RankingIndex index,
@@ -59,7 +60,7 @@ public record ServingState(
 
   public ServingState {
     landmarkIds = List.copyOf(landmarkIds);
-    if (byPosition == null) { // the feed passes its table's, which checked the refs as it was built
+    if (byPosition == null) { // of(...) passes its table's, which checked the refs as it was built
       for (Map.Entry<String, RankedTemplate> e : ranked.entrySet()) {
         checkRefs(e.getKey(), e.getValue().maxRef(), landmarkIds.size());
       }
@@ -81,6 +82,21 @@ public record ServingState(
     }
   }
 
+  /**
+   * The state of the index feed's servers: their coordinates rebuilt from their templates on read,
+   * the templates read by position.
+   *
+   * @param landmarkIds the landmark table, taken after every template of {@code servers} was numbered
+   */
+  public static ServingState of(StateServers servers, List<String> landmarkIds, EpochLandmarks landmarks,
+      Map<String, Landmark> announcements, Map<String, Target> targets, Instant builtAt, int dimensions,
+      boolean heightModel) {
+    RebuiltCoordinates coordinates = new RebuiltCoordinates(servers, landmarkIds);
+    return new ServingState(servers.index(), coordinates, coordinates.templates(), landmarks.coordinates(),
+        landmarks.anchors(), announcements, targets, landmarks.epoch(), builtAt, dimensions, heightModel, landmarkIds,
+        landmarks.quarantined(), servers::template);
+  }
+
   /** A state with its templates put in the index's order here. */
   public ServingState(RankingIndex index, Map<String, ServerCoordinate> servers, Map<String, RankedTemplate> ranked,
       Map<String, LandmarkCoordinate> landmarks, List<Anchor> landmarkAnchors, Map<String, Landmark> announcements,
@@ -100,7 +116,7 @@ public record ServingState(
    * {@link #servers} rebuild each coordinate from its template on read, and these skip the RTTs.
    */
   public Map<String, ServerCoordinate> coordinatesOnly() {
-    return servers instanceof ServerCoordinates v ? v.withoutLandmarkRtts() : servers;
+    return servers instanceof RebuiltCoordinates v ? v.withoutLandmarkRtts() : servers;
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.store;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -7,19 +7,19 @@ import java.util.function.IntConsumer;
 
 /**
  * A slot per key, kept while the key is here, and the key's current byte string in {@link
- * ByteChunks}: the table under the index feed's {@link ServerColumns} and the positioning's
- * published coordinates, whose owners keep their other columns by the same slots. A new string for a
+ * ChunkArena}: the table under the index feed's servers ({@code index.write.FeedServers}) and the
+ * positioning's published coordinates, whose owners keep their other columns by the same slots. A new string for a
  * key is appended and the old one released; when more than half of what the chunks hold is dead,
  * the strings of chunks less than half live are moved, so dead bytes stay bounded by the live
  * ones. Not thread-safe: one writer.
  */
-public final class ByteSlots {
+public final class KeyedByteStore {
   /** Slots there is room for before the first growth: the owners' columns start this long. */
   public static final int INITIAL_CAPACITY = 16;
   /** The size of a chunk of the strings, unless a test makes it small. */
   public static final int CHUNK = 1 << 20;
 
-  private final ByteChunks chunks;
+  private final ChunkArena chunks;
   private final IntConsumer grown;
   private final Map<String, Integer> slots = new HashMap<>();
   private int[] free = new int[INITIAL_CAPACITY];
@@ -35,8 +35,8 @@ public final class ByteSlots {
    * @param grown called with the new slot capacity before a slot beyond the old one is handed out,
    *     so the owner grows its own columns
    */
-  public ByteSlots(int chunkBytes, IntConsumer grown) {
-    this.chunks = new ByteChunks(chunkBytes);
+  public KeyedByteStore(int chunkBytes, IntConsumer grown) {
+    this.chunks = new ChunkArena(chunkBytes);
     this.grown = grown;
   }
 

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,8 +18,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The two encodings of a template's landmark RTTs and the landmark numbering they share. */
-class RankedTemplateTest {
-  static ServerCoordinate server(String ip, String... landmarkIds) {
+public class RankedTemplateTest {
+  /** A server with an RTT to each of {@code landmarkIds}; the write side's tests build theirs on it. */
+  public static ServerCoordinate server(String ip, String... landmarkIds) {
     ServerCoordinate.Builder b = ServerCoordinate.newBuilder().setEndpoint(Endpoint.newBuilder().setIp(ip).setPort(27015))
         .setCoordinate(Coordinate.newBuilder().addComponents(12.5).addComponents(-3)).setServerInfo(ServerInfo.newBuilder()
             .setName("srv " + ip).setMap("q3dm17"));
@@ -84,7 +85,7 @@ class RankedTemplateTest {
     ServerCoordinate c = server("10.0.0.7", "lm-a", "lm-b").toBuilder().setRound(41)
         .setUpdateTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_700_000_000)).build();
     RankedTemplate t = RankedTemplate.of(c, numbers);
-    assertThat(t.rest()).isEqualTo(ServerCoordinates.rest(c)).isNotEmpty();
+    assertThat(t.rest()).isEqualTo(RebuiltCoordinates.rest(c)).isNotEmpty();
     assertThat(t.bytes()).hasSize(t.common().length + t.compactRtts().length + t.rest().length);
     RankedTemplate again = RankedTemplate.of(t.common(), t.compactRtts(), t.rest(), t.maxRef(), t.integrity());
     assertThat(again.bytes()).isEqualTo(t.bytes());
@@ -170,7 +171,7 @@ class RankedTemplateTest {
     LandmarkNumbers numbers = new LandmarkNumbers();
     Map<String, ServerCoordinate> whole = new java.util.HashMap<>();
     Map<String, ServerCoordinate> stripped = new java.util.HashMap<>();
-    Map<String, IndexedServer> indexed = new java.util.HashMap<>();
+    Map<String, DecodedServer> indexed = new java.util.HashMap<>();
     ServerCoordinate bare = ServerCoordinate.newBuilder().setEndpoint(Endpoint.newBuilder().setIp("10.0.0.4").setPort(27015))
         .setRound(9).build(); // no info, no fit, no coordinate: read back without them, not with empty ones
     ServerCoordinate full = server("10.0.0.3", "lm-b", "lm-c").toBuilder().setRound(12).setGeoExcessUs(-300)
@@ -182,13 +183,13 @@ class RankedTemplateTest {
       String key = c.getEndpoint().getIp() + ":27015";
       whole.put(key, c);
       stripped.put(key, c.toBuilder().clearLandmarkRtts().build());
-      indexed.put(key, new IndexedServer(RankedTemplate.of(c, numbers), null));
+      indexed.put(key, new DecodedServer(RankedTemplate.of(c, numbers), null));
     }
-    ServerCoordinates view = new ServerCoordinates(Map.copyOf(indexed), numbers.table());
+    RebuiltCoordinates view = new RebuiltCoordinates(Map.copyOf(indexed), numbers.table());
     Map<String, RankedTemplate> ranked = view.templates();
     assertThat(ranked.keySet()).isEqualTo(whole.keySet());
     assertThat(ranked.get("10.0.0.3:27015").integrity()).isEqualTo(dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY);
-    assertThat(ServerCoordinates.rest(full).length).as("update time, round, excess").isLessThan(20);
+    assertThat(RebuiltCoordinates.rest(full).length).as("update time, round, excess").isLessThan(20);
     assertThat(view).isEqualTo(whole);
     assertThat(view.get("10.0.0.3:27015")).isEqualTo(whole.get("10.0.0.3:27015"));
     assertThat(view.get("10.0.0.5:27015")).isNull();

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.store;
 
 import java.util.Arrays;
 
@@ -13,7 +13,7 @@ import java.util.Arrays;
  * from tables in the old generation; those references, not the bytes, were what young collections
  * spent most of their time on (docs/research/scale.md).
  */
-final class ByteChunks {
+final class ChunkArena {
   private final int chunkBytes;
   /** A byte string at least this long gets a chunk of its own. */
   private final int ownChunk;
@@ -31,7 +31,7 @@ final class ByteChunks {
   private long heldBytes;
 
   /** @param chunkBytes the size of a chunk (tests make it small) */
-  ByteChunks(int chunkBytes) {
+  ChunkArena(int chunkBytes) {
     this.chunkBytes = chunkBytes;
     this.ownChunk = chunkBytes / 4;
     this.fill = chunkBytes;

@@ -1,5 +1,10 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.write;
 
+import dev.reed.coordinator.index.read.DecodedServer;
+import dev.reed.coordinator.index.read.RankedTemplate;
+import dev.reed.coordinator.index.read.StateServers;
+import dev.reed.coordinator.index.store.ChunkUsage;
+import dev.reed.coordinator.index.store.KeyedByteStore;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinates.ranking.ServerAttributes;
@@ -8,7 +13,7 @@ import java.util.Arrays;
 /**
  * The index feed's servers, in columns by slot: a server keeps its slot while it is in the index,
  * and a new coordinate of it is written over the old one in place (primitive stores, and its
- * template's bytes appended to chunks by {@link ByteSlots}).
+ * template's bytes appended to chunks by {@link KeyedByteStore}).
  *
  * <p>Why columns: every replica re-reads every server's coordinate every round. Held as objects,
  * each new coordinate was five new objects referenced from the feed's map in the old generation,
@@ -20,28 +25,28 @@ import java.util.Arrays;
  *
  * <p>Feed thread only. A state never reads these columns: {@link #table} copies what it needs.
  */
-final class ServerColumns {
+final class FeedServers {
   private final int d;
-  private final ByteSlots templates;
+  private final KeyedByteStore templates;
   private double[] components;
-  private double[] heights = new double[ByteSlots.INITIAL_CAPACITY];
-  private ServerAttributes[] attributes = new ServerAttributes[ByteSlots.INITIAL_CAPACITY];
-  private int[] commonLength = new int[ByteSlots.INITIAL_CAPACITY];
-  private int[] compactLength = new int[ByteSlots.INITIAL_CAPACITY];
-  private int[] maxRef = new int[ByteSlots.INITIAL_CAPACITY];
-  private byte[] integrity = new byte[ByteSlots.INITIAL_CAPACITY];
+  private double[] heights = new double[KeyedByteStore.INITIAL_CAPACITY];
+  private ServerAttributes[] attributes = new ServerAttributes[KeyedByteStore.INITIAL_CAPACITY];
+  private int[] commonLength = new int[KeyedByteStore.INITIAL_CAPACITY];
+  private int[] compactLength = new int[KeyedByteStore.INITIAL_CAPACITY];
+  private int[] maxRef = new int[KeyedByteStore.INITIAL_CAPACITY];
+  private byte[] integrity = new byte[KeyedByteStore.INITIAL_CAPACITY];
   /** The slots the last {@link #index} was built from, by its source numbers. */
   private int[] live = new int[0];
 
-  ServerColumns(int dimensions) {
-    this(dimensions, ByteSlots.CHUNK);
+  FeedServers(int dimensions) {
+    this(dimensions, KeyedByteStore.CHUNK);
   }
 
   /** @param chunkBytes the size of a template chunk (tests make it small) */
-  ServerColumns(int dimensions, int chunkBytes) {
+  FeedServers(int dimensions, int chunkBytes) {
     this.d = dimensions;
-    this.components = new double[ByteSlots.INITIAL_CAPACITY * dimensions];
-    this.templates = new ByteSlots(chunkBytes, this::grow);
+    this.components = new double[KeyedByteStore.INITIAL_CAPACITY * dimensions];
+    this.templates = new KeyedByteStore(chunkBytes, this::grow);
   }
 
   int size() {
@@ -59,7 +64,7 @@ final class ServerColumns {
    *
    * @throws IllegalArgumentException when its coordinate has other than the feed's dimension count
    */
-  void put(IndexedServer server) {
+  void put(DecodedServer server) {
     String key = server.entry().key();
     Coordinate c = server.entry().coordinate();
     if (c.dimensions() != d) {
@@ -93,8 +98,8 @@ final class ServerColumns {
   }
 
   /** The template chunks' held and live bytes. */
-  ChunkBytes templateChunks() {
-    return ChunkBytes.of(templates);
+  ChunkUsage templateChunks() {
+    return ChunkUsage.of(templates);
   }
 
   /** A ranking index of every server; {@link #table} then gives the state's copy of the rest. */
@@ -145,7 +150,7 @@ final class ServerColumns {
    * @throws IllegalArgumentException when a template refers to a landmark number beyond the table
    * @throws IllegalStateException when {@code index} is not the last one built, or servers changed since
    */
-  ServerTable table(RankingIndex index, int landmarks) {
+  StateServers table(RankingIndex index, int landmarks) {
     int n = index.size();
     if (n != live.length) throw new IllegalStateException("an index of " + n + " servers, " + live.length + " were indexed");
     int[] c = new int[n];
@@ -159,7 +164,6 @@ final class ServerColumns {
       int s = live[index.sourceIndex(p)];
       String key = templates.key(s);
       if (key != index.key(p)) throw new IllegalStateException("servers changed since the index was built: " + index.key(p));
-      ServingState.checkRefs(key, maxRef[s], landmarks);
       c[p] = templates.chunk(s);
       o[p] = templates.offset(s);
       len[p] = templates.length(s);
@@ -168,6 +172,6 @@ final class ServerColumns {
       refs[p] = maxRef[s];
       kind[p] = integrity[s];
     }
-    return new ServerTable(index, templates.snapshot(), c, o, len, common, compact, refs, kind);
+    return new StateServers(index, templates.snapshot(), c, o, len, common, compact, refs, kind, landmarks);
   }
 }

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.read;
 
 import java.util.AbstractMap;
 import java.util.AbstractSet;
@@ -8,22 +8,22 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The index feed's servers by key, each value derived from the server's {@link IndexedServer} on
+ * The index feed's servers by key, each value derived from the server's {@link DecodedServer} on
  * read: the state hands out maps of templates and of coordinates without holding a second map of
  * either. Read-only, like the state that holds it.
  */
-class ServerView<V> extends AbstractMap<String, V> {
-  private final Map<String, IndexedServer> servers;
-  private final Function<IndexedServer, V> value;
+class DerivedServerMap<V> extends AbstractMap<String, V> {
+  private final Map<String, DecodedServer> servers;
+  private final Function<DecodedServer, V> value;
 
-  ServerView(Map<String, IndexedServer> servers, Function<IndexedServer, V> value) {
+  DerivedServerMap(Map<String, DecodedServer> servers, Function<DecodedServer, V> value) {
     this.servers = servers;
     this.value = value;
   }
 
   @Override
   public V get(Object key) {
-    IndexedServer s = servers.get(key);
+    DecodedServer s = servers.get(key);
     return s == null ? null : value.apply(s);
   }
 
@@ -47,7 +47,7 @@ class ServerView<V> extends AbstractMap<String, V> {
     return new AbstractSet<>() {
       @Override
       public Iterator<Entry<String, V>> iterator() {
-        Iterator<Entry<String, IndexedServer>> it = servers.entrySet().iterator();
+        Iterator<Entry<String, DecodedServer>> it = servers.entrySet().iterator();
         return new Iterator<>() {
           @Override
           public boolean hasNext() {
@@ -56,7 +56,7 @@ class ServerView<V> extends AbstractMap<String, V> {
 
           @Override
           public Entry<String, V> next() {
-            Entry<String, IndexedServer> e = it.next();
+            Entry<String, DecodedServer> e = it.next();
             return Map.entry(e.getKey(), value.apply(e.getValue()));
           }
         };

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.read;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -20,14 +20,14 @@ import java.util.List;
  * <p>Only bytes, in one run of an array: every replica holds one per server of the deployment, and
  * re-reads each server's coordinate every round, so every object a server's entry is made of is one
  * more that young collections copy (docs/research/scale.md); the feed keeps the runs in
- * shared chunks ({@link ByteChunks}) and makes a template on demand. Before, each also held the
+ * shared chunks ({@code index.store.ChunkArena}) and makes a template on demand. Before, each also held the
  * parsed message with its {@code LandmarkRtt} objects and a second encoding with the ids spelled
  * out; with the other changes of the second scale pass a replica's heap at 250,000 x 30 went from
  * 5.6-6.2 KB to 1.9-2.4 KB a server (`./reed scale`, docs/research/scale.md). {@code bytes} holds
  * three encodings one after the other: the common part (everything but the landmark RTTs), the
  * compact landmark RTTs (RankedServer.landmark_refs and landmark_rtt_us, packed, refs from this
  * replica's {@link LandmarkNumbers}) and the rest (the ServerCoordinate fields a ranking does not
- * return: update time, round, placement; {@link ServerCoordinates} merges them back). The long
+ * return: update time, round, placement; {@link RebuiltCoordinates} merges them back). The long
  * form, landmark_rtts with the ids, is written from the compact one and the state's landmark table
  * when a client asks for it ({@link #writeLandmarkRtts}).
  *
@@ -80,7 +80,7 @@ public record RankedTemplate(byte[] bytes, int offset, int length, int commonLen
 
   /** The template of a coordinate, its landmarks numbered by {@code numbers}. */
   public static RankedTemplate of(ServerCoordinate c, LandmarkNumbers numbers) {
-    // only the fields the coordinate has, so that ServerCoordinates can give the coordinate back as it was read
+    // only the fields the coordinate has, so that RebuiltCoordinates can give the coordinate back as it was read
     RankedServer.Builder cb = RankedServer.newBuilder().setProtocol(c.getProtocol());
     if (c.hasEndpoint()) cb.setEndpoint(c.getEndpoint());
     if (c.hasServerInfo()) cb.setServerInfo(c.getServerInfo());
@@ -96,7 +96,7 @@ public record RankedTemplate(byte[] bytes, int offset, int length, int commonLen
       max = Math.max(max, ref);
       compact.addLandmarkRefs(ref).addLandmarkRttUs(r.getRttUs());
     }
-    return of(cb.build().toByteArray(), compact.build().toByteArray(), ServerCoordinates.rest(c), max,
+    return of(cb.build().toByteArray(), compact.build().toByteArray(), RebuiltCoordinates.rest(c), max,
         c.getIntegrity().getKind());
   }
 

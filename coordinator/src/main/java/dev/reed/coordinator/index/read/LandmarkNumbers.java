@@ -1,4 +1,4 @@
-package dev.reed.coordinator.index;
+package dev.reed.coordinator.index.read;
 
 import java.util.ArrayList;
 import java.util.HashMap;
