@@ -3,6 +3,7 @@ package dev.reed.client;
 import dev.reed.probe.NanoTicker;
 
 import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.discovery.Calibration;
 import dev.reed.coordinates.discovery.CalibrationPoint;
 import dev.reed.coordinates.discovery.CalibrationSource;
 import dev.reed.coordinates.discovery.DiscoveryModel;
@@ -29,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * calibration RTTs ({@link CoordinatorClient#locationFix}); the evaluator's simulated coordinator
  * answers the policy's {@code CalibrationSource#locate} the same way.
  */
-final class Calibration {
-  private static final Logger log = LoggerFactory.getLogger(Calibration.class);
+final class CalibrationRun {
+  private static final Logger log = LoggerFactory.getLogger(CalibrationRun.class);
 
   /**
    * The client's position and what it took.
@@ -41,10 +42,10 @@ final class Calibration {
    * @param serverTimeouts calibration game servers (not beacons) whose probe timed out, for a report
    */
   record Result(ClientPosition position, int probesSent, int replies, int timeouts, Map<String, ProbeResult> measured,
-      List<CoordinatorClient.Measurement> measurements, long doneNanos, dev.reed.coordinates.discovery.Calibration policy,
+      List<CoordinatorClient.Measurement> measurements, long doneNanos, Calibration policy,
       CoordinateConfig geometry, List<java.net.InetSocketAddress> serverTimeouts) {}
 
-  private Calibration() {}
+  private CalibrationRun() {}
 
   /**
    * Waits for every calibration reply, but not for stragglers: once max(D+1, 75 %) have
@@ -95,7 +96,7 @@ final class Calibration {
     Points points = new Points(coordinator, beacons);
     Probes probes = new Probes(points, loops, ticker);
     CoordinateConfig geometry = new CoordinateConfig(beacons.dimensions(), beacons.heightModel());
-    dev.reed.coordinates.discovery.Calibration cal;
+    Calibration cal;
     try {
       cal = new DiscoveryPolicy(model, geometry).calibrate(points, probes);
     } catch (InsufficientCalibrationException e) {
