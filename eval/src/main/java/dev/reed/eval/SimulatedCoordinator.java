@@ -39,7 +39,7 @@ import java.util.Set;
  * <p>Once it has {@link #learned} from client reports, every page entry carries the
  * report correction for the position the page was asked from, as the coordinator serves it.
  */
-final class MatrixCoordinator {
+final class SimulatedCoordinator {
   private final CalibrationSelector selector;
   private final List<CalibrationCandidate> beacons;
   private final List<CalibrationCandidate> calibrators;
@@ -63,7 +63,7 @@ final class MatrixCoordinator {
    * @param located the location knowledge (its estimator's servers are {@code servers}), or null
    * @param landmarks the landmark nodes, in the estimator's landmark order
    */
-  MatrixCoordinator(CoordinateConfig config, List<CalibrationCandidate> beacons, List<CalibrationCandidate> calibrators,
+  SimulatedCoordinator(CoordinateConfig config, List<CalibrationCandidate> beacons, List<CalibrationCandidate> calibrators,
       int[] servers, Coordinate[] coords, List<Map<String, Double>> landmarkMs, int pageSize, SeedRun.Located located,
       int[] landmarks) {
     this.selector = new CalibrationSelector(config);
