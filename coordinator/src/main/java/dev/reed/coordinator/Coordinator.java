@@ -4,7 +4,7 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinator.api.AnonymousAccess;
 import dev.reed.coordinator.api.ApiKeys;
 import dev.reed.coordinator.api.ApiServer;
-import dev.reed.coordinator.api.HttpFace;
+import dev.reed.coordinator.api.HttpApiServer;
 import dev.reed.coordinator.api.IndexWarmup;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.coordinator.api.ReedServiceImpl;
@@ -102,7 +102,7 @@ public final class Coordinator implements AutoCloseable {
   /** Readiness: SERVING once the index is read and warmed. */
   private volatile WarmServing ready;
   private AnonymousAccess anonymous;
-  private HttpFace http;
+  private HttpApiServer http;
   private LeaderElection leader;
   private RoundLoop loop;
   /** A serving replica's location model training (null otherwise, or without location databases). */
@@ -228,7 +228,7 @@ public final class Coordinator implements AutoCloseable {
       // the same instances; ReedService with message responses (JSON), not the gRPC port's encoded pages
       ServerServiceDefinition reedMessages = ReedServiceGrpc.bindService(reed);
       if (needsAddress) reedMessages = ServerInterceptors.intercept(reedMessages, ClientAddress.trusting(config.api().trustedProxies()));
-      http = HttpFace.start(config.http().address(), config.http().corsOrigins(),
+      http = HttpApiServer.start(config.http().address(), config.http().corsOrigins(),
           List.of(api.guard(reedMessages), api.guard(snapshotService.bindService())), anonymous);
       resources.add(http);
     }

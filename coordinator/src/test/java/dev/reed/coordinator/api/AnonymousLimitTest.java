@@ -48,7 +48,7 @@ class AnonymousLimitTest {
 
   private final AtomicLong now = new AtomicLong();
   private ApiServer grpc;
-  private HttpFace http;
+  private HttpApiServer http;
   private ManagedChannel channel;
   private AnonymousAccess anonymous;
 
@@ -63,7 +63,7 @@ class AnonymousLimitTest {
     grpc = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), null, null, ApiKeys.read(keys), anonymous,
         List.of(reed, new SnapshotServiceImpl(() -> state)), m -> { }, m -> { });
     grpc.serving(true);
-    http = HttpFace.start(new InetSocketAddress("0.0.0.0", 0), List.of(), List.of(grpc.guard(ReedServiceGrpc.bindService(reed))),
+    http = HttpApiServer.start(new InetSocketAddress("0.0.0.0", 0), List.of(), List.of(grpc.guard(ReedServiceGrpc.bindService(reed))),
         anonymous);
     channel = Grpc.newChannelBuilder("127.0.0.1:" + grpc.address().getPort(), InsecureChannelCredentials.create()).build();
   }

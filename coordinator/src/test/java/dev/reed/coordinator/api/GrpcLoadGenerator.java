@@ -108,7 +108,7 @@ public final class GrpcLoadGenerator {
           List.of(service));
       System.out.println("serving " + n + " servers on " + server.address());
       if (args.length > 3) { // the HTTP face beside it, over the same service instance
-        HttpFace http = HttpFace.start(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])), List.of(),
+        HttpApiServer http = HttpApiServer.start(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])), List.of(),
             List.of(server.guard(ReedServiceGrpc.bindService(service))));
         System.out.println("HTTP face on " + http.url());
       }

@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP face of reed.v1 for web clients, on one port (Armeria over the same grpc-java service
+ * The HTTP server of reed.v1 for web clients, on one port (Armeria over the same grpc-java service
  * instances as the gRPC port): HTTP/JSON per the proto3 JSON mapping ({@code POST
  * /reed.v1.ReedService/Locate} with {@code Content-Type: application/json}), gRPC-Web, gRPC, and
  * the web page's static files at {@code /} (classpath {@code dev/reed/web/}, module {@code web}).
@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * a flood of page loads costs its network what a flood of calls does. CORS for the configured
  * origins. The Netty gRPC port is left as it is.
  */
-public final class HttpFace implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(HttpFace.class);
+public final class HttpApiServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(HttpApiServer.class);
 
   /** Largest request body: a Locate with 256 measurements is ~20 KB of JSON. */
   static final int MAX_REQUEST_BYTES = 64 * 1024;
@@ -38,7 +38,7 @@ public final class HttpFace implements AutoCloseable {
   private final Server server;
   private final String url;
 
-  private HttpFace(Server server, String url) {
+  private HttpApiServer(Server server, String url) {
     this.server = server;
     this.url = url;
   }
@@ -50,7 +50,7 @@ public final class HttpFace implements AutoCloseable {
    * @param services already guarded ({@link ApiServer#guard}); ReedService bound with message
    *     responses ({@code ReedServiceGrpc.bindService}), not the gRPC port's pre-encoded binding
    */
-  public static HttpFace start(InetSocketAddress bind, List<String> corsOrigins, List<ServerServiceDefinition> services) {
+  public static HttpApiServer start(InetSocketAddress bind, List<String> corsOrigins, List<ServerServiceDefinition> services) {
     return start(bind, corsOrigins, services, AnonymousAccess.UNLIMITED);
   }
 
@@ -58,12 +58,12 @@ public final class HttpFace implements AutoCloseable {
    * The same, with the static files limited as {@code anonymous} limits calls without a key (pass
    * the gRPC port's: one bucket per network for both).
    */
-  public static HttpFace start(InetSocketAddress bind, List<String> corsOrigins, List<ServerServiceDefinition> services,
+  public static HttpApiServer start(InetSocketAddress bind, List<String> corsOrigins, List<ServerServiceDefinition> services,
       AnonymousAccess anonymous) {
     GrpcServiceBuilder grpc = GrpcService.builder()
         .supportedSerializationFormats(GrpcSerializationFormats.values())
         .enableUnframedRequests(true)
-        .unframedGrpcErrorHandler(HttpFace::error)
+        .unframedGrpcErrorHandler(HttpApiServer::error)
         // unknown fields refused (Armeria ignores them by default): a misspelt field is an error the
         // page's author sees, not a silently missing filter
         .jsonMarshallerFactory(service -> new ExplainedJson(com.linecorp.armeria.common.grpc.GrpcJsonMarshaller.builder()
@@ -79,7 +79,7 @@ public final class HttpFace implements AutoCloseable {
         .requestTimeout(Duration.ofSeconds(10))
         .gracefulShutdownTimeout(Duration.ZERO, Duration.ofSeconds(2))
         .service(grpc.build())
-        .serviceUnder("/", FileService.builder(HttpFace.class.getClassLoader(), WEB_ROOT)
+        .serviceUnder("/", FileService.builder(HttpApiServer.class.getClassLoader(), WEB_ROOT)
             .cacheControl("no-cache") // the page and the API change together on upgrade
             .build()
             .decorate((delegate, ctx, req) -> anonymous.take(anonymous.clients().resolve(ctx.remoteAddress(),
@@ -102,7 +102,7 @@ public final class HttpFace implements AutoCloseable {
     String url = "http://" + host + ":" + bound.getPort() + "/";
     log.info("HTTP (JSON, gRPC-Web, gRPC, web page) on {}{}", url,
         corsOrigins.isEmpty() ? "" : ", CORS for " + String.join(" ", corsOrigins));
-    return new HttpFace(server, url);
+    return new HttpApiServer(server, url);
   }
 
   private static com.linecorp.armeria.common.HttpResponse tooMany() {

@@ -50,7 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * keys, rate limits, validation, CORS, size limits and the page work as on the gRPC port.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class HttpFaceTest {
+class HttpApiServerTest {
   static final String KEY = "vendor-a-0123456789abcdef";
   static final String SLOW_KEY = "vendor-slow-0123456789abcdef";
   static final String PAGE_ORIGIN = "https://servers.example";
@@ -58,7 +58,7 @@ class HttpFaceTest {
   static final double WS_OVERHEAD_MS = 2.0;
 
   ApiServer grpc;
-  HttpFace http;
+  HttpApiServer http;
   ManagedChannel channel;
   ReedServiceGrpc.ReedServiceBlockingStub reed;
   SnapshotServiceGrpc.SnapshotServiceBlockingStub snapshots;
@@ -80,7 +80,7 @@ class HttpFaceTest {
         .of(() -> state, new CoordinateConfig(2, false), Clock.systemUTC()).withWsOverheadMs(WS_OVERHEAD_MS));
     SnapshotServiceImpl snapshot = new SnapshotServiceImpl(() -> state);
     grpc = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), null, null, ApiKeys.read(keys), List.of(service, snapshot));
-    http = HttpFace.start(new InetSocketAddress("127.0.0.1", 0), List.of(PAGE_ORIGIN),
+    http = HttpApiServer.start(new InetSocketAddress("127.0.0.1", 0), List.of(PAGE_ORIGIN),
         List.of(grpc.guard(ReedServiceGrpc.bindService(service)), grpc.guard(snapshot.bindService())));
     base = "http://127.0.0.1:" + http.address().getPort();
     channel = NettyChannelBuilder.forAddress("127.0.0.1", grpc.address().getPort()).usePlaintext().build();
