@@ -6,11 +6,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /** report.md: the paper's Tables I-VI layout, filled with this run's numbers (mean over seeds). */
-final class Report {
+final class PaperTables {
   private final RttMatrix m;
   private final EvalSettings s;
 
-  Report(RttMatrix m, EvalSettings s) {
+  PaperTables(RttMatrix m, EvalSettings s) {
     this.m = m;
     this.s = s;
   }
