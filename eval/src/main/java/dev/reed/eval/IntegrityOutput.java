@@ -12,12 +12,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Runs an {@link IntegrityStudy}, prints its summary and writes {@code integrity.json}. */
-final class IntegrityReport {
+final class IntegrityOutput {
   private final RttMatrix m;
   private final Path out;
   private final PrintWriter err;
 
-  IntegrityReport(RttMatrix m, Path out, PrintWriter err) {
+  IntegrityOutput(RttMatrix m, Path out, PrintWriter err) {
     this.m = m;
     this.out = out;
     this.err = err;
