@@ -8,18 +8,18 @@ import java.util.Locale;
 /**
  * The demo's table as Markdown ({@code --markdown FILE}), for a README or a report: every row with
  * its probes, time, mean RTT, distance from the optimum and nearest found, then the locations target
- * per client. The same figures as {@link ResultTable} and {@link JsonReport}.
+ * per client. The same figures as {@link ResultTable} and {@link JsonOutput}.
  */
-final class MarkdownReport {
-  private MarkdownReport() {}
+final class MarkdownOutput {
+  private MarkdownOutput() {}
 
-  static void write(DemoReport r, Path file) throws IOException {
+  static void write(DemoResult r, Path file) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) Files.createDirectories(parent);
     Files.writeString(file, render(r));
   }
 
-  static String render(DemoReport r) {
+  static String render(DemoResult r) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "REED vs traditional discovery: %d servers, %d landmarks, N_close = %d; world %s; locations: %s.%n%n",
         r.servers(), r.landmarks(), r.nClose(), cell(r.world()), cell(r.geo())));

@@ -19,16 +19,16 @@ import java.util.Locale;
  * streaming {@link JsonWriter}, like the browse report and the evaluation's results.json.
  * Numbers keep at most four decimals; numbers that are not finite are written as {@code null}.
  */
-final class JsonReport {
-  private JsonReport() {}
+final class JsonOutput {
+  private JsonOutput() {}
 
-  static void write(DemoReport r, Path file) throws IOException {
+  static void write(DemoResult r, Path file) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) Files.createDirectories(parent);
     Files.writeString(file, render(r));
   }
 
-  static String render(DemoReport r) {
+  static String render(DemoResult r) {
     StringWriter out = new StringWriter();
     try (JsonWriter w = new JsonWriter(out)) {
       w.setIndent("  ");

@@ -18,7 +18,7 @@ import java.util.List;
  * @param delayError the emulation's delay error over every measurement round's answered landmark probes
  * @param seconds wall time of the run up to the table
  */
-record DemoReport(String world, int servers, int landmarks, String kafka, String coordinator, String geo, List<RoundFigures> rounds,
+record DemoResult(String world, int servers, int landmarks, String kafka, String coordinator, String geo, List<RoundFigures> rounds,
     boolean converged, int nClose, List<MethodFigures> methods,
     DelayError delayError, double seconds) {
 
