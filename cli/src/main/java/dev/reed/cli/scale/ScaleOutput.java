@@ -14,8 +14,8 @@ import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** Writes a step's {@code report.md}, its PNG plots over time and one {@code summary.tsv} line. */
-final class ScaleReport {
-  private ScaleReport() {}
+final class ScaleOutput {
+  private ScaleOutput() {}
 
   static final String TSV_HEADER = "targets\tlandmarks\treplicas\tround_s\toffered_per_s\tingested_per_s\tmax_lag"
       + "\tserved_s_max\tcounted_once\tall_served\twindow_bytes_per_pair\theap_bytes_per_pair_max\trss_mb_max"
