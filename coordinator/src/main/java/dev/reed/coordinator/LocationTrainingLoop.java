@@ -1,6 +1,6 @@
 package dev.reed.coordinator;
 
-import dev.reed.coordinator.geo.GeoTraining;
+import dev.reed.coordinator.location.GeoTraining;
 import dev.reed.coordinator.index.write.IndexFeed;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.coordinator.ingest.SampleIngest;

@@ -83,7 +83,7 @@ public final class HttpApiServer implements AutoCloseable {
             .cacheControl("no-cache") // the page and the API change together on upgrade
             .build()
             .decorate((delegate, ctx, req) -> anonymous.take(anonymous.clients().resolve(ctx.remoteAddress(),
-                req.headers().getAll(dev.reed.coordinator.geo.ClientAddress.FORWARDED_FOR_HEADER)))
+                req.headers().getAll(dev.reed.coordinator.location.ClientAddress.FORWARDED_FOR_HEADER)))
                 ? delegate.serve(ctx, req) : tooMany()));
     if (!corsOrigins.isEmpty()) {
       CorsServiceBuilder cors = corsOrigins.contains("*") ? CorsService.builderForAnyOrigin() : CorsService.builder(corsOrigins);

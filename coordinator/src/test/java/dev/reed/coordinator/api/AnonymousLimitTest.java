@@ -3,7 +3,7 @@ package dev.reed.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.geo.ClientAddress;
+import dev.reed.coordinator.location.ClientAddress;
 import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import dev.reed.proto.v1.ReedServiceGrpc;

@@ -1,7 +1,7 @@
 package dev.reed.coordinator.api;
 
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.geo.ClientAddress;
+import dev.reed.coordinator.location.ClientAddress;
 import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.runtime.LoggedAddresses;

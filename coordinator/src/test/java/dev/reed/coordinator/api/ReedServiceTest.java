@@ -561,7 +561,7 @@ class ReedServiceTest {
 
   @Test
   void aZeroProbeRankingBeforeTheFirstTrainingIsUnavailable() throws Exception {
-    dev.reed.coordinator.geo.GeoModel untrained = new dev.reed.coordinator.geo.GeoModel(true, Map.of(), Map.of(), null, Map.of(), 10,
+    dev.reed.coordinator.location.GeoModel untrained = new dev.reed.coordinator.location.GeoModel(true, Map.of(), Map.of(), null, Map.of(), 10,
         Instant.EPOCH);
     String name = InProcessServerBuilder.generateName();
     Server s = InProcessServerBuilder.forName(name).directExecutor()

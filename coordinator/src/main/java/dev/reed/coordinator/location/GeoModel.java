@@ -1,4 +1,4 @@
-package dev.reed.coordinator.geo;
+package dev.reed.coordinator.location;
 
 import dev.reed.coordinates.geo.CvErrors;
 import dev.reed.coordinates.geo.FusedEstimator;

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.geo;
+package dev.reed.coordinator.location;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.geo;
+package dev.reed.coordinator.location;
 
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.Endpoint;

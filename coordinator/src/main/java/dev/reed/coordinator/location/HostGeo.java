@@ -1,4 +1,4 @@
-package dev.reed.coordinator.geo;
+package dev.reed.coordinator.location;
 
 import com.google.protobuf.CodedOutputStream;
 import dev.reed.coordinates.geo.Place;

@@ -1,4 +1,4 @@
-package dev.reed.coordinator.geo;
+package dev.reed.coordinator.location;
 
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
@@ -10,7 +10,7 @@ import dev.reed.coordinates.geo.LandmarkData;
 import dev.reed.coordinates.geo.LeaveOneOutCoordinates;
 import dev.reed.coordinates.geo.LightBound;
 import dev.reed.coordinates.geo.Place;
-import dev.reed.coordinator.geo.HostLocations.Reason;
+import dev.reed.coordinator.location.HostLocations.Reason;
 import dev.reed.coordinator.index.CoordinateCodec;
 import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
