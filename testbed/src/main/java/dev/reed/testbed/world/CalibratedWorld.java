@@ -87,7 +87,7 @@ public final class CalibratedWorld implements LatencyModel {
       String label = round == 0 ? c.name() : c.name() + " #" + (round + 1);
       hosts.add(new Host(hosts.size(), label, c.region(), c.name(), at[0], at[1]));
       homes.add(c);
-      access.add(params.accessMedianMs() * Math.exp(params.accessSigma() * gaussian(rng)));
+      access.add(params.accessMedianMs() * Math.exp(params.accessSigma() * RandomDraws.normal(rng)));
       boolean core = c.region() == Region.EU || c.region() == Region.NA;
       double remote = core ? params.remoteHubShareCore() : params.remoteHubShareEdge();
       hubs.add(nearest(at, rng.nextDouble() < remote ? bigHubs : hubCities));
@@ -155,12 +155,9 @@ public final class CalibratedWorld implements LatencyModel {
     }
     int lo = Math.min(from, to);
     int hi = Math.max(from, to);
-    long h = mix(seed ^ (((long) lo << 32) | hi) * 0x9E3779B97F4A7C15L);
-    double u1 = ((h >>> 11) + 1) * 0x1.0p-53;
-    long h2 = mix(h);
-    double u2 = (h2 >>> 11) * 0x1.0p-53;
-    double z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-    double u3 = (mix(h2) >>> 11) * 0x1.0p-53;
+    long h = RandomDraws.hash(seed, lo, hi);
+    double z = RandomDraws.normal(h);
+    double u3 = RandomDraws.uniform(h);
     double path;
     if (u3 < params.directShare()) {
       path = km(hosts[lo], hosts[hi]);
@@ -180,10 +177,7 @@ public final class CalibratedWorld implements LatencyModel {
     if (ha == hb) {
       return 0;
     }
-    long h = mix(~seed ^ (((long) Math.min(ha, hb) << 32) | Math.max(ha, hb)) * 0x9E3779B97F4A7C15L);
-    double u1 = ((h >>> 11) + 1) * 0x1.0p-53;
-    double u2 = (mix(h) >>> 11) * 0x1.0p-53;
-    return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+    return RandomDraws.normal(RandomDraws.hash(~seed, Math.min(ha, hb), Math.max(ha, hb)));
   }
 
   /** Hub cities in the order landmarks take them: intercontinental hubs first, regions taking turns. */
@@ -256,7 +250,7 @@ public final class CalibratedWorld implements LatencyModel {
     if (sdKm <= 0) {
       return new double[] {c.lat(), c.lon()};
     }
-    double km = Math.abs(gaussian(rng)) * sdKm;
+    double km = Math.abs(RandomDraws.normal(rng)) * sdKm;
     return GreatCircle.destination(c.lat(), c.lon(), km, rng.nextDouble() * 2 * Math.PI);
   }
 
@@ -266,18 +260,5 @@ public final class CalibratedWorld implements LatencyModel {
 
   private static double km(Host a, WorldCity c) {
     return GreatCircle.km(a.lat(), a.lon(), c.lat(), c.lon());
-  }
-
-  private static double gaussian(SplittableRandom rng) {
-    double u1 = 1 - rng.nextDouble();
-    double u2 = rng.nextDouble();
-    return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-  }
-
-  /** SplitMix64's finaliser: a good 64-bit hash. */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 }

@@ -87,24 +87,12 @@ public final class SyntheticWorldModel implements LatencyModel {
     double sl = Math.sin(dl / 2);
     double a = sp * sp + cosLat[lo] * cosLat[hi] * sl * sl;
     double km = 2 * 6371.0 * Math.asin(Math.min(1, Math.sqrt(a)));
-    long h = mix(seed ^ (((long) lo << 32) | hi) * 0x9E3779B97F4A7C15L);
-    double u1 = ((h >>> 11) + 1) * 0x1.0p-53;          // (0, 1]
-    long h2 = mix(h);
-    double u2 = (h2 >>> 11) * 0x1.0p-53;
-    double z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-    double inflation = params.pathInflation() * Math.exp(params.inflationSigma() * z);
-    double u3 = (mix(h2) >>> 11) * 0x1.0p-53;
-    if (u3 < params.detourProbability()) {
+    long h = RandomDraws.hash(seed, lo, hi);
+    double inflation = params.pathInflation() * Math.exp(params.inflationSigma() * RandomDraws.normal(h));
+    if (RandomDraws.uniform(h) < params.detourProbability()) {
       inflation *= params.detourFactor();
     }
     return 2 * km / params.fibreKmPerMs() * inflation + accessMs[lo] + accessMs[hi];
-  }
-
-  /** SplitMix64's finaliser: a good 64-bit hash. */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 
   /**
@@ -201,19 +189,13 @@ public final class SyntheticWorldModel implements LatencyModel {
       double lat = c.lat();
       double lon = c.lon();
       if (scatter && params.scatterDeg() > 0) {
-        lat = Math.max(-89.9, Math.min(89.9, lat + gaussian() * params.scatterDeg()));
-        lon = wrap(lon + gaussian() * params.scatterDeg());
+        lat = Math.max(-89.9, Math.min(89.9, lat + RandomDraws.normal(rng) * params.scatterDeg()));
+        lon = wrap(lon + RandomDraws.normal(rng) * params.scatterDeg());
       }
       int index = hosts.size();
       hosts.add(new Host(index, label, c.region(), c.name(), lat, lon));
       access.add(accessMs);
       return index;
-    }
-
-    private double gaussian() {
-      double u1 = 1 - rng.nextDouble();
-      double u2 = rng.nextDouble();
-      return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
     }
 
     private City pick(List<City> cities, double total) {
