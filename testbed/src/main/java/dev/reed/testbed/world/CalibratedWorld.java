@@ -22,12 +22,11 @@ import java.util.SplittableRandom;
  * Everything derives from the seed; per-pair terms are hashed from (seed, pair), so no n-by-n
  * matrix is stored. Immutable and thread-safe.
  */
-public final class CalibratedWorld implements LatencyModel {
+public final class CalibratedWorld extends PairwiseWorld {
   private static final List<Region> LANDMARK_TURNS =
       List.of(Region.EU, Region.NA, Region.AS, Region.SA, Region.OC, Region.AF, Region.ME);
   private final long seed;
   private final WorldParameters params;
-  private final Host[] hosts;
   private final double[] accessMs;
   private final WorldCity[] hub;
   private final WorldCity[] city;
@@ -37,17 +36,17 @@ public final class CalibratedWorld implements LatencyModel {
 
   private CalibratedWorld(long seed, WorldParameters params, List<Host> hosts, double[] accessMs, WorldCity[] city,
       WorldCity[] hub, int servers) {
+    super(hosts.toArray(Host[]::new));
     this.seed = seed;
     this.params = params;
-    this.hosts = hosts.toArray(Host[]::new);
     this.accessMs = accessMs;
     this.hub = hub;
     this.city = city;
     this.servers = servers;
-    hubKm = new double[this.hosts.length];
-    hubIndex = new int[this.hosts.length];
+    hubKm = new double[size()];
+    hubIndex = new int[size()];
     for (int i = 0; i < hubKm.length; i++) {
-      hubKm[i] = km(this.hosts[i], hub[i]);
+      hubKm[i] = km(host(i), hub[i]);
       hubIndex[i] = WorldCity.catalog().indexOf(hub[i]);
     }
   }
@@ -137,30 +136,13 @@ public final class CalibratedWorld implements LatencyModel {
   }
 
   @Override
-  public int size() {
-    return hosts.length;
-  }
-
-  @Override
-  public Host host(int index) {
-    return hosts[index];
-  }
-
-  @Override
-  public double rttMs(int from, int to) {
-    Objects.checkIndex(from, hosts.length);
-    Objects.checkIndex(to, hosts.length);
-    if (from == to) {
-      return 0;
-    }
-    int lo = Math.min(from, to);
-    int hi = Math.max(from, to);
+  double pairRttMs(int lo, int hi) {
     long h = RandomDraws.hash(seed, lo, hi);
     double z = RandomDraws.normal(h);
     double u3 = RandomDraws.uniform(h);
     double path;
     if (u3 < params.directShare()) {
-      path = km(hosts[lo], hosts[hi]);
+      path = km(host(lo), host(hi));
     } else if (hub[lo] == hub[hi]) {
       path = hubKm[lo] + hubKm[hi];
     } else {

@@ -19,27 +19,26 @@ import java.util.SplittableRandom;
  * give the same world. Per-pair terms are computed from a hash of (seed, pair) on demand, so a
  * world of 10,000+ hosts needs no n-by-n matrix. Immutable and thread-safe once built.
  */
-public final class SyntheticWorldModel implements LatencyModel {
+public final class SyntheticWorldModel extends PairwiseWorld {
   private final long seed;
   private final GeoParameters params;
-  private final Host[] hosts;
   private final double[] latRad;
   private final double[] lonRad;
   private final double[] cosLat;
   private final double[] accessMs;
 
   private SyntheticWorldModel(long seed, GeoParameters params, List<Host> hosts, List<Double> access) {
+    super(hosts.toArray(Host[]::new));
     this.seed = seed;
     this.params = params;
-    this.hosts = hosts.toArray(Host[]::new);
-    int n = this.hosts.length;
+    int n = size();
     latRad = new double[n];
     lonRad = new double[n];
     cosLat = new double[n];
     accessMs = new double[n];
     for (int i = 0; i < n; i++) {
-      latRad[i] = Math.toRadians(this.hosts[i].lat());
-      lonRad[i] = Math.toRadians(this.hosts[i].lon());
+      latRad[i] = Math.toRadians(host(i).lat());
+      lonRad[i] = Math.toRadians(host(i).lon());
       cosLat[i] = Math.cos(latRad[i]);
       accessMs[i] = access.get(i);
     }
@@ -57,30 +56,13 @@ public final class SyntheticWorldModel implements LatencyModel {
     return seed;
   }
 
-  @Override
-  public int size() {
-    return hosts.length;
-  }
-
-  @Override
-  public Host host(int index) {
-    return hosts[index];
-  }
-
   /** The access delay (RTT contribution) of one host. */
   public double accessMs(int index) {
     return accessMs[index];
   }
 
   @Override
-  public double rttMs(int from, int to) {
-    Objects.checkIndex(from, hosts.length);
-    Objects.checkIndex(to, hosts.length);
-    if (from == to) {
-      return 0;
-    }
-    int lo = Math.min(from, to);
-    int hi = Math.max(from, to);
+  double pairRttMs(int lo, int hi) {
     double dp = latRad[hi] - latRad[lo];
     double dl = lonRad[hi] - lonRad[lo];
     double sp = Math.sin(dp / 2);
