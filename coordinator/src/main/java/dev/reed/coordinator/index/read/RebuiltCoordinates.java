@@ -17,7 +17,7 @@ import java.util.Map;
  *
  * <p>Immutable, like the state that holds it.
  */
-public final class RebuiltCoordinates extends DerivedServerMap<ServerCoordinate> {
+final class RebuiltCoordinates extends DerivedServerMap<ServerCoordinate> {
   private final Map<String, DecodedServer> servers;
   private final List<String> landmarkIds;
   private final boolean withLandmarkRtts;
@@ -26,7 +26,7 @@ public final class RebuiltCoordinates extends DerivedServerMap<ServerCoordinate>
    * @param servers per server key, its template and the coordinate's fields a template does not hold
    * @param landmarkIds the table of the templates' landmark numbers
    */
-  public RebuiltCoordinates(Map<String, DecodedServer> servers, List<String> landmarkIds) {
+  RebuiltCoordinates(Map<String, DecodedServer> servers, List<String> landmarkIds) {
     this(servers, landmarkIds, true);
   }
 
