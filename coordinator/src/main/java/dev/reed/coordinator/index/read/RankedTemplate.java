@@ -22,7 +22,7 @@ import java.util.List;
  * more that young collections copy (docs/research/scale.md); the feed keeps the runs in
  * shared chunks ({@code index.store.ChunkArena}) and makes a template on demand. Before, each also held the
  * parsed message with its {@code LandmarkRtt} objects and a second encoding with the ids spelled
- * out; with the other changes of the second scale pass a replica's heap at 250,000 x 30 went from
+ * out; with the changes made alongside, a replica's heap at 250,000 x 30 went from
  * 5.6-6.2 KB to 1.9-2.4 KB a server (`./reed scale`, docs/research/scale.md). {@code bytes} holds
  * three encodings one after the other: the common part (everything but the landmark RTTs), the
  * compact landmark RTTs (RankedServer.landmark_refs and landmark_rtt_us, packed, refs from this

@@ -10,14 +10,15 @@
  *
  * <ul>
  *   <li><b>Memory.</b> At 250,000 servers x 30 landmarks a replica's heap went from 5.6-6.2 KB to
- *       1.9-2.4 KB a server once a server's ranked form was one run of bytes instead of a parsed
- *       message with its {@code LandmarkRtt} objects; a serving replica holds the whole index in
- *       204-225 MB, and a state is ~16 MB of primitive arrays.
+ *       1.9-2.4 KB a server with the changes that made a server's ranked form one run of bytes
+ *       instead of a parsed message with its {@code LandmarkRtt} objects; a serving replica holds
+ *       the whole index in 204-225 MB, and a state is ~16 MB of primitive arrays.
  *   <li><b>Garbage collection.</b> As objects, each re-read server was new objects referenced from
  *       tables in the old generation, and young collections spent their time following those
  *       references (card scanning) rather than copying. Here a re-read server costs primitive
- *       stores and an append; with the heap touched at start, round 2's query p99 at 250,000 x 30
- *       went from 13.0-18.9 ms to 5.4-9.0 ms, and either change alone left it at 10.4-17.8 ms.
+ *       stores and an append. Together with touching the heap at start, this took round 2's query
+ *       p99 at 250,000 x 30 from 13.0-18.9 ms to 5.4-9.0 ms; the columns alone left it at
+ *       10.4-14.6 ms.
  *   <li><b>Cache-friendly scans.</b> A state's templates sit in arrays in the ranking index's k-d
  *       order, read by position: the per-entry lookup by key, a chain of dependent cache misses,
  *       had been about a third of a page's CPU. Primitive arrays are also copied by a collection
