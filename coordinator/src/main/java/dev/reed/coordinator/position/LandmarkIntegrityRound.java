@@ -9,7 +9,7 @@ import dev.reed.coordinates.integrity.LandmarkResiduals;
 import dev.reed.coordinates.integrity.QuarantineBaselines;
 import dev.reed.coordinates.integrity.QuarantineConfig;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.coordinator.ingest.TargetWindows;
 import java.nio.charset.StandardCharsets;

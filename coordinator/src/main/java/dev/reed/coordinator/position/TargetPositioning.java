@@ -5,9 +5,9 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.PositionFit;
 import dev.reed.coordinates.Stats;
-import dev.reed.coordinator.index.ChunkBytes;
+import dev.reed.coordinator.index.store.ChunkUsage;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.proto.Topic;
 import dev.reed.coordinates.integrity.MeshBounds;
@@ -70,7 +70,7 @@ public final class TargetPositioning {
   private final double moveThresholdMs;
   private final PublishedCoordinates published = new PublishedCoordinates();
   /** The published coordinates' chunks after the last round: the round thread writes them, a scrape reads this. */
-  private volatile ChunkBytes publishedChunks = ChunkBytes.NONE;
+  private volatile ChunkUsage publishedChunks = ChunkUsage.NONE;
   private final HostIntegrity integrity;
   private final Duration budget;
   /** Targets the last round left when its budget ran out, in order, and whether each owes a new epoch's re-fit. */
@@ -131,7 +131,7 @@ public final class TargetPositioning {
   }
 
   /** The bytes the chunks of what this replica published held and had live after the last round. */
-  public ChunkBytes publishedChunks() {
+  public ChunkUsage publishedChunks() {
     return publishedChunks;
   }
 
@@ -223,7 +223,7 @@ public final class TargetPositioning {
           // is. Every new sample changes a window, not always its minimum (in the 250,000 x 30 runs, two
           // rounds, windows not yet full: 18 % of candidates; more once windows hold W rounds)
           unmoved++;
-          if (dev.reed.coordinator.index.RankedTemplate.suspect(last)) flagged++;
+          if (dev.reed.coordinator.index.read.RankedTemplate.suspect(last)) flagged++;
           // an adopted target's windows hold one seeded round: its stability is the previous owner's until they refill
           Stability stability = adopted ? last.getStability() : windows.stability(t);
           ServerCoordinate next = last.toBuilder().setServerInfo(info(t)).setStability(stability).build();

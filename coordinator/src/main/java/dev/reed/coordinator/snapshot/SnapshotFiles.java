@@ -2,7 +2,7 @@ package dev.reed.coordinator.snapshot;
 
 import com.google.gson.stream.JsonWriter;
 import dev.reed.coordinates.Stats;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ServerCoordinate;
@@ -42,14 +42,14 @@ public final class SnapshotFiles {
 
   /** Writes one snapshot; returns the CSV path. */
   public Path write(ServingState s, Instant now) throws IOException {
-    return write(s, dev.reed.coordinator.geo.GeoModel.NONE, now);
+    return write(s, dev.reed.coordinator.location.GeoModel.NONE, now);
   }
 
   /**
    * Writes one snapshot with locations: with a location database ({@code geo.locating()}) each CSV
    * row also has {@code lat,lon,location_source,country,asn,geo_excess_ms} (empty when unknown).
    */
-  public Path write(ServingState s, dev.reed.coordinator.geo.GeoModel geo, Instant now) throws IOException {
+  public Path write(ServingState s, dev.reed.coordinator.location.GeoModel geo, Instant now) throws IOException {
     Files.createDirectories(dir);
     long epoch = now.getEpochSecond();
     List<ServerCoordinate> servers = new ArrayList<>(s.servers().size());
