@@ -404,7 +404,8 @@ public final class Coordinator implements AutoCloseable {
     FunctionCounter.builder("reed_index_invalid_records", feed, IndexFeed::invalidRecords).register(registry);
     FunctionCounter.builder("reed_index_records", feed, IndexFeed::recordsRead).register(registry);
     FunctionCounter.builder("reed_index_rebuilds", feed, IndexFeed::rebuilds).register(registry);
-    for (IntegrityKind k : List.of(IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY, IntegrityKind.INTEGRITY_KIND_INCONSISTENT)) {
+    for (IntegrityKind k : List.of(IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY, IntegrityKind.INTEGRITY_KIND_INCONSISTENT,
+        IntegrityKind.INTEGRITY_KIND_ANYCAST, IntegrityKind.INTEGRITY_KIND_PROXY)) {
       Gauge.builder("reed_servers_flagged", feed, f -> f.servers(k))
           .description("servers in the index the host integrity check flags, by kind")
           .tag("kind", k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT)).register(registry);

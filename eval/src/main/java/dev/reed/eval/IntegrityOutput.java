@@ -1,6 +1,7 @@
 package dev.reed.eval;
 
 import com.google.gson.GsonBuilder;
+import dev.reed.coordinates.integrity.IntegrityKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,12 @@ final class IntegrityOutput {
   int run(IntegrityStudy.Settings s) throws IOException {
     long t0 = System.nanoTime();
     List<IntegrityStudy.SeedResult> seeds = new IntegrityStudy(m, s).run();
-    int servers = 0, honest = 0, honestFlagged = 0, attackers = 0, attackersFlagged = 0;
+    int servers = 0, honest = 0, honestFlagged = 0, attackers = 0, attackersFlagged = 0, attackersNamed = 0;
+    IntegrityKind named = switch (s.attack()) {
+      case ANYCAST -> IntegrityKind.ANYCAST;
+      case PROXY -> IntegrityKind.PROXY;
+      case NONE -> null;
+    };
     double clean = 0, include = 0, demote = 0, hide = 0;
     for (IntegrityStudy.SeedResult r : seeds) {
       err.printf(Locale.ROOT, "eval: integrity seed %d: %d servers, honest flagged %d %s, attackers flagged %d of %d %s,"
@@ -38,6 +44,7 @@ final class IntegrityOutput {
       honestFlagged += r.honestFlagged();
       attackers += r.attackers();
       attackersFlagged += r.attackersFlagged();
+      if (named != null) attackersNamed += r.attackerKinds().getOrDefault(named, 0);
       clean += r.p10Clean();
       include += r.p10Include();
       demote += r.p10Demote();
@@ -55,6 +62,8 @@ final class IntegrityOutput {
     summary.put("falseAlarmRate", honestFlagged / (double) honest);
     summary.put("honestFlagged", honestFlagged);
     summary.put("detectionRate", attackers == 0 ? Double.NaN : attackersFlagged / (double) attackers);
+    // of the attackers flagged, those the reply digests name for what they are (ANYCAST, PROXY)
+    summary.put("namedRate", attackersFlagged == 0 ? Double.NaN : attackersNamed / (double) attackersFlagged);
     summary.put("p10Clean", clean / k);
     summary.put("p10Include", include / k);
     summary.put("p10Demote", demote / k);
@@ -70,8 +79,9 @@ final class IntegrityOutput {
             + " wrote %s%n",
         (System.nanoTime() - t0) / 1e9, s.integrity(), s.landmarks(), k, honestFlagged, honest,
         100.0 * honestFlagged / honest,
-        attackers == 0 ? "" : String.format(Locale.ROOT, ", %s attackers detected %d of %d (%.1f %%)",
-            s.attack().name().toLowerCase(Locale.ROOT), attackersFlagged, attackers, 100.0 * attackersFlagged / attackers),
+        attackers == 0 ? "" : String.format(Locale.ROOT, ", %s attackers detected %d of %d (%.1f %%), named %s %d of those",
+            s.attack().name().toLowerCase(Locale.ROOT), attackersFlagged, attackers, 100.0 * attackersFlagged / attackers,
+            named.name().toLowerCase(Locale.ROOT), attackersNamed),
         clean / k, include / k, demote / k, hide / k, out.resolve("integrity.json"));
     err.flush();
     return 0;

@@ -11,6 +11,7 @@ import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.proto.Topic;
 import dev.reed.coordinates.integrity.MeshBounds;
+import dev.reed.coordinates.integrity.ReplyEvidence;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.proto.v1.FitQuality;
 import dev.reed.proto.v1.IntegrityKind;
@@ -218,7 +219,7 @@ public final class TargetPositioning {
           }
         }
         if (!refit && last != null && at != null && now - at < refreshEvery.toMillis()
-            && !landmarkRttsMoved(last.getLandmarkRttsList(), minima)) {
+            && !landmarkRttsMoved(last.getLandmarkRttsList(), minima) && !t.takeReplyNews()) {
           // the minima it was fitted from have not moved: warm-started there, a fit would land where it
           // is. Every new sample changes a window, not always its minimum (in the 250,000 x 30 runs, two
           // rounds, windows not yet full: 18 % of candidates; more once windows hold W rounds)
@@ -261,10 +262,15 @@ public final class TargetPositioning {
         errors[fitted++] = fit.relativeError();
         Stability stability = windows.stability(t);
         ServerCoordinate.Builder nb = ServerCoordinate.newBuilder().addAllLandmarkRtts(landmarkRtts(ids, job.rtt()));
-        ServerIntegrity verdict = integrity.verdict(bounds, job.rtt());
+        ServerIntegrity verdict = integrity.verdict(bounds, job.rtt(),
+            new ReplyEvidence(windows.replyTells(t), windows.replyDigests(t, ids)));
         if (verdict != null) {
           nb.setIntegrity(verdict);
           if (verdict.getKind() != IntegrityKind.INTEGRITY_KIND_OK) flagged++;
+          // digests are compared only between landmarks the RTT check finds near a flagged server:
+          // kept from its first flag on, they name it from the next fit
+          windows.watchReplies(t, verdict.getViolatingPairs() > 0 && verdict.getKind() != IntegrityKind.INTEGRITY_KIND_OK
+              && verdict.getKind() != IntegrityKind.INTEGRITY_KIND_INCONSISTENT);
         }
         ServerCoordinate next = nb
             .setEndpoint(t.endpoint())

@@ -130,12 +130,14 @@ public final class SnapshotFiles {
     return b.toString();
   }
 
-  /** {@code ok}, {@code anycast_or_proxy}, {@code inconsistent}, or empty when not checked. */
+  /** {@code ok}, {@code anycast_or_proxy}, {@code inconsistent}, {@code anycast}, {@code proxy}, or empty when not checked. */
   static String integrityName(dev.reed.proto.v1.IntegrityKind k) {
     return switch (k) {
       case INTEGRITY_KIND_OK -> "ok";
       case INTEGRITY_KIND_ANYCAST_OR_PROXY -> "anycast_or_proxy";
       case INTEGRITY_KIND_INCONSISTENT -> "inconsistent";
+      case INTEGRITY_KIND_ANYCAST -> "anycast";
+      case INTEGRITY_KIND_PROXY -> "proxy";
       default -> "";
     };
   }
@@ -179,6 +181,10 @@ public final class SnapshotFiles {
               .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY).count())
           .name("flagged_inconsistent").value(servers.stream()
               .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_INCONSISTENT).count())
+          .name("flagged_anycast").value(servers.stream()
+              .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST).count())
+          .name("flagged_proxy").value(servers.stream()
+              .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_PROXY).count())
           .endObject();
       w.name("relative_error").beginObject();
       if (errors.length > 0) {

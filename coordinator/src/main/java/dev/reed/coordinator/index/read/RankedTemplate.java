@@ -74,8 +74,8 @@ public record RankedTemplate(byte[] bytes, int offset, int length, int commonLen
   /** Whether the host integrity check flags the server (anything but OK or unchecked). */
   public static boolean suspect(ServerCoordinate c) {
     dev.reed.proto.v1.IntegrityKind k = c.getIntegrity().getKind();
-    return k == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY
-        || k == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_INCONSISTENT;
+    return k != dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_OK && k != dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_UNSPECIFIED
+        && k != dev.reed.proto.v1.IntegrityKind.UNRECOGNIZED;
   }
 
   /** The template of a coordinate, its landmarks numbered by {@code numbers}. */
