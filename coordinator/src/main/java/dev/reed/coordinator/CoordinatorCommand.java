@@ -6,7 +6,7 @@ import dev.reed.coordinator.CoordinatorConfig.Kafka;
 import dev.reed.coordinator.CoordinatorConfig.Leadership;
 import dev.reed.coordinator.CoordinatorConfig.Rounds;
 import dev.reed.coordinator.CoordinatorConfig.Snapshots;
-import dev.reed.coordinator.index.IndexFeed;
+import dev.reed.coordinator.index.write.IndexFeed;
 import dev.reed.runtime.Durations;
 import dev.reed.runtime.EnvironmentDefaults;
 import dev.reed.runtime.KafkaClientProperties;
