@@ -86,10 +86,10 @@ class HttpApiServerTest {
     channel = NettyChannelBuilder.forAddress("127.0.0.1", grpc.address().getPort()).usePlaintext().build();
     Metadata h = new Metadata();
     h.put(ApiKeyInterceptor.HEADER, KEY);
-    reed = ReedServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h))
-        .withDeadlineAfter(30, TimeUnit.SECONDS);
-    snapshots = SnapshotServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h))
-        .withDeadlineAfter(30, TimeUnit.SECONDS);
+    reed = ReedServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h),
+        new EachCallDeadline(30));
+    snapshots = SnapshotServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h),
+        new EachCallDeadline(30));
   }
 
   @AfterAll
