@@ -1,5 +1,6 @@
 package dev.reed.coordinator;
 
+import dev.reed.coordinator.api.EachCallDeadline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -175,7 +176,7 @@ class GeoCoordinatorTest {
         && coordinator.geoModel().trained() && coordinator.geoModel().servers().size() == SERVERS);
     channel = Grpc.newChannelBuilder("127.0.0.1:" + coordinator.grpcAddress().getPort(), InsecureChannelCredentials.create())
         .build();
-    reed = ReedServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+    reed = ReedServiceGrpc.newBlockingStub(channel).withInterceptors(new EachCallDeadline(30));
   }
 
   @AfterAll

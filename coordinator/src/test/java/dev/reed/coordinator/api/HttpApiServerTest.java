@@ -37,7 +37,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,10 +85,10 @@ class HttpApiServerTest {
     channel = NettyChannelBuilder.forAddress("127.0.0.1", grpc.address().getPort()).usePlaintext().build();
     Metadata h = new Metadata();
     h.put(ApiKeyInterceptor.HEADER, KEY);
-    reed = ReedServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h))
-        .withDeadlineAfter(30, TimeUnit.SECONDS);
-    snapshots = SnapshotServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h))
-        .withDeadlineAfter(30, TimeUnit.SECONDS);
+    reed = ReedServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h),
+        new EachCallDeadline(30));
+    snapshots = SnapshotServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h),
+        new EachCallDeadline(30));
   }
 
   @AfterAll

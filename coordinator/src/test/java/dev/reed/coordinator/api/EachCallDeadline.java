@@ -1,0 +1,26 @@
+package dev.reed.coordinator.api;
+
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.MethodDescriptor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A deadline counted from each call's start. A stub's {@code withDeadlineAfter} is one instant for
+ * every call made with it: a stub built once for a class then failed every call made after it, which
+ * a loaded machine reached.
+ */
+public final class EachCallDeadline implements ClientInterceptor {
+  private final long seconds;
+
+  public EachCallDeadline(long seconds) {
+    this.seconds = seconds;
+  }
+
+  @Override
+  public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
+    return next.newCall(method, options.withDeadlineAfter(seconds, TimeUnit.SECONDS));
+  }
+}
