@@ -211,7 +211,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
 
   @Option(names = "--integrity-param", paramLabel = "NAME=VALUE",
       description = "override a host integrity tolerance (absoluteToleranceMs, relativeTolerance, nearShare, "
-          + "minViolatingPairs, lightToleranceMs; coordinates IntegrityConfig); repeatable")
+          + "minViolatingPairs, lightToleranceMs, minReplyTells; coordinates IntegrityConfig); repeatable")
   Map<String, String> integrityParams;
 
   @Option(names = "--serve-only",

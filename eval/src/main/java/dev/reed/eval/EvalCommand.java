@@ -178,7 +178,7 @@ public final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--integrity-param", paramLabel = "NAME=VALUE",
       description = "Repeatable: a tolerance of coordinates.integrity.IntegrityConfig (absoluteToleranceMs,"
-          + " relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs).")
+          + " relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs, minReplyTells).")
   List<String> integrityParams = new java.util.ArrayList<>();
 
   @Option(names = "--integrity-clients", defaultValue = "200", hidden = true)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.reed.agent.round.RoundReport;
+import dev.reed.probe.NanoTicker;
 import dev.reed.probe.responder.GameQueryResponder;
 import dev.reed.probe.responder.ReplyDelay;
 import dev.reed.proto.Endpoints;
@@ -16,6 +17,7 @@ import dev.reed.proto.v1.ServerInfo;
 import dev.reed.testbed.kafka.KafkaExtension;
 import dev.reed.testbed.openarena.OpenArenaServer;
 import dev.reed.testbed.qstat.QStat;
+import dev.reed.testbed.relay.CachingQueryProxy;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -28,8 +30,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(180)
 @Tag("integration")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentRoundTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   static final InetAddress QSTAT_SRC = address("127.0.0.9");
@@ -111,6 +117,7 @@ class AgentRoundTest {
   }
 
   @Test
+  @Order(1)
   void oneRoundPublishesEveryTargetAndTheMeshAndInfoMatchesQuakestat() throws Exception {
     Path targets = dir.resolve("targets.txt");
     Files.writeString(targets, "# two real OpenArena servers, two emulated Source servers\n"
@@ -225,6 +232,37 @@ class AgentRoundTest {
       assertThat(more).filteredOn(s -> s.getProtocol() == dev.reed.proto.v1.GameProtocol.GAME_PROTOCOL_QUAKE3)
           .allMatch(s -> s.getChallengeCheck() == dev.reed.proto.v1.ChallengeCheck.CHALLENGE_CHECK_UNSPECIFIED);
       assertThat(a.meterRegistry().find("reed.agent.reply.tells").counter()).isNull();
+    }
+  }
+
+  /** Last: its landmark's announcement stays on the broker, and the first test counts the peers it sees. */
+  @Test
+  @Order(2)
+  void anAgentSeesTheRepliesOfACachingProxyInFrontOfARealServer() throws Exception {
+    try (CachingQueryProxy q3 = CachingQueryProxy.start(new InetSocketAddress("127.0.0.5", 0), oa.get(0).address(),
+            Duration.ofHours(1), NanoTicker.SYSTEM);
+        CachingQueryProxy src = CachingQueryProxy.start(new InetSocketAddress("127.0.0.5", 0), a2s.get(0).localAddress(),
+            Duration.ofHours(1), NanoTicker.SYSTEM)) {
+      Path targets = dir.resolve("proxied.txt");
+      Files.writeString(targets, "q3 " + endpoint(q3.localAddress()) + "\na2s " + endpoint(src.localAddress()) + "\n");
+      try (LandmarkAgent c = agent("lm-c", targets, "127.0.0.6")) {
+        List<RttSample> seen = new ArrayList<>();
+        for (int i = 0; i < LandmarkAgent.CHALLENGE_CHECK_EVERY; i++) seen.addAll(samplesOf("lm-c", c.runRound().round()).values());
+        List<RttSample> quake3 = seen.stream().filter(x -> x.getTarget().equals(Endpoints.of(q3.localAddress()))).toList();
+        List<RttSample> source = seen.stream().filter(x -> x.getTarget().equals(Endpoints.of(src.localAddress()))).toList();
+        // the first round's probe filled the cache with the reply to its own challenge; every later
+        // round's (and its retry) got those bytes back
+        assertThat(quake3).hasSize(LandmarkAgent.CHALLENGE_CHECK_EVERY);
+        assertThat(quake3.subList(1, quake3.size())).allMatch(x -> x.getStatus() == ProbeStatus.PROBE_STATUS_TIMEOUT
+            && x.getStaleChallengeReplies() >= 1);
+        // the A2S proxy answers everything from its cache: OK every round, the one forged challenge accepted
+        assertThat(source).hasSize(LandmarkAgent.CHALLENGE_CHECK_EVERY).allMatch(x -> x.getStatus() == ProbeStatus.PROBE_STATUS_OK);
+        assertThat(source).filteredOn(x -> x.getChallengeCheck() == dev.reed.proto.v1.ChallengeCheck.CHALLENGE_CHECK_ACCEPTED)
+            .hasSize(1);
+        // the Quake3 samples of every round but the first, and the A2S one
+        assertThat(c.meterRegistry().get("reed.agent.reply.tells").counter().count())
+            .isEqualTo((double) LandmarkAgent.CHALLENGE_CHECK_EVERY);
+      }
     }
   }
 

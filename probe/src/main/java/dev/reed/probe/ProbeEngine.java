@@ -56,7 +56,8 @@ import org.slf4j.LoggerFactory;
  * burst), with at most one probe in flight per target. A receiver thread waits on a selector,
  * stamps each datagram with the ticker right after {@code receive}, without waiting for any lock,
  * and matches it to the probe in flight to its source address; Quake3 replies must also echo the
- * probe's random challenge. An A2S challenge reply is answered at once from the receiver thread, inside the same probe.
+ * probe's random challenge (one echoing another is counted in the probe's {@link ReplyForensics}, a
+ * cache's tell). An A2S challenge reply is answered at once from the receiver thread, inside the same probe.
  * Completions run on a third thread so callers' callbacks never delay the receive timestamps.
  * Outstanding probes are bounded ({@link Builder#maxOutstanding}): {@link #probe} blocks when full.
  */

@@ -44,14 +44,8 @@ public final class TargetWindows {
     boolean dirty;
     /** Seeded from the previous owner's minima and not heard since (see {@link #seed}). */
     boolean seeded;
-    /**
-     * Samples whose reply a real server would not send, as {@code PRESENT | landmark slot << 32 | round}, a
-     * ring of {@value #TELLS}; null until the first (honest servers never allocate it).
-     */
-    private long[] tells;
-    private int nextTell;
-    /** Each landmark slot's latest reply digest (0 = none); kept only while watched (see {@link #watchReplies}). */
-    private long[] digests;
+    /** What the agents saw in its replies; null until there is something to keep (honest servers never have it). */
+    private Replies replies;
     /** A tell or a changed digest since positioning last looked: its verdict may change though its minima did not. */
     private boolean replyNews;
 
@@ -99,19 +93,42 @@ public final class TargetWindows {
     }
 
     private void tell(int landmark, long round) {
-      long entry = PRESENT | (long) landmark << 32 | (round & 0x7fffffffL);
-      if (tells == null) tells = new long[TELLS];
-      for (long e : tells) if (e == entry) return; // a redelivered sample
-      tells[nextTell] = entry;
-      nextTell = (nextTell + 1) % TELLS;
-      replyNews = true;
+      if (replies == null) replies = new Replies();
+      if (replies.tell(PRESENT | (long) landmark << 32 | (round & 0x7fffffffL))) replyNews = true;
     }
 
     private void digest(int landmark, long digest) {
-      if (digests == null || digest == 0) return;
+      if (replies != null && replies.digest(landmark, digest)) replyNews = true;
+    }
+  }
+
+  /**
+   * A target's reply forensics: samples whose reply a real server would not send, as
+   * {@code PRESENT | landmark slot << 32 | round} in a ring of {@value #TELLS}, and each landmark
+   * slot's latest reply digest (0 = none), kept only while watched ({@link #watchReplies}). One
+   * reference on every target, the arrays only on the few with something to keep.
+   */
+  private static final class Replies {
+    long[] tells;
+    int nextTell;
+    long[] digests;
+
+    /** Records a tell; false for a redelivered one. */
+    boolean tell(long entry) {
+      if (tells == null) tells = new long[TELLS];
+      for (long e : tells) if (e == entry) return false;
+      tells[nextTell] = entry;
+      nextTell = (nextTell + 1) % TELLS;
+      return true;
+    }
+
+    /** Keeps a landmark's digest if watched; true if it changed. */
+    boolean digest(int landmark, long digest) {
+      if (digests == null || digest == 0) return false;
       if (landmark >= digests.length) digests = Arrays.copyOf(digests, Math.max(landmark + 1, digests.length * 2));
-      if (digests[landmark] != digest) replyNews = true;
+      boolean changed = digests[landmark] != digest;
       digests[landmark] = digest;
+      return changed;
     }
   }
 
@@ -217,8 +234,13 @@ public final class TargetWindows {
    * its RTT check flags, so only those pay for them (8 bytes per landmark).
    */
   public void watchReplies(Target t, boolean watch) {
-    if (watch && t.digests == null) t.digests = new long[Math.max(1, landmarkSlots.size())];
-    else if (!watch) t.digests = null;
+    if (watch) {
+      if (t.replies == null) t.replies = new Replies();
+      if (t.replies.digests == null) t.replies.digests = new long[Math.max(1, landmarkSlots.size())];
+    } else if (t.replies != null) {
+      t.replies.digests = null;
+      if (t.replies.tells == null) t.replies = null;
+    }
   }
 
   /**
@@ -226,9 +248,9 @@ public final class TargetWindows {
    * would not send: a stale echoed challenge, an A2S info answered to a forged challenge.
    */
   public int replyTells(Target t) {
-    if (t.tells == null) return 0;
+    if (t.replies == null || t.replies.tells == null) return 0;
     int n = 0;
-    for (long e : t.tells) {
+    for (long e : t.replies.tells) {
       if (e == 0) continue;
       int landmark = (int) ((e & ~PRESENT) >>> 32);
       long last = windows.lastRound(t.slot, landmark);
@@ -239,11 +261,12 @@ public final class TargetWindows {
 
   /** Each landmark's latest reply digest (0 = none) in the given order; null unless watched. */
   public long[] replyDigests(Target t, List<String> landmarkIds) {
-    if (t.digests == null) return null;
+    if (t.replies == null || t.replies.digests == null) return null;
+    long[] digests = t.replies.digests;
     long[] out = new long[landmarkIds.size()];
     for (int i = 0; i < out.length; i++) {
       Integer l = landmarkSlots.get(landmarkIds.get(i));
-      out[i] = l == null || l >= t.digests.length ? 0 : t.digests[l];
+      out[i] = l == null || l >= digests.length ? 0 : digests[l];
     }
     return out;
   }
