@@ -21,20 +21,31 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The mesh against a delayed beacon, and shutdown in the middle of a round. */
+/**
+ * The mesh against a delayed beacon, and shutdown in the middle of a round. The tests share the
+ * broker, so each one's agents find the earlier ones' in reed.landmarks, with beacons that are gone:
+ * a round waits out each dead peer's mesh burst (4 probes 1.1 s apart, 4 s). The mesh test runs
+ * first, among live peers only, and the others send one mesh probe (1 s), as the mesh is not what
+ * they check.
+ */
 @Timeout(120)
 @Tag("integration")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentLifecycleTest {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   @TempDir Path dir;
 
   @Test
+  @Order(1)
   void meshKeepsTheMinimumOfFourProbesOfTheDelayedPeerBeacon() throws Exception {
     String kafka = KAFKA.broker().bootstrapServers();
     Duration beaconDelay = Duration.ofMillis(25);
@@ -58,6 +69,7 @@ class AgentLifecycleTest {
   }
 
   @Test
+  @Order(2)
   void closeInTheMiddleOfARoundAbandonsItCleanlyAndPublishesWhatWasMeasured() throws Exception {
     String kafka = KAFKA.broker().bootstrapServers();
     List<DatagramSocket> silent = new ArrayList<>();
@@ -72,7 +84,7 @@ class AgentLifecycleTest {
     ExecutorService roundThread = Executors.newSingleThreadExecutor();
     try {
       LandmarkAgent agent = LandmarkAgent.start(AgentConfig.builder("lm-abandon", kafka).loopback().rate(10)
-          .targetsFile(file).spoolDir(dir.resolve("abandon")).build());
+          .targetsFile(file).spoolDir(dir.resolve("abandon")).meshProbes(1).build());
       CompletableFuture<RoundReport> round = CompletableFuture.supplyAsync(agent::runRound, roundThread);
       Thread.sleep(3_000); // ~30 of 100 probes sent at 10/s
       long t0 = System.nanoTime();
@@ -92,6 +104,7 @@ class AgentLifecycleTest {
   }
 
   @Test
+  @Order(3)
   void aSilentTargetGetsOneProbeAndOneRetryMoreThanASecondLater() throws Exception {
     String kafka = KAFKA.broker().bootstrapServers();
     List<Long> arrivals = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -110,7 +123,7 @@ class AgentLifecycleTest {
       Path file = dir.resolve("polite.txt");
       Files.writeString(file, "q3 127.0.0.53:" + server.getLocalPort() + "\na2s 127.0.0.53:" + server.getLocalPort() + "\n");
       try (LandmarkAgent agent = LandmarkAgent.start(AgentConfig.builder("lm-polite", kafka).loopback().targetsFile(file)
-          .spoolDir(dir.resolve("polite")).build())) {
+          .spoolDir(dir.resolve("polite")).meshProbes(1).build())) {
         RoundReport r = agent.runRound();
         assertThat(r.targets()).isEqualTo(1); // the same endpoint twice is one target
         assertThat(r.timeouts()).isEqualTo(1);

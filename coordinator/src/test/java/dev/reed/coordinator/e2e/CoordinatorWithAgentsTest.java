@@ -293,6 +293,10 @@ class CoordinatorWithAgentsTest {
       }
     } finally {
       pool.shutdownNow();
+      // an agent with a WebSocket beacon takes ~2 s to close (the beacon server's stop): all five at once,
+      // as the demo stops its agents; closing an agent again below returns at once
+      List<Thread> closing = agents.stream().map(a -> Thread.ofPlatform().start(a::close)).toList();
+      for (Thread t : closing) t.join(60_000);
       for (int i = open.size() - 1; i >= 0; i--) {
         try {
           open.get(i).close();
