@@ -6,6 +6,9 @@ import dev.reed.coordinator.CoordinatorConfig.Kafka;
 import dev.reed.coordinator.CoordinatorConfig.Leadership;
 import dev.reed.coordinator.CoordinatorConfig.Rounds;
 import dev.reed.coordinator.CoordinatorConfig.Snapshots;
+import dev.reed.coordinates.ModelFile;
+import dev.reed.coordinates.integrity.IntegrityConfig;
+import dev.reed.coordinates.reports.ReportConfig;
 import dev.reed.coordinator.index.IndexFeed;
 import dev.reed.runtime.Durations;
 import dev.reed.runtime.EnvironmentDefaults;
@@ -204,15 +207,17 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "replicas (env REED_COORDINATOR_REPORT_KEY_FILE; default: a random key per process)")
   Path reportKeyFile = CoordinatorConfig.Reports.DEFAULT.keyFile();
 
-  @Option(names = "--report-param", paramLabel = "NAME=VALUE",
-      description = "override a client-report learning setting (kernelMs, priorWeight, groupCap, maxFactor, perServer, "
-          + "maxAgeMillis, movedMs, triangleSlackMs, ...; coordinates ReportConfig); repeatable")
-  Map<String, String> reportParams;
+  @Option(names = "--reports-config", paramLabel = "FILE",
+      description = "how client reports are learned from: a properties file of coordinates ReportConfig's settings, "
+          + "every one documented in coordinator/config/reports.properties; keys left out keep their defaults "
+          + "(default: the defaults)")
+  Path reportsConfig;
 
-  @Option(names = "--integrity-param", paramLabel = "NAME=VALUE",
-      description = "override a host integrity tolerance (absoluteToleranceMs, relativeTolerance, nearShare, "
-          + "minViolatingPairs, lightToleranceMs; coordinates IntegrityConfig); repeatable")
-  Map<String, String> integrityParams;
+  @Option(names = "--integrity-config", paramLabel = "FILE",
+      description = "the host integrity check's tolerances: a properties file of coordinates IntegrityConfig's "
+          + "settings, every one documented in coordinator/config/integrity.properties; keys left out keep their "
+          + "defaults (default: the defaults)")
+  Path integrityConfig;
 
   @Option(names = "--serve-only",
       description = "a serving replica: reads the index topics and answers gRPC and HTTP queries, but takes no share "
@@ -281,8 +286,9 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .wsOverheadMs(wsOverheadMs)
         .quarantine(landmarkQuarantine ? dev.reed.coordinates.integrity.QuarantineConfig.defaults()
             : dev.reed.coordinates.integrity.QuarantineConfig.off())
-        .reports(reports).reportKeyFile(reportKeyFile).reportParams(reportParams == null ? Map.of() : reportParams)
-        .integrityParams(integrityParams == null ? Map.of() : integrityParams)
+        .reports(reports).reportKeyFile(reportKeyFile)
+        .reportConfig(ModelFile.option("--reports-config", reportsConfig, ReportConfig.defaults()))
+        .integrityConfig(ModelFile.option("--integrity-config", integrityConfig, IntegrityConfig.defaults()))
         .serveOnly(serveOnly)
         .build();
   }

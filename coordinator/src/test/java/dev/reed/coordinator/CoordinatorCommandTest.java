@@ -182,20 +182,73 @@ class CoordinatorCommandTest {
   }
 
   @Test
-  void clientReportsAreOnByDefaultAndSetByOptionOrEnvironment() {
+  void clientReportsAreOnByDefaultAndSetByOptionOrEnvironment(@TempDir Path dir) throws Exception {
     CoordinatorConfig d = parse("--kafka", "k:1").config();
     assertThat(d.reports().enabled()).isTrue();
     assertThat(d.reports().keyFile()).isNull();
     assertThat(d.reports().config()).isEqualTo(dev.reed.coordinates.reports.ReportConfig.defaults());
+    Path settings = Files.writeString(dir.resolve("reports.properties"), "kernelMs = 2\nmaxFactor = 2\n");
     CoordinatorConfig c = parse("--kafka", "k:1", "--no-reports", "--report-key-file", "/etc/reed/report.key",
-        "--report-param", "kernelMs=2", "--report-param", "maxFactor=2").config();
+        "--reports-config", settings.toString()).config();
     assertThat(c.reports().enabled()).isFalse();
     assertThat(c.reports().keyFile()).isEqualTo(Path.of("/etc/reed/report.key"));
     assertThat(c.reports().config().kernelMs()).isEqualTo(2);
     assertThat(c.reports().config().maxFactor()).isEqualTo(2);
     assertThat(parse(Map.of("REED_COORDINATOR_REPORTS", "false"), "--kafka", "k:1").config().reports().enabled()).isFalse();
-    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--report-param", "speed=3").config()))
-        .hasMessageContaining("--report-param: unknown report setting speed");
+    assertThat(c.reports().config().perServer()).as("a key left out keeps its default")
+        .isEqualTo(dev.reed.coordinates.reports.ReportConfig.defaults().perServer());
+  }
+
+  /** The settings files' errors reach the operator naming the option, the file and the key. */
+  @Test
+  void badSettingsFilesAreUsageErrorsNamingOptionFileAndKey(@TempDir Path dir) throws Exception {
+    Path unknown = Files.writeString(dir.resolve("unknown.properties"), "speed = 3\n");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--reports-config", unknown.toString()).config())
+        .hasMessageStartingWith("--reports-config " + unknown + ": unknown key speed; allowed: kernelMs, priorWeight");
+    Path bad = Files.writeString(dir.resolve("bad.properties"), "minViolatingPairs = two\n");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--integrity-config", bad.toString()).config())
+        .hasMessage("--integrity-config " + bad + ": minViolatingPairs must be a whole number, got 'two'");
+    Path outOfRange = Files.writeString(dir.resolve("range.properties"), "nearShare = 0\n");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--integrity-config", outOfRange.toString()).config())
+        .hasMessageContaining("0 < nearShare <= 1");
+    Path missing = dir.resolve("missing.properties");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--reports-config", missing.toString()).config())
+        .hasMessage("--reports-config " + missing + ": no such file");
+
+    StringWriter err = new StringWriter();
+    int code = new CommandLine(new CoordinatorCommand()).setErr(new PrintWriter(err))
+        .execute("--kafka", "k:1", "--integrity-config", unknown.toString());
+    assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
+  }
+
+  /**
+   * The settings files shipped in coordinator/config hold every key, at its default: an operator
+   * copies one and edits a line, and what the file says is what runs.
+   */
+  @Test
+  void theShippedSettingsFilesHoldEveryKeyAtItsDefault() throws Exception {
+    Path reports = Path.of("config/reports.properties");
+    Path integrity = Path.of("config/integrity.properties");
+    assertThat(dev.reed.coordinates.reports.ReportConfig.load(reports)).isEqualTo(dev.reed.coordinates.reports.ReportConfig.defaults());
+    assertThat(dev.reed.coordinates.integrity.IntegrityConfig.load(integrity))
+        .isEqualTo(dev.reed.coordinates.integrity.IntegrityConfig.defaults());
+    assertThat(keys(reports)).containsExactlyElementsOf(
+        dev.reed.coordinates.ModelFile.keys(dev.reed.coordinates.reports.ReportConfig.class));
+    assertThat(keys(integrity)).containsExactlyElementsOf(
+        dev.reed.coordinates.ModelFile.keys(dev.reed.coordinates.integrity.IntegrityConfig.class));
+  }
+
+  /** The keys a properties file sets, in file order, each after a comment that documents it. */
+  private static java.util.List<String> keys(Path file) throws java.io.IOException {
+    java.util.List<String> lines = Files.readAllLines(file);
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String l = lines.get(i).strip();
+      if (l.isEmpty() || l.startsWith("#")) continue;
+      assertThat(lines.get(i - 1)).as(file + ": the line before " + l + " documents it").startsWith("#");
+      keys.add(l.substring(0, l.indexOf('=')).strip());
+    }
+    return keys;
   }
 
   @Test

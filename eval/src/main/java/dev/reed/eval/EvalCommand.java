@@ -159,9 +159,11 @@ public final class EvalCommand implements Callable<Integer> {
           + " clients they are not near (default ${DEFAULT-VALUE}).")
   String reportAttack;
 
-  @Option(names = "--report-param", paramLabel = "NAME=VALUE",
-      description = "Change a setting of the coordinator's report learning (ReportConfig, e.g. kernelMs=3); repeatable.")
-  Map<String, String> reportParams = new java.util.LinkedHashMap<>();
+  @Option(names = "--reports-config", paramLabel = "FILE",
+      description = "The coordinator's report learning settings (ReportConfig) as a properties file, as ./reed"
+          + " coordinator --reports-config reads it; keys left out keep the defaults"
+          + " (coordinator/config/reports.properties documents every one). Default: the defaults.")
+  Path reportsConfig;
 
   @Option(names = "--integrity", description = "Instead of the discovery evaluation: the host integrity check"
       + " on every non-landmark node as a server: false alarms, detection of --attack, honest clients' P@10 with the"
@@ -176,10 +178,11 @@ public final class EvalCommand implements Callable<Integer> {
       description = "With --integrity and --attack: share of the servers that lie (default ${DEFAULT-VALUE}).")
   double attackShare;
 
-  @Option(names = "--integrity-param", paramLabel = "NAME=VALUE",
-      description = "Repeatable: a tolerance of coordinates.integrity.IntegrityConfig (absoluteToleranceMs,"
-          + " relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs).")
-  List<String> integrityParams = new java.util.ArrayList<>();
+  @Option(names = "--integrity-config", paramLabel = "FILE",
+      description = "With --integrity: the check's tolerances (IntegrityConfig) as a properties file, as ./reed"
+          + " coordinator --integrity-config reads it; keys left out keep the defaults"
+          + " (coordinator/config/integrity.properties documents every one). Default: the defaults.")
+  Path integrityConfig;
 
   @Option(names = "--integrity-clients", defaultValue = "200", hidden = true)
   int integrityClients;
@@ -378,14 +381,8 @@ public final class EvalCommand implements Callable<Integer> {
     if (settings.landmarkList() != null) {
       throw new IllegalArgumentException("--integrity chooses landmarks with --strategy; --landmark-list is not supported");
     }
-    dev.reed.coordinates.integrity.IntegrityConfig ic = dev.reed.coordinates.integrity.IntegrityConfig.defaults();
-    for (String p : integrityParams) {
-      try {
-        ic = ic.with(p);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--integrity-param: " + e.getMessage(), e);
-      }
-    }
+    dev.reed.coordinates.integrity.IntegrityConfig ic = dev.reed.coordinates.ModelFile.option("--integrity-config",
+        integrityConfig, dev.reed.coordinates.integrity.IntegrityConfig.defaults());
     return new IntegrityStudy.Settings(ic, a, attackShare, settings.coordinates(), settings.landmarks(),
         settings.strategy(), settings.kmedoidsCapMs(), settings.seed(), settings.seeds(), integrityClients);
   }
@@ -400,12 +397,7 @@ public final class EvalCommand implements Callable<Integer> {
       case "random" -> ReportSimulation.LiarKind.RANDOM;
       default -> throw new IllegalArgumentException("--liar-kind must be five-ms or random, got " + liarKind);
     };
-    ReportConfig config;
-    try {
-      config = ReportConfig.defaults().with(reportParams);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--report-param: " + e.getMessage(), e);
-    }
+    ReportConfig config = dev.reed.coordinates.ModelFile.option("--reports-config", reportsConfig, ReportConfig.defaults());
     return new ReportSimulation(mode.equals("half"), mode.equals("withheld"), liars, kind, config,
         ReportAttack.parse(reportAttack));
   }

@@ -2,6 +2,7 @@ package dev.reed.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.reed.coordinates.reports.ReportConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -154,8 +155,9 @@ class EvalCommandTest {
         .contains("--liars must be within 0-1");
     assertThat(run("--matrix", m.toString(), "--reports", "half", "--liar-kind", "loud", "--out", out.toString()).err())
         .contains("--liar-kind must be five-ms or random");
-    assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-param", "kernel=1", "--out", out.toString())
-        .err()).contains("--report-param: unknown report setting kernel");
+    Path settings = Files.writeString(out.resolveSibling("kernel.properties"), "kernel = 1\n");
+    assertThat(run("--matrix", m.toString(), "--reports", "half", "--reports-config", settings.toString(), "--out",
+        out.toString()).err()).contains("--reports-config " + settings + ": unknown key kernel; allowed: kernelMs");
     assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-attack", "promote", "--out", out.toString())
         .err()).contains("--report-attack must be none, promote:K, demote:K or sybil:T:N:R");
     assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-attack", "sybil:1:0:2", "--out", out.toString())
@@ -230,6 +232,12 @@ class EvalCommandTest {
     assertThat(Files.readAllLines(none.resolve("orders.csv"))).isEqualTo(Files.readAllLines(any.resolve("orders.csv")));
     assertThat(Files.readAllLines(uncapped.resolve("orders.csv"))).isNotEqualTo(Files.readAllLines(any.resolve("orders.csv")));
     assertThat(Files.readString(any.resolve("report.md"))).contains("then the nearest calibration points of any kind");
+  }
+
+  /** The report settings files shipped for research load (every key they set is a ReportConfig key). */
+  @Test
+  void theReportSettingsFilesInTheRepositoryLoad() {
+    assertThat(ReportConfig.load(Path.of("reports/defences-off.properties")).promotedNetworks()).isEqualTo(1000);
   }
 
   /** The model files in eval/models load, and default.properties is the SDK's model. */

@@ -80,7 +80,8 @@ class IntegrityStudyTest {
         out.toString()).err()).contains("--attack must be none, anycast or proxy, got bogus");
     assertThat(EvalCommandTest.run("--matrix", m.toString(), "--integrity", "--attack-share", "0.9", "--out",
         out.toString()).code()).isEqualTo(2);
-    assertThat(EvalCommandTest.run("--matrix", m.toString(), "--integrity", "--integrity-param", "nope=1", "--out",
-        out.toString()).err()).contains("--integrity-param: unknown integrity setting nope");
+    Path settings = Files.writeString(out.resolveSibling("nope.properties"), "nope = 1\n");
+    assertThat(EvalCommandTest.run("--matrix", m.toString(), "--integrity", "--integrity-config", settings.toString(),
+        "--out", out.toString()).err()).contains("--integrity-config " + settings + ": unknown key nope; allowed:");
   }
 }

@@ -71,7 +71,7 @@ class LocatedReedTest {
     EvalCommandTest.Run r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks",
         "8", "--dims", "3", "--estimator", bad.toString(), "--out", dir.resolve("o").toString());
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--estimator", "unknown estimator key(s) [quantil]");
+    assertThat(r.err()).contains("--estimator", "unknown key quantil");
     r = EvalCommandTest.run("--matrix", w[1].toString(), "--estimator", dir.resolve("none").toString(), "--out",
         dir.resolve("o").toString());
     assertThat(r.code()).isEqualTo(2);
