@@ -60,7 +60,7 @@ public record CoordinatorConfig(
     Integrity integrity,
     boolean serveOnly) {
 
-  public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
+  public static final List<Integer> SUPPORTED_DIMENSIONS = dev.reed.runtime.options.DimensionsOption.SUPPORTED;
 
   /**
    * Kafka client settings the coordinator sets itself and {@code --kafka-config} cannot override:
@@ -273,7 +273,7 @@ public record CoordinatorConfig(
         throw new IllegalArgumentException("dimensions must be one of " + SUPPORTED_DIMENSIONS + ": " + dimensions);
       }
       positive("round-interval", interval);
-      if (window < 1 || window > 64) throw new IllegalArgumentException("window must be 1-64 rounds: " + window);
+      if (window < 1 || window > 64) throw new IllegalArgumentException("window-rounds must be 1-64: " + window);
       positive("replay", replay);
       positive("expire-after", expireAfter);
       if (minMeshPeers < 1) throw new IllegalArgumentException("min-mesh-peers must be >= 1");

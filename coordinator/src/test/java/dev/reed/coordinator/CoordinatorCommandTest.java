@@ -26,9 +26,10 @@ class CoordinatorCommandTest {
 
   @Test
   void optionsMapToTheConfiguration() {
-    CoordinatorConfig c = parse("--kafka", "127.0.0.1:9092", "--grpc-port", "0", "--dims", "3", "--snapshot-dir", "/tmp/s",
+    CoordinatorConfig c = parse("--kafka", "127.0.0.1:9092", "--grpc-port", "0", "--dimensions", "3", "--snapshot-dir", "/tmp/s",
         "--snapshot-every", "90s", "--targets", "t.txt", "--q3-master-port", "-1", "--valve-master-port", "27012",
-        "--round-interval", "500ms", "--crawl", "q3:10.0.0.1:27950,valve:10.0.0.2:27011", "--lease", "games/leader")
+        "--round-interval", "500ms", "--window-rounds", "12", "--log-client-addresses", "--geoip", "a.mmdb,b.csv",
+        "--asn", "asn.mmdb", "--crawl", "q3:10.0.0.1:27950,valve:10.0.0.2:27011", "--lease", "games/leader")
         .config();
     assertThat(c.kafka().bootstrap()).isEqualTo("127.0.0.1:9092");
     assertThat(c.api().grpcPort()).isZero();
@@ -38,6 +39,10 @@ class CoordinatorCommandTest {
     assertThat(c.catalog().quake3MasterPort()).isEqualTo(-1);
     assertThat(c.catalog().valveMasterPort()).isEqualTo(27012);
     assertThat(c.rounds().interval()).isEqualTo(Duration.ofMillis(500));
+    assertThat(c.rounds().window()).isEqualTo(12);
+    assertThat(c.api().logClientAddresses()).isTrue();
+    assertThat(c.geo()).isEqualTo(dev.reed.geo.GeoFiles.of(java.util.List.of(Path.of("a.mmdb"), Path.of("b.csv")),
+        java.util.List.of(Path.of("asn.mmdb"))));
     assertThat(c.catalog().crawlMasters()).containsExactly("q3:10.0.0.1:27950", "valve:10.0.0.2:27011");
     assertThat(c.leadership().leaseNamespace()).isEqualTo("games");
     CoordinatorConfig d = parse("--kafka", "k:1").config();
@@ -45,6 +50,9 @@ class CoordinatorCommandTest {
     // one configuration with ./reed eval's defaults (EvalCommandTest.theDefaultsAreTheProductsConfiguration)
     assertThat(d.rounds().dimensions()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().dimensions());
     assertThat(d.rounds().height()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().height());
+    assertThat(dev.reed.runtime.options.DimensionsOption.DEFAULT).as("the shared --dimensions option's default")
+        .isEqualTo(d.rounds().dimensions());
+    assertThat(d.api().logClientAddresses()).isFalse();
     assertThat(d.snapshots().every()).isEqualTo(Duration.ofMinutes(5));
     assertThat(d.catalog().quake3MasterPort()).isEqualTo(27950);
     assertThat(d.catalog().valveMasterPort()).isEqualTo(27011);
@@ -58,7 +66,7 @@ class CoordinatorCommandTest {
 
   @Test
   void environmentVariablesAreDefaults() {
-    Map<String, String> env = Map.of("REED_COORDINATOR_KAFKA", "10.1.1.1:9092", "REED_COORDINATOR_DIMS", "5",
+    Map<String, String> env = Map.of("REED_COORDINATOR_KAFKA", "10.1.1.1:9092", "REED_COORDINATOR_DIMENSIONS", "5",
         "REED_COORDINATOR_SNAPSHOT_EVERY", "2m", "REED_COORDINATOR_HEIGHT", "true",
         "REED_COORDINATOR_CRAWL", "q3:10.0.0.1:27950,valve:10.0.0.2:27011", "REED_COORDINATOR_LEASE", "games/lead");
     CoordinatorConfig c = parse(env).config();
@@ -69,7 +77,7 @@ class CoordinatorCommandTest {
     assertThat(c.catalog().crawlMasters()).containsExactly("q3:10.0.0.1:27950", "valve:10.0.0.2:27011");
     assertThat(c.leadership().leaseName()).isEqualTo("lead");
     assertThat(c.rounds().window()).as("an option without its variable keeps its default").isEqualTo(8);
-    assertThat(parse(env, "--dims", "2").config().rounds().dimensions()).as("the command line wins").isEqualTo(2);
+    assertThat(parse(env, "--dimensions", "2").config().rounds().dimensions()).as("the command line wins").isEqualTo(2);
   }
 
   @Test
@@ -153,9 +161,9 @@ class CoordinatorCommandTest {
   @Test
   void badInputSaysWhatIsWrong() {
     StringWriter err = new StringWriter();
-    int code = new CommandLine(new CoordinatorCommand()).setErr(new PrintWriter(err)).execute("--dims", "4");
+    int code = new CommandLine(new CoordinatorCommand()).setErr(new PrintWriter(err)).execute("--dimensions", "4");
     assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--dims", "7").config()))
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--dimensions", "7").config()))
         .hasMessageContaining("dimensions must be one of");
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--snapshot-every", "soon").config()))
         .hasMessageContaining("--snapshot-every: invalid duration 'soon'");

@@ -3,6 +3,9 @@ package dev.reed.eval;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.coordinates.geo.EstimatorModel;
+import dev.reed.runtime.options.DimensionsOption;
+import dev.reed.runtime.options.IntelligentStopOptions;
+import dev.reed.runtime.options.NCloseOption;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +20,7 @@ import java.util.concurrent.Executors;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -66,8 +70,7 @@ public final class EvalCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true)
   Landmarks landmarks = new Landmarks();
 
-  @Option(names = "--dims", description = "Dimensions (2, 3, 4, 5, 8, 10; default ${DEFAULT-VALUE}, the coordinator's).")
-  int dims = CoordinateConfig.defaults().dimensions();
+  @Mixin DimensionsOption dimensions = new DimensionsOption();
 
   @Option(names = "--height", negatable = true, fallbackValue = "true",
       description = "Height model (2-D+height etc.; default: off, the coordinator's model).")
@@ -83,16 +86,10 @@ public final class EvalCommand implements Callable<Integer> {
           + " stay the servers (0 = the hosts are the clients; default ${DEFAULT-VALUE}).")
   int players;
 
-  @Option(names = "--n-close", defaultValue = "10", description = "N_close (default ${DEFAULT-VALUE}).")
-  int nClose;
+  /** N_close 10: the paper's evaluation (browse and the demo want 40, a server list's first page). */
+  @Mixin NCloseOption nClose = new NCloseOption(10);
 
-  @Option(names = "--window", defaultValue = "20", description = "W of Intelligent N_close (default ${DEFAULT-VALUE}).")
-  int window;
-
-  @Option(names = "--window-margin", defaultValue = "0", paramLabel = "MS",
-      description = "Intelligent N_close: an improvement of the N_close set by no more than MS does not restart the window"
-          + " (default ${DEFAULT-VALUE} = the paper's Algorithm 6).")
-  double windowMargin;
+  @Mixin IntelligentStopOptions intelligent = new IntelligentStopOptions();
 
   @Option(names = "--rate", defaultValue = "140", description = "Probes per second for the time axis (default ${DEFAULT-VALUE}).")
   double rate;
@@ -242,9 +239,9 @@ public final class EvalCommand implements Callable<Integer> {
         if (java.util.Arrays.stream(settings.landmarkList()).distinct().count() != settings.landmarkList().length) {
           throw new IllegalArgumentException("--landmark-list: duplicate index");
         }
-      } else if (settings.landmarks() < dims + 2 || settings.landmarks() >= m.size() - 1) {
-        throw new IllegalArgumentException("--landmarks must be " + (dims + 2) + ".." + (m.size() - 2) + " for "
-            + m.size() + " nodes and " + dims + " dimensions, got " + settings.landmarks());
+      } else if (settings.landmarks() < dimensions.dimensions() + 2 || settings.landmarks() >= m.size() - 1) {
+        throw new IllegalArgumentException("--landmarks must be " + (dimensions.dimensions() + 2) + ".." + (m.size() - 2) + " for "
+            + m.size() + " nodes and " + dimensions.dimensions() + " dimensions, got " + settings.landmarks());
       }
       if (settings.players() > 0) {
         if (settings.clients() != EvalSettings.ClientMode.ALL) {
@@ -277,7 +274,7 @@ public final class EvalCommand implements Callable<Integer> {
         matrix.getFileName(), m.hosts(),
         settings.landmarkList() != null ? settings.landmarkList().length : settings.landmarks(),
         settings.landmarkList() != null ? "listed" : settings.strategy().name().toLowerCase(Locale.ROOT),
-        dims, settings.coordinates().height() ? "+height" : "", settings.players() > 0 ? settings.players() + " players near every host"
+        dimensions.dimensions(), settings.coordinates().height() ? "+height" : "", settings.players() > 0 ? settings.players() + " players near every host"
             : settings.clients().name().toLowerCase(Locale.ROOT),
         settings.seeds(), settings.threads());
     err.flush();
@@ -305,7 +302,7 @@ public final class EvalCommand implements Callable<Integer> {
   }
 
   EvalSettings settings() {
-    CoordinateConfig cfg = CoordinateConfig.defaults().withDimensions(dims);
+    CoordinateConfig cfg = CoordinateConfig.defaults().withDimensions(dimensions.dimensions());
     if (height != null) {
       cfg = cfg.withHeight(height);
     }
@@ -333,8 +330,8 @@ public final class EvalCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("--model " + model + ": " + e.getMessage(), e);
     }
-    if (discovery.calibrationProbes() < dims + 1) {
-      throw new IllegalArgumentException("--model: calibrationProbes must be >= dimensions + 1 = " + (dims + 1));
+    if (discovery.calibrationProbes() < dimensions.dimensions() + 1) {
+      throw new IllegalArgumentException("--model: calibrationProbes must be >= dimensions + 1 = " + (dimensions.dimensions() + 1));
     }
     if (estimator != null && !Files.isRegularFile(estimator)) {
       throw new IllegalArgumentException("--estimator " + estimator + ": no such file");
@@ -354,7 +351,7 @@ public final class EvalCommand implements Callable<Integer> {
         .landmarks(landmarks.count, landmarks.list)
         .strategy(st)
         .clients(mode)
-        .probing(nClose, window, windowMargin, rate)
+        .probing(nClose.nClose(), intelligent.window(), intelligent.windowMargin(), rate)
         .kmedoidsCap(kmedoidsCap)
         .clientStride(clientStride)
         .seeds(seed, seeds)

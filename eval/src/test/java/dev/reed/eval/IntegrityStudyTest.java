@@ -70,7 +70,7 @@ class IntegrityStudyTest {
   void theCommandWritesIntegrityJsonAndRejectsBadInput() throws Exception {
     Path m = EvalCommandTest.smallMatrix(dir, 60);
     Path out = dir.resolve("out");
-    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", m.toString(), "--landmarks", "10", "--dims", "3", "--seeds",
+    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", m.toString(), "--landmarks", "10", "--dimensions", "3", "--seeds",
         "2", "--integrity", "--attack", "anycast", "--attack-share", "0.1", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("integrity seed 1:").contains("anycast attackers detected");
