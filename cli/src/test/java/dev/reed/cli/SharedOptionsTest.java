@@ -8,6 +8,7 @@ import dev.reed.runtime.options.GeoDatabaseOptions;
 import dev.reed.runtime.options.IntelligentStopOptions;
 import dev.reed.runtime.options.KafkaOptions;
 import dev.reed.runtime.options.NCloseOption;
+import dev.reed.runtime.options.SettingsFileOptions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,8 @@ class SharedOptionsTest {
       new GeoDatabaseOptions(), List.of("browse", "coordinator"),
       new ClientAddressLogging(), List.of("agent", "coordinator"),
       new NCloseOption(1), List.of("browse", "demo", "eval"),
-      new IntelligentStopOptions(), List.of("browse", "eval"));
+      new IntelligentStopOptions(), List.of("browse", "eval"),
+      new SettingsFileOptions(), List.of("coordinator", "eval"));
 
   @Test
   void everyCommandTakesASharedOptionFromItsMixinAndListsItOnceWithItsDescription() {

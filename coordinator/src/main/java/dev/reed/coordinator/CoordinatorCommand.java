@@ -17,6 +17,7 @@ import dev.reed.runtime.options.ClientAddressLogging;
 import dev.reed.runtime.options.DimensionsOption;
 import dev.reed.runtime.options.GeoDatabaseOptions;
 import dev.reed.runtime.options.KafkaOptions;
+import dev.reed.runtime.options.SettingsFileOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -196,17 +197,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "replicas (env REED_COORDINATOR_REPORT_KEY_FILE; default: a random key per process)")
   Path reportKeyFile = CoordinatorConfig.Reports.DEFAULT.keyFile();
 
-  @Option(names = "--reports-config", paramLabel = "FILE",
-      description = "how client reports are learned from: a properties file of coordinates ReportConfig's settings, "
-          + "every one documented in coordinator/config/reports.properties; keys left out keep their defaults "
-          + "(default: the defaults)")
-  Path reportsConfig;
-
-  @Option(names = "--integrity-config", paramLabel = "FILE",
-      description = "the host integrity check's tolerances: a properties file of coordinates IntegrityConfig's "
-          + "settings, every one documented in coordinator/config/integrity.properties; keys left out keep their "
-          + "defaults (default: the defaults)")
-  Path integrityConfig;
+  @Mixin SettingsFileOptions settingsFiles = new SettingsFileOptions();
 
   @Option(names = "--serve-only",
       description = "a serving replica: reads the index topics and answers gRPC and HTTP queries, but takes no share "
@@ -276,8 +267,8 @@ public final class CoordinatorCommand implements Callable<Integer> {
         .quarantine(landmarkQuarantine ? dev.reed.coordinates.integrity.QuarantineConfig.defaults()
             : dev.reed.coordinates.integrity.QuarantineConfig.off())
         .reports(reports).reportKeyFile(reportKeyFile)
-        .reportConfig(ModelFile.option("--reports-config", reportsConfig, ReportConfig.defaults()))
-        .integrityConfig(ModelFile.option("--integrity-config", integrityConfig, IntegrityConfig.defaults()))
+        .reportConfig(ModelFile.option("--reports-config", settingsFiles.reports(), ReportConfig.defaults()))
+        .integrityConfig(ModelFile.option("--integrity-config", settingsFiles.integrity(), IntegrityConfig.defaults()))
         .serveOnly(serveOnly)
         .build();
   }

@@ -6,6 +6,7 @@ import dev.reed.coordinates.geo.EstimatorModel;
 import dev.reed.runtime.options.DimensionsOption;
 import dev.reed.runtime.options.IntelligentStopOptions;
 import dev.reed.runtime.options.NCloseOption;
+import dev.reed.runtime.options.SettingsFileOptions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -156,11 +157,7 @@ public final class EvalCommand implements Callable<Integer> {
           + " clients they are not near (default ${DEFAULT-VALUE}).")
   String reportAttack;
 
-  @Option(names = "--reports-config", paramLabel = "FILE",
-      description = "The coordinator's report learning settings (ReportConfig) as a properties file, as ./reed"
-          + " coordinator --reports-config reads it; keys left out keep the defaults"
-          + " (coordinator/config/reports.properties documents every one). Default: the defaults.")
-  Path reportsConfig;
+  @Mixin SettingsFileOptions settingsFiles = new SettingsFileOptions();
 
   @Option(names = "--integrity", description = "Instead of the discovery evaluation: the host integrity check"
       + " on every non-landmark node as a server: false alarms, detection of --attack, honest clients' P@10 with the"
@@ -174,12 +171,6 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--attack-share", defaultValue = "0.02", paramLabel = "F",
       description = "With --integrity and --attack: share of the servers that lie (default ${DEFAULT-VALUE}).")
   double attackShare;
-
-  @Option(names = "--integrity-config", paramLabel = "FILE",
-      description = "With --integrity: the check's tolerances (IntegrityConfig) as a properties file, as ./reed"
-          + " coordinator --integrity-config reads it; keys left out keep the defaults"
-          + " (coordinator/config/integrity.properties documents every one). Default: the defaults.")
-  Path integrityConfig;
 
   @Option(names = "--integrity-clients", defaultValue = "200", hidden = true)
   int integrityClients;
@@ -379,7 +370,7 @@ public final class EvalCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--integrity chooses landmarks with --strategy; --landmark-list is not supported");
     }
     dev.reed.coordinates.integrity.IntegrityConfig ic = dev.reed.coordinates.ModelFile.option("--integrity-config",
-        integrityConfig, dev.reed.coordinates.integrity.IntegrityConfig.defaults());
+        settingsFiles.integrity(), dev.reed.coordinates.integrity.IntegrityConfig.defaults());
     return new IntegrityStudy.Settings(ic, a, attackShare, settings.coordinates(), settings.landmarks(),
         settings.strategy(), settings.kmedoidsCapMs(), settings.seed(), settings.seeds(), integrityClients);
   }
@@ -394,7 +385,7 @@ public final class EvalCommand implements Callable<Integer> {
       case "random" -> ReportSimulation.LiarKind.RANDOM;
       default -> throw new IllegalArgumentException("--liar-kind must be five-ms or random, got " + liarKind);
     };
-    ReportConfig config = dev.reed.coordinates.ModelFile.option("--reports-config", reportsConfig, ReportConfig.defaults());
+    ReportConfig config = dev.reed.coordinates.ModelFile.option("--reports-config", settingsFiles.reports(), ReportConfig.defaults());
     return new ReportSimulation(mode.equals("half"), mode.equals("withheld"), liars, kind, config,
         ReportAttack.parse(reportAttack));
   }
