@@ -56,7 +56,7 @@ record MeasurementReport(Coordinate position, Map<String, Double> landmarkRttMs,
    *
    * @return the report, or null when the discovery probed no game server
    */
-  static MeasurementReport of(Calibration.Result cal, ProbeLoop.Outcome listed, Coordinate position, Instant start) {
+  static MeasurementReport of(CalibrationRun.Result cal, ProbeLoop.Outcome listed, Coordinate position, Instant start) {
     Map<String, Measured> servers = new LinkedHashMap<>();
     for (CalibrationPoint p : cal.policy().probed()) {
       ProbeResult r = cal.measured().get(p.key());

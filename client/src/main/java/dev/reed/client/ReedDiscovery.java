@@ -41,7 +41,7 @@ final class ReedDiscovery {
   private final Duration positionMaxAge;
   private final ClusterDiscovery clustering; // null: no databases, the fallback is traditional
   private final ReportSender reports; // null: the client does not report
-  private Calibration.Result lastCalibration; // for positionMaxAge
+  private CalibrationRun.Result lastCalibration; // for positionMaxAge
   private long lastCalibrationNanos;
 
   ReedDiscovery(CoordinatorClient coordinator, Supplier<Prober> prober, double rate, DiscoveryModel model,
@@ -70,12 +70,12 @@ final class ReedDiscovery {
    * Algorithm 3, or the last calibration if it is younger than positionMaxAge (its position and
    * beacon RTTs only: its RTTs are not reused as list measurements, they are old).
    */
-  private Calibration.Result calibrate(long start, Duration maxDuration) {
+  private CalibrationRun.Result calibrate(long start, Duration maxDuration) {
     if (lastCalibration != null && start - lastCalibrationNanos < positionMaxAge.toNanos()) {
-      Calibration.Result c = lastCalibration;
-      return new Calibration.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start, c.policy(), c.geometry(), List.of());
+      CalibrationRun.Result c = lastCalibration;
+      return new CalibrationRun.Result(c.position(), 0, 0, 0, Map.of(), c.measurements(), start, c.policy(), c.geometry(), List.of());
     }
-    Calibration.Result cal = Calibration.run(coordinator, model, positioning,
+    CalibrationRun.Result cal = CalibrationRun.run(coordinator, model, positioning,
         () -> new ProbeLoop(prober.get(), rate, ticker, new EventSink(DiscoveryListener.NONE), start, maxDuration, 0,
             ReplyFilter.NONE), ticker);
     lastCalibration = cal;
@@ -87,7 +87,7 @@ final class ReedDiscovery {
     long start = ticker.read();
     java.time.Instant startedAt = java.time.Instant.now();
     EventSink events = new EventSink(listener);
-    Calibration.Result cal = calibrate(start, request.maxDuration());
+    CalibrationRun.Result cal = calibrate(start, request.maxDuration());
     events.emit(new DiscoveryEvent.Positioned(cal.position(), cal.replies(), false,
         Duration.ofNanos(ticker.read() - start)));
 
@@ -131,7 +131,7 @@ final class ReedDiscovery {
    * client near it (the re-fitted position has absorbed part of the very errors the report is about);
    * eval's {@code --reports} reports the same.
    */
-  private void report(Calibration.Result cal, ProbeLoop.Outcome out, ClientPosition position, java.time.Instant startedAt) {
+  private void report(CalibrationRun.Result cal, ProbeLoop.Outcome out, ClientPosition position, java.time.Instant startedAt) {
     MeasurementReport r;
     try {
       r = MeasurementReport.of(cal, out, position.coordinate(), startedAt);

@@ -4,7 +4,7 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinator.api.AnonymousAccess;
 import dev.reed.coordinator.api.ApiKeys;
 import dev.reed.coordinator.api.ApiServer;
-import dev.reed.coordinator.api.HttpFace;
+import dev.reed.coordinator.api.HttpApiServer;
 import dev.reed.coordinator.api.IndexWarmup;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.coordinator.api.ReedServiceImpl;
@@ -15,8 +15,8 @@ import dev.reed.coordinator.catalog.TargetPublisher;
 import dev.reed.coordinator.frontend.ListedServer;
 import dev.reed.coordinator.frontend.Quake3MasterFrontEnd;
 import dev.reed.coordinator.frontend.ValveMasterFrontEnd;
-import dev.reed.coordinator.index.IndexFeed;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.write.IndexFeed;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.DeadLetters;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.coordinator.ingest.SampleIngest;
@@ -38,11 +38,11 @@ import dev.reed.coordinates.reports.ReportConfig;
 import dev.reed.coordinates.reports.ReportScreen;
 import dev.reed.coordinates.geo.EstimatorModel;
 import dev.reed.coordinates.geo.LightBound;
-import dev.reed.coordinator.geo.ClientAddress;
-import dev.reed.coordinator.geo.GeoModel;
-import dev.reed.coordinator.geo.GeoTraining;
-import dev.reed.coordinator.geo.HostGeo;
-import dev.reed.coordinator.geo.HostLocations;
+import dev.reed.coordinator.location.ClientAddress;
+import dev.reed.coordinator.location.GeoModel;
+import dev.reed.coordinator.location.GeoTraining;
+import dev.reed.coordinator.location.HostGeo;
+import dev.reed.coordinator.location.HostLocations;
 import dev.reed.geo.IpLocator;
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptors;
@@ -102,7 +102,7 @@ public final class Coordinator implements AutoCloseable {
   /** Readiness: SERVING once the index is read and warmed. */
   private volatile WarmServing ready;
   private AnonymousAccess anonymous;
-  private HttpFace http;
+  private HttpApiServer http;
   private LeaderElection leader;
   private RoundLoop loop;
   /** A serving replica's location model training (null otherwise, or without location databases). */
@@ -228,7 +228,7 @@ public final class Coordinator implements AutoCloseable {
       // the same instances; ReedService with message responses (JSON), not the gRPC port's encoded pages
       ServerServiceDefinition reedMessages = ReedServiceGrpc.bindService(reed);
       if (needsAddress) reedMessages = ServerInterceptors.intercept(reedMessages, ClientAddress.trusting(config.api().trustedProxies()));
-      http = HttpFace.start(config.http().address(), config.http().corsOrigins(),
+      http = HttpApiServer.start(config.http().address(), config.http().corsOrigins(),
           List.of(api.guard(reedMessages), api.guard(snapshotService.bindService())), anonymous);
       resources.add(http);
     }
@@ -404,7 +404,8 @@ public final class Coordinator implements AutoCloseable {
     FunctionCounter.builder("reed_index_invalid_records", feed, IndexFeed::invalidRecords).register(registry);
     FunctionCounter.builder("reed_index_records", feed, IndexFeed::recordsRead).register(registry);
     FunctionCounter.builder("reed_index_rebuilds", feed, IndexFeed::rebuilds).register(registry);
-    for (IntegrityKind k : List.of(IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY, IntegrityKind.INTEGRITY_KIND_INCONSISTENT)) {
+    for (IntegrityKind k : List.of(IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY, IntegrityKind.INTEGRITY_KIND_INCONSISTENT,
+        IntegrityKind.INTEGRITY_KIND_ANYCAST, IntegrityKind.INTEGRITY_KIND_PROXY)) {
       Gauge.builder("reed_servers_flagged", feed, f -> f.servers(k))
           .description("servers in the index the host integrity check flags, by kind")
           .tag("kind", k.name().substring("INTEGRITY_KIND_".length()).toLowerCase(java.util.Locale.ROOT)).register(registry);

@@ -9,7 +9,7 @@ import dev.reed.coordinator.CoordinatorConfig.Snapshots;
 import dev.reed.coordinates.ModelFile;
 import dev.reed.coordinates.integrity.IntegrityConfig;
 import dev.reed.coordinates.reports.ReportConfig;
-import dev.reed.coordinator.index.IndexFeed;
+import dev.reed.coordinator.index.write.IndexFeed;
 import dev.reed.runtime.Durations;
 import dev.reed.runtime.EnvironmentDefaults;
 import dev.reed.runtime.KafkaClientProperties;

@@ -3,7 +3,7 @@ package dev.reed.coordinator;
 import dev.reed.coordinates.CoordinateConfig;
 
 import dev.reed.coordinates.integrity.QuarantineConfig;
-import dev.reed.coordinator.index.IndexFeed;
+import dev.reed.coordinator.index.write.IndexFeed;
 import dev.reed.geo.GeoFiles;
 import dev.reed.runtime.KafkaClients;
 import java.nio.file.Path;

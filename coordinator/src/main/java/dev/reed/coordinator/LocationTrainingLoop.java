@@ -1,7 +1,7 @@
 package dev.reed.coordinator;
 
-import dev.reed.coordinator.geo.GeoTraining;
-import dev.reed.coordinator.index.IndexFeed;
+import dev.reed.coordinator.location.GeoTraining;
+import dev.reed.coordinator.index.write.IndexFeed;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.coordinator.ingest.SampleIngest;
 import java.time.Clock;

@@ -2,9 +2,9 @@ package dev.reed.coordinator;
 
 import com.google.protobuf.Timestamp;
 import dev.reed.coordinator.catalog.TargetPublisher;
-import dev.reed.coordinator.geo.GeoTraining;
-import dev.reed.coordinator.index.IndexFeed;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.location.GeoTraining;
+import dev.reed.coordinator.index.write.IndexFeed;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.coordinator.ingest.SampleIngest;
 import dev.reed.coordinator.ingest.TargetWindows;

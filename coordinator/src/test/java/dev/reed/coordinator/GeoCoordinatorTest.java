@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.reed.coordinates.geo.Place;
-import dev.reed.coordinator.geo.GeoModel;
+import dev.reed.coordinator.location.GeoModel;
 import dev.reed.geo.Asn;
 import dev.reed.geo.GeoFiles;
 import dev.reed.geo.IpRangeCsvWriter;

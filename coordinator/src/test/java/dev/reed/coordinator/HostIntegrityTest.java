@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
+import dev.reed.proto.v1.ChallengeCheck;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.GeoPoint;
@@ -54,8 +55,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * nearest the first European, North American and Asian landmarks are; each landmark measures the
  * minimum over them) and a query proxy 1 ms from the first
  * European landmark (Frankfurt) in front of a game in Dallas (every other landmark measures the real
- * RTT plus 5 ms through the proxy). Samples are published round by round exactly as agents publish
- * them.
+ * RTT plus 5 ms through the proxy), and a naive query proxy beside a game (RTTs of one host) that
+ * answers the agents' forged A2S challenges. Samples are published round by round exactly as agents
+ * publish them, with the agents' reply forensics: each landmark forges a challenge to each target
+ * one round in 6, the honest servers and the anycast edges refuse it; every landmark gets the same
+ * reply digest from an honest server and from the proxy, each anycast edge its own.
  */
 @Tag("integration")
 class HostIntegrityTest {
@@ -64,6 +68,8 @@ class HostIntegrityTest {
   private static final int HONEST = 150;
   private static final int ANYCAST = HONEST;
   private static final int PROXY = HONEST + 1;
+  private static final int NAIVE = HONEST + 2;
+  private static final int ALL = HONEST + 3;
 
   private final SyntheticWorldModel world;
   private final int[] landmarks;
@@ -115,7 +121,25 @@ class HostIntegrityTest {
       return min;
     }
     if (t == PROXY) return k == 0 ? 1 : world.rttMs(from, proxiedGame) + 5;
+    if (t == NAIVE) return world.rttMs(from, servers[0]) + 0.5;
     return world.rttMs(from, servers[t]);
+  }
+
+  /** The digest of the reply landmark k gets from target t in a round: per answering host and round. */
+  private long digest(int k, long round, int t) {
+    if (t == ANYCAST) {
+      int edge = 0;
+      for (int i = 1; i < sites.length; i++) if (world.rttMs(landmarks[k], sites[i]) < world.rttMs(landmarks[k], sites[edge])) edge = i;
+      return 1_000_000L * (edge + 1) + round; // each edge its own game state
+    }
+    if (t == PROXY) return 42; // one stored reply for every landmark
+    return 1_000L * (t + 1) + round; // an honest server: one state a round, the same bytes to every landmark
+  }
+
+  /** The agents' forged-challenge check: landmark k checks target t one round in 6. */
+  private static ChallengeCheck challengeCheck(int k, long round, int t) {
+    if ((k + t + round) % 6 != 0) return ChallengeCheck.CHALLENGE_CHECK_UNSPECIFIED;
+    return t == NAIVE ? ChallengeCheck.CHALLENGE_CHECK_ACCEPTED : ChallengeCheck.CHALLENGE_CHECK_REFUSED;
   }
 
   private void announce(KafkaProducer<byte[], byte[]> p) {
@@ -141,13 +165,14 @@ class HostIntegrityTest {
         p.send(new ProducerRecord<>(Topic.MESH_SAMPLES.name(), SyntheticWorld.key(landmarkId(k) + ">" + landmarkId(j)),
             m.toByteArray()));
       }
-      for (int t = 0; t <= PROXY; t++) {
+      for (int t = 0; t < ALL; t++) {
         // congestion only adds delay: up to 10 % of the RTT, at least 0-2 ms
         double base = rttMs(k, t);
         RttSample s = RttSample.newBuilder().setLandmarkId(landmarkId(k)).setRound(round).setTarget(target(t))
             .setProtocol(GameProtocol.GAME_PROTOCOL_A2S).setStatus(ProbeStatus.PROBE_STATUS_OK)
             .setRttUs(micros(base + noise.nextDouble(Math.max(2, 0.1 * base))))
             .setSendTime(SyntheticWorld.ts(Instant.now()))
+            .setReplyDigest(digest(k, round, t)).setChallengeCheck(challengeCheck(k, round, t))
             .setServerInfo(ServerInfo.newBuilder().setName("server " + t).setGame("tf").setMap("ctf_2fort").setMaxPlayers(24))
             .build();
         p.send(new ProducerRecord<>(Topic.SAMPLES.name(), SyntheticWorld.key(Endpoints.key(target(t))), s.toByteArray()));
@@ -167,6 +192,7 @@ class HostIntegrityTest {
         .roundInterval(Duration.ofMillis(300)).build();
     String anycastKey = Endpoints.key(target(ANYCAST));
     String proxyKey = Endpoints.key(target(PROXY));
+    String naiveKey = Endpoints.key(target(NAIVE));
     try (KafkaProducer<byte[], byte[]> p = SyntheticWorld.producer(bootstrap); Coordinator c = Coordinator.start(config)) {
       announce(p);
       p.flush();
@@ -178,14 +204,17 @@ class HostIntegrityTest {
       for (long r = 1; r <= 4; r++) {
         round(p, r);
         long want = r;
-        await().atMost(Duration.ofSeconds(30)).until(() -> c.servingState().servers().size() == PROXY + 1
+        await().atMost(Duration.ofSeconds(30)).until(() -> c.servingState().servers().size() == ALL
             && c.servingState().servers().values().stream().allMatch(s -> s.getRound() >= want && s.hasIntegrity()));
         for (Map.Entry<String, ServerCoordinate> e : c.servingState().servers().entrySet()) {
-          boolean liar = e.getKey().equals(anycastKey) || e.getKey().equals(proxyKey);
+          boolean liar = e.getKey().equals(anycastKey) || e.getKey().equals(proxyKey) || e.getKey().equals(naiveKey);
           IntegrityKind kind = e.getValue().getIntegrity().getKind();
           if (liar) {
+            // the RTTs flag the two at once; the digests name them once kept (from the first flag on)
             assertThat(kind).as("%s in round %d: %s", e.getKey(), r, e.getValue().getIntegrity())
-                .isEqualTo(IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY);
+                .isIn(e.getKey().equals(naiveKey) ? List.of(IntegrityKind.INTEGRITY_KIND_PROXY)
+                    : List.of(IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY, e.getKey().equals(anycastKey)
+                        ? IntegrityKind.INTEGRITY_KIND_ANYCAST : IntegrityKind.INTEGRITY_KIND_PROXY));
             firstFlaggedAt.putIfAbsent(e.getKey(), (int) r);
           } else {
             if (kind != IntegrityKind.INTEGRITY_KIND_OK) honestFlagged++;
@@ -194,13 +223,22 @@ class HostIntegrityTest {
         }
       }
       assertThat(honestFlagged).isZero();
-      assertThat(firstFlaggedAt).containsEntry(anycastKey, 1).containsEntry(proxyKey, 1);
+      assertThat(firstFlaggedAt).containsEntry(anycastKey, 1).containsEntry(proxyKey, 1).containsEntry(naiveKey, 1);
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        assertThat(c.servingState().servers().get(anycastKey).getIntegrity().getKind())
+            .isEqualTo(IntegrityKind.INTEGRITY_KIND_ANYCAST);
+        assertThat(c.servingState().servers().get(proxyKey).getIntegrity().getKind()).isEqualTo(IntegrityKind.INTEGRITY_KIND_PROXY);
+      });
+      assertThat(c.servingState().servers().get(anycastKey).getIntegrity().getDifferentReplyPairs()).isPositive();
+      assertThat(c.servingState().servers().get(proxyKey).getIntegrity().getSameReplyPairs()).isPositive();
+      assertThat(c.servingState().servers().get(naiveKey).getIntegrity().getReplyTells()).isGreaterThanOrEqualTo(2);
       ServerCoordinate anycast = c.servingState().servers().get(anycastKey);
       assertThat(anycast.getIntegrity().getViolatingPairs()).isGreaterThanOrEqualTo(10);
       assertThat(anycast.getIntegrity().getEvidence()).contains("landmark pairs violated");
-      System.out.printf("integrity: anycast %s; proxy %s; honest servers flagged 0 of %d (most violated pairs of one: %d)%n",
-          anycast.getIntegrity().getEvidence(), c.servingState().servers().get(proxyKey).getIntegrity().getEvidence(),
-          HONEST, maxHonestPairs);
+      System.out.printf("integrity: anycast %s; proxy %s; naive proxy %s; honest servers flagged 0 of %d (most violated"
+          + " pairs of one: %d)%n", anycast.getIntegrity().getEvidence(),
+          c.servingState().servers().get(proxyKey).getIntegrity().getEvidence(),
+          c.servingState().servers().get(naiveKey).getIntegrity().getEvidence(), HONEST, maxHonestPairs);
 
       ManagedChannel ch = Grpc.newChannelBuilderForAddress("127.0.0.1", c.grpcAddress().getPort(),
           InsecureChannelCredentials.create()).build();
@@ -213,24 +251,24 @@ class HostIntegrityTest {
             .setFilter(ServerFilter.newBuilder().setSuspectServers(SuspectServers.SUSPECT_SERVERS_INCLUDE)).build());
         RankedServer first = include.getServers(0);
         assertThat(Endpoints.key(first.getEndpoint())).isEqualTo(anycastKey);
-        assertThat(first.getIntegrity().getKind()).isEqualTo(IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY);
+        assertThat(first.getIntegrity().getKind()).isEqualTo(IntegrityKind.INTEGRITY_KIND_ANYCAST);
         assertThat(first.getPredictedRttUnreliable()).isTrue();
         assertThat(include.getServers(1).getIntegrity().getKind()).isEqualTo(IntegrityKind.INTEGRITY_KIND_OK);
         assertThat(include.getServers(1).getPredictedRttUnreliable()).isFalse();
-        assertThat(include.getTotalMatching()).isEqualTo(PROXY + 1);
+        assertThat(include.getTotalMatching()).isEqualTo(ALL);
 
         // hidden: neither liar anywhere in the ranking
         List<RankedServer> hidden = all(api, req.clone()
             .setFilter(ServerFilter.newBuilder().setSuspectServers(SuspectServers.SUSPECT_SERVERS_HIDE)).build());
         assertThat(hidden).hasSize(HONEST).noneMatch(s -> s.getPredictedRttUnreliable());
 
-        // the default, demoted: every honest server first, in predicted order, then the two liars
+        // the default, demoted: every honest server first, in predicted order, then the three liars
         GetOrderedServersRequest demoteReq = req.clone().setPageSize(40).build();
-        assertThat(api.getOrderedServers(demoteReq).getTotalMatching()).isEqualTo(PROXY + 1);
+        assertThat(api.getOrderedServers(demoteReq).getTotalMatching()).isEqualTo(ALL);
         List<RankedServer> demoted = all(api, demoteReq);
-        assertThat(demoted).hasSize(PROXY + 1);
+        assertThat(demoted).hasSize(ALL);
         assertThat(demoted.subList(0, HONEST)).noneMatch(RankedServer::getPredictedRttUnreliable);
-        assertThat(demoted.subList(HONEST, PROXY + 1)).allMatch(RankedServer::getPredictedRttUnreliable);
+        assertThat(demoted.subList(HONEST, ALL)).allMatch(RankedServer::getPredictedRttUnreliable);
         assertThat(demoted.subList(0, HONEST)).extracting(s -> Endpoints.key(s.getEndpoint()))
             .containsExactlyElementsOf(hidden.stream().map(s -> Endpoints.key(s.getEndpoint())).toList());
         for (int i = 1; i < HONEST; i++) {
@@ -247,8 +285,8 @@ class HostIntegrityTest {
             .addMembers(dev.reed.proto.v1.GroupMember.newBuilder().setMemberId("b").setCoordinate(anycast.getCoordinate()))
             .setObjective(dev.reed.proto.v1.GroupObjective.GROUP_OBJECTIVE_MIN_MAX).setPageSize(500);
         List<dev.reed.proto.v1.GroupRankedServer> grouped = api.rankForGroup(group.build()).getServersList();
-        assertThat(grouped).hasSize(PROXY + 1);
-        assertThat(grouped.subList(HONEST, PROXY + 1)).allMatch(g -> g.getServer().getPredictedRttUnreliable());
+        assertThat(grouped).hasSize(ALL);
+        assertThat(grouped.subList(HONEST, ALL)).allMatch(g -> g.getServer().getPredictedRttUnreliable());
         assertThat(api.rankForGroup(group.setFilter(ServerFilter.newBuilder()
             .setSuspectServers(SuspectServers.SUSPECT_SERVERS_HIDE)).build()).getServersList()).hasSize(HONEST);
 
@@ -256,7 +294,7 @@ class HostIntegrityTest {
         GetOrderedServersResponse limited = api.getOrderedServers(req.clone().setPageSize(500)
             .setFilter(ServerFilter.newBuilder().setRttLimitUs(30_000)).build());
         assertThat(limited.getServersList()).extracting(s -> Endpoints.key(s.getEndpoint())).contains(anycastKey);
-        assertThat(Endpoints.key(limited.getServers(limited.getServersCount() - 1).getEndpoint())).isIn(anycastKey, proxyKey);
+        assertThat(Endpoints.key(limited.getServers(limited.getServersCount() - 1).getEndpoint())).isIn(anycastKey, proxyKey, naiveKey);
       } finally {
         ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
@@ -265,7 +303,8 @@ class HostIntegrityTest {
       HttpClient http = HttpClient.newHttpClient();
       String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + c.metricsAddress().getPort()
           + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-      assertThat(metrics).contains("reed_servers_flagged{kind=\"anycast_or_proxy\"} 2.0")
+      assertThat(metrics).contains("reed_servers_flagged{kind=\"anycast_or_proxy\"} 0.0")
+          .contains("reed_servers_flagged{kind=\"anycast\"} 1.0").contains("reed_servers_flagged{kind=\"proxy\"} 2.0")
           .contains("reed_servers_flagged{kind=\"inconsistent\"} 0.0");
     }
   }

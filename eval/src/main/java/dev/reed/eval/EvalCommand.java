@@ -248,7 +248,7 @@ public final class EvalCommand implements Callable<Integer> {
     Files.createDirectories(out);
     if (integrity) {
       try {
-        return new IntegrityReport(m, out, err).run(integritySettings(settings));
+        return new IntegrityOutput(m, out, err).run(integritySettings(settings));
       } catch (IllegalArgumentException e) {
         err.println("eval: " + e.getMessage());
         err.flush();

@@ -11,6 +11,7 @@ import dev.reed.coordinates.integrity.IntegrityConfig;
 import dev.reed.coordinates.integrity.IntegrityKind;
 import dev.reed.coordinates.integrity.IntegrityVerdict;
 import dev.reed.coordinates.integrity.MeshBounds;
+import dev.reed.coordinates.integrity.ReplyEvidence;
 import dev.reed.coordinates.integrity.ServerConsistency;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,6 +35,12 @@ import java.util.SplittableRandom;
  *       more from the server) answers that landmark; every other landmark measures the real RTT plus
  *       a 5 ms detour through the proxy.</li>
  * </ul>
+ *
+ * <p>Reply digests (the agents' reply forensics): every landmark gets the same reply from an honest
+ * server and from a proxy (its one stored reply); from an anycast server each landmark gets the
+ * reply of the site that answers it, one state per site. They name flagged servers ANYCAST or PROXY
+ * and never flag one. The challenge tells are not simulated: a matrix has no replies to forge, and
+ * a proxy that gives them is flagged whatever its RTTs (measured against real parts instead).
  *
  * <p>Ranking quality of honest clients: each honest server is a client in turn, positioned from
  * the landmarks' true RTTs to it; it ranks servers by predicted RTT (coordinate distance), and
@@ -105,11 +112,16 @@ final class IntegrityStudy {
     }
 
     double[][] rows = new double[n][];
+    long[][] digests = new long[n][];
     for (int v : servers) {
       double[] r = new double[l];
       for (int k = 0; k < l; k++) r[k] = m.rtt(lm[k], v);
-      if (attacker[v]) r = lie(v, r, lm, servers, rng);
+      // one host, one game state: every landmark gets the same reply bytes (a proxy's stored reply too)
+      long[] d = new long[l];
+      java.util.Arrays.fill(d, v + 1L);
+      if (attacker[v]) r = lie(v, r, d, lm, servers, rng);
       rows[v] = r;
+      digests[v] = d;
     }
 
     EnumMap<IntegrityKind, Integer> honestKinds = new EnumMap<>(IntegrityKind.class);
@@ -117,7 +129,7 @@ final class IntegrityStudy {
     boolean[] flagged = new boolean[n];
     for (int v : servers) {
       // the server's own location stands for what a location database would say of its address
-      IntegrityVerdict verdict = check.check(bounds, rows[v], place(v), lmPlaces);
+      IntegrityVerdict verdict = check.check(bounds, rows[v], place(v), lmPlaces, new ReplyEvidence(0, digests[v]));
       flagged[v] = verdict.flagged();
       (attacker[v] ? attackerKinds : honestKinds).merge(verdict.kind(), 1, Integer::sum);
     }
@@ -181,7 +193,11 @@ final class IntegrityStudy {
     return hits / (double) TOP;
   }
 
-  private double[] lie(int v, double[] honest, int[] lm, int[] servers, SplittableRandom rng) {
+  /**
+   * The attacker's RTTs; {@code digests} (each landmark's reply digest, filled with the server's
+   * own) is rewritten for anycast: each site runs its own instance, with its own state.
+   */
+  private double[] lie(int v, double[] honest, long[] digests, int[] lm, int[] servers, SplittableRandom rng) {
     double[] r = honest.clone();
     switch (s.attack()) {
       case ANYCAST -> {
@@ -189,7 +205,10 @@ final class IntegrityStudy {
         for (int k = 0; k < lm.length; k++) {
           for (int site : sites) {
             double d = m.rtt(lm[k], site);
-            if (d < r[k] || Double.isNaN(r[k])) r[k] = d;
+            if (d < r[k] || Double.isNaN(r[k])) {
+              r[k] = d;
+              digests[k] = -(site + 1L);
+            }
           }
         }
       }

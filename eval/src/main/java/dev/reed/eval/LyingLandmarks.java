@@ -7,6 +7,7 @@ import dev.reed.coordinates.LandmarkEmbedder;
 import dev.reed.coordinates.integrity.LandmarkEvidence;
 import dev.reed.coordinates.integrity.LandmarkQuarantine;
 import dev.reed.coordinates.integrity.LandmarkResiduals;
+import dev.reed.coordinates.integrity.QuarantineBaselines;
 import dev.reed.coordinates.integrity.QuarantineConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -138,6 +139,8 @@ final class LyingLandmarks {
     for (int k = 0; k < l; k++) ids.add(Integer.toString(lm[k]));
     LandmarkResiduals residuals = new LandmarkResiduals(new HostPositioner(cfg), settings.config());
     LandmarkQuarantine quarantine = new LandmarkQuarantine(settings.config(), Set.of());
+    QuarantineBaselines baselines = new QuarantineBaselines();
+    List<String> servers = sample.stream().map(v -> Integer.toString(v)).toList();
     Set<String> ever = new TreeSet<>();
     List<String> falseReasons = new ArrayList<>();
     int detected = -1;
@@ -173,8 +176,10 @@ final class LyingLandmarks {
           spread[s][k] = LandmarkResiduals.spread(finite(w, filled), count(w, filled));
         }
       }
-      Map<String, LandmarkEvidence> evidence = residuals.measure(ids, mesh, trusted, min, spread, newest);
+      Map<String, LandmarkEvidence> evidence = residuals.measure(ids, mesh, trusted, baselines.minima(ids, servers, min),
+          spread, newest);
       LandmarkQuarantine.Decision decision = quarantine.update(evidence, cfg.dimensions() + 2);
+      baselines.update(ids, servers, min, decision);
       Set<String> now = decision.quarantined();
       for (LandmarkQuarantine.Change c : decision.changes()) {
         if (c.quarantined() && (liarK < 0 || !c.landmarkId().equals(ids.get(liarK)))) {
@@ -205,8 +210,14 @@ final class LyingLandmarks {
         settings.attack().name(), o.liar() < 0 ? "none" : "node " + o.liar(),
         settings.quarantine() ? "on" : "off",
         o.liar() < 0 ? "-" : o.detectedAfter() < 0 ? "not detected in " + settings.attackRounds() + " rounds"
-            : "quarantined after " + o.detectedAfter() + " rounds", o.falseQuarantines())
+            : "quarantined after " + o.detectedAfter() + " rounds" + (stillOut(o) ? ", still out after "
+                : ", readmitted before the end of ") + settings.attackRounds() + " rounds of lying", o.falseQuarantines())
         + (o.falseReasons().isEmpty() ? "" : "\n  " + String.join("\n  ", o.falseReasons()));
+  }
+
+  private static boolean stillOut(Outcome o) {
+    for (int a : o.anchors()) if (a == o.liar()) return false;
+    return true;
   }
 
   private double sample(double truth, boolean lie, SplittableRandom rnd) {

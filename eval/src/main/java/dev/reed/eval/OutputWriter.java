@@ -26,7 +26,7 @@ final class OutputWriter {
     writeJson(r, sweep);
     writeOrders(r.first());
     writeCoordinates(r.first());
-    Files.writeString(out.resolve("report.md"), new Report(m, s).render(r, sweep), StandardCharsets.UTF_8);
+    Files.writeString(out.resolve("report.md"), new PaperTables(m, s).render(r, sweep), StandardCharsets.UTF_8);
     new Plots(s).write(out, r, sweep);
   }
 

@@ -49,7 +49,7 @@ final class SeedRun {
    */
   record Output(long seed, int[] landmarks, LandmarkEmbedding embedding, Coordinate[] coords, double[] fitError,
       int[] servers, double[][] landmarkRtt, List<ClientResult> clients, double[] relErrors, Map<Integer, Sequence> sequences, int unpositioned,
-      int failedClients, MatrixCoordinator coordinator, Map<Integer, Calibration> calibrations, Located located,
+      int failedClients, SimulatedCoordinator coordinator, Map<Integer, Calibration> calibrations, Located located,
       Reports reports, LyingLandmarks.Outcome lying) {}
 
   /**
@@ -193,7 +193,7 @@ final class SeedRun {
       landmarkMs.add(Map.copyOf(byLandmark));
     }
     Located located = locate(new Deployment(lm, emb, coords, servers, landmarkRtt), seed);
-    MatrixCoordinator coordinator = new MatrixCoordinator(cfg, beacons, calibrators, servers, coords, landmarkMs,
+    SimulatedCoordinator coordinator = new SimulatedCoordinator(cfg, beacons, calibrators, servers, coords, landmarkMs,
         s.pageSize(), located, lm);
     Reports reports = Reports.NONE;
     Learned learned = null;
@@ -259,7 +259,7 @@ final class SeedRun {
    * the attacker's reports, if any.
    */
   private Learned learn(List<Integer> reporters, long seed, int[] lm, List<Coordinate> lmCoords,
-      MatrixCoordinator coordinator, int[] servers, Coordinate[] coords, double[][] landmarkRtt,
+      SimulatedCoordinator coordinator, int[] servers, Coordinate[] coords, double[][] landmarkRtt,
       List<Map<String, Double>> landmarkMs, Located located, ExecutorService pool) throws Exception {
     List<Future<ClientRun>> runs = new ArrayList<>();
     for (int c : reporters) {
@@ -359,9 +359,9 @@ final class SeedRun {
    * probes): the client SDK's discovery policy against the simulated coordinator, every probe
    * answered from the matrix at once.
    */
-  private ClientRun simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords, MatrixCoordinator coordinator,
+  private ClientRun simulateClient(int c, long seed, int[] lm, List<Coordinate> lmCoords, SimulatedCoordinator coordinator,
       int[] allServers, Coordinate[] coords, double[][] landmarkRtt, boolean keepSequence, boolean report) {
-    MatrixCoordinator.Session session = coordinator.session(c, c + 7919L * seed);
+    SimulatedCoordinator.Session session = coordinator.session(c, c + 7919L * seed);
     Calibration cal;
     try {
       cal = policy.calibrate(session, (batch, minReplies) -> {
@@ -527,7 +527,7 @@ final class SeedRun {
    * its default stop rule (First N_close with 40) ended the discovery, RTT or timeout.
    */
   private ClientReport report(int c, Coordinate position, Calibration cal, int[] srv, int[] seqIndex, double[] orderRtt,
-      MatrixCoordinator coordinator) {
+      SimulatedCoordinator coordinator) {
     Map<String, Double> rtt = new java.util.HashMap<>();
     java.util.Set<String> timeouts = new java.util.HashSet<>();
     int replies = 0;

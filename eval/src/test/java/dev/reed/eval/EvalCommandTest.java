@@ -238,6 +238,7 @@ class EvalCommandTest {
   @Test
   void theReportSettingsFilesInTheRepositoryLoad() {
     assertThat(ReportConfig.load(Path.of("reports/defences-off.properties")).promotedNetworks()).isEqualTo(1000);
+    assertThat(ReportConfig.load(Path.of("reports/vote-per-neighbourhood.properties")).networkPerServer()).isZero();
   }
 
   /** The model files in eval/models load, and default.properties is the SDK's model. */

@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * The lying-landmark check alone (no clients) over many seeds, for tuning {@link QuarantineConfig}:
- * detection rounds and false quarantines per matrix and attack, in seconds where the full eval takes
+ * detection rounds, whether the liar is still out after 24 rounds of lying (three windows) and false
+ * quarantines per matrix and attack, in seconds where the full eval takes
  * minutes (docs/research/host-integrity-landmarks.md).
  *
  * <pre>
@@ -32,7 +33,7 @@ public final class LyingLandmarkHarness {
         Double.parseDouble(a[5]), d.quarantineAfter(), d.readmitAfter(), d.maxQuarantinedFraction(), d.maxServers(),
         d.minServers());
     CoordinateConfig cfg = CoordinateConfig.defaults();
-    LyingLandmarks.Settings s = new LyingLandmarks.Settings(attack, true, 8, 12, q);
+    LyingLandmarks.Settings s = new LyingLandmarks.Settings(attack, true, 8, 24, q);
     int falseTotal = 0;
     List<Integer> rounds = new ArrayList<>();
     for (long seed = 1; seed <= seeds; seed++) {

@@ -36,9 +36,10 @@ class LyingLandmarksTest {
         LyingLandmarks.Outcome o = run(m, attack, true, seed);
         assertThat(o.detectedAfter()).as("%s seed %d", attack, seed).isBetween(3, 6);
         assertThat(o.falseQuarantines()).as("%s seed %d: %s", attack, seed, o.falseReasons()).isZero();
-        // a patient liar's step is gone once its window holds only lies: it is readmitted 3 rounds later
-        // (12 rounds of lying here), which the operator's alert is for (docs/operations.md)
-        if (!attack.contains(":")) assertThat(Arrays.stream(o.anchors()).boxed().toList()).doesNotContain(o.liar()).hasSize(14);
+        // 12 rounds of lying: a patient liar's window holds only lies after 8, and its step, judged
+        // against the minima held from its quarantine, still shows the lie (QuarantineBaselines)
+        assertThat(Arrays.stream(o.anchors()).boxed().toList()).as("%s seed %d: still out at the end", attack, seed)
+            .doesNotContain(o.liar()).hasSize(14);
       }
     }
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> LyingLandmarks.Attack.parse("sometimes")))

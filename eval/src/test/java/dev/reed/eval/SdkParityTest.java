@@ -139,7 +139,7 @@ class SdkParityTest {
 
   private static Run discover(RttMatrix m, SeedRun.Output o, int client, DiscoveryModel model)
       throws Exception {
-    MatrixCoordinator.Session world = o.coordinator().session(client, client + 7919L * o.seed());
+    SimulatedCoordinator.Session world = o.coordinator().session(client, client + 7919L * o.seed());
     String name = "parity-" + client;
     Server server = InProcessServerBuilder.forName(name).directExecutor()
         .addService(new WorldService(world, dims(o), o)).build().start();
@@ -193,11 +193,11 @@ class SdkParityTest {
 
   /** The evaluator's simulated coordinator behind the real gRPC API. */
   private static final class WorldService extends ReedServiceGrpc.ReedServiceImplBase {
-    private final MatrixCoordinator.Session world;
+    private final SimulatedCoordinator.Session world;
     private final int dims;
     private final SeedRun.Output seed;
 
-    WorldService(MatrixCoordinator.Session world, int dims, SeedRun.Output seed) {
+    WorldService(SimulatedCoordinator.Session world, int dims, SeedRun.Output seed) {
       this.world = world;
       this.dims = dims;
       this.seed = seed;
@@ -276,7 +276,7 @@ class SdkParityTest {
       }
       Place at = req.hasLocation() && !req.getIgnoreLocation()
           ? Place.of(req.getLocation().getLatitudeDeg(), req.getLocation().getLongitudeDeg()) : null;
-      MatrixCoordinator.Session.Page page = world.page(coordinate(req.getClient()), req.getPageToken(), at);
+      SimulatedCoordinator.Session.Page page = world.page(coordinate(req.getClient()), req.getPageToken(), at);
       GetOrderedServersResponse.Builder b = GetOrderedServersResponse.newBuilder().setNextPageToken(page.nextCursor());
       for (RankedCandidate c : page.servers()) {
         RankedServer.Builder r = RankedServer.newBuilder().setEndpoint(Endpoints.of(address(Integer.parseInt(c.key()))))

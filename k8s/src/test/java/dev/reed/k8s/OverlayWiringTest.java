@@ -300,6 +300,27 @@ class OverlayWiringTest {
     }
   }
 
+  /**
+   * The anonymous limit and the location prior count a client by its address: a client behind an
+   * Ingress is known only through X-Forwarded-For from a trusted proxy, one behind a LoadBalancer
+   * Service only when the Service keeps source addresses.
+   */
+  @ParameterizedTest
+  @MethodSource("dev.reed.k8s.Kustomize#rendered")
+  void publicEntrancesKeepTheClientsAddresses(String root) throws Exception {
+    ManifestSet set = render(root);
+    Workload coordinator = coordinator(set);
+    if (!set.ofKind("Ingress").isEmpty()) {
+      assertThat(coordinator.env(set)).as("%s: an Ingress in front, so the coordinator trusts its X-Forwarded-For", root)
+          .hasEntrySatisfying("REED_COORDINATOR_TRUSTED_PROXIES", v -> assertThat(v).isNotBlank());
+    }
+    for (Manifest service : set.ofKind("Service")) {
+      if (!"LoadBalancer".equals(service.at("spec.type")) || !coordinator.selectedBy(service.map("spec.selector"))) continue;
+      assertThat(service.at("spec.externalTrafficPolicy")).as("%s: %s keeps source addresses", root, service.id())
+          .isEqualTo("Local");
+    }
+  }
+
   @Test
   void prodServesWebPagesOverTlsThroughAnIngress() throws Exception {
     ManifestSet set = render("overlays/prod");

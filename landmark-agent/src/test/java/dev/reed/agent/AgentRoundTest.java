@@ -155,6 +155,7 @@ class AgentRoundTest {
       assertThat(src.getServerInfo().getPlayers()).isEqualTo(4);
       assertThat(src.getChallengeRttUs()).as("the A2S servers require the challenge").isPositive();
 
+
       List<MeshSample> mesh = new ArrayList<>();
       for (TopicDump.Rec r : TopicDump.read(KAFKA.broker().bootstrapServers(), Topic.MESH_SAMPLES.name())) {
         mesh.add(MeshSample.parseFrom(r.value()));
@@ -207,6 +208,23 @@ class AgentRoundTest {
       // counters agree with what was published
       double sent = a.meterRegistry().get("reed.agent.probes.sent").functionCounter().count();
       assertThat(sent).isGreaterThanOrEqualTo(4 + 4);
+
+      // reply forensics over LandmarkAgent.CHALLENGE_CHECK_EVERY rounds: each A2S target gets one
+      // forged challenge and refuses it; no honest server (the real OpenArena ones included) gives a
+      // tell; every answer carries its digest
+      List<RttSample> more = new ArrayList<>(samples.values());
+      for (int i = 1; i < LandmarkAgent.CHALLENGE_CHECK_EVERY; i++) more.addAll(samplesOf("lm-a", a.runRound().round()).values());
+      assertThat(more).hasSize(4 * LandmarkAgent.CHALLENGE_CHECK_EVERY)
+          .allMatch(s -> s.getStaleChallengeReplies() == 0)
+          .noneMatch(s -> s.getChallengeCheck() == dev.reed.proto.v1.ChallengeCheck.CHALLENGE_CHECK_ACCEPTED)
+          .filteredOn(s -> s.getStatus() == ProbeStatus.PROBE_STATUS_OK).allMatch(s -> s.getReplyDigest() != 0);
+      for (GameQueryResponder server : a2s) {
+        assertThat(more).filteredOn(s -> s.getTarget().equals(Endpoints.of(server.localAddress()))
+            && s.getChallengeCheck() == dev.reed.proto.v1.ChallengeCheck.CHALLENGE_CHECK_REFUSED).hasSize(1);
+      }
+      assertThat(more).filteredOn(s -> s.getProtocol() == dev.reed.proto.v1.GameProtocol.GAME_PROTOCOL_QUAKE3)
+          .allMatch(s -> s.getChallengeCheck() == dev.reed.proto.v1.ChallengeCheck.CHALLENGE_CHECK_UNSPECIFIED);
+      assertThat(a.meterRegistry().find("reed.agent.reply.tells").counter()).isNull();
     }
   }
 

@@ -2,6 +2,7 @@ package dev.reed.probe;
 
 import dev.reed.probe.packet.MalformedPacketException;
 import dev.reed.probe.packet.UnsupportedPacketException;
+import dev.reed.proto.v1.ChallengeCheck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Inet6Address;
@@ -120,18 +121,30 @@ public final class ProbeEngine implements Prober {
   private static final class Probe {
     final ProbeTarget target;
     final boolean paced;
+    final boolean forgeChallenge;
     final CompletableFuture<ProbeResult> future = new CompletableFuture<>();
     QueryExchange exchange;
     volatile long sendNanos;
     Instant sendTime;
     long challengeRttNanos;
     int exchanges;
+    /** Well-formed replies from the target that echoed a challenge this probe never sent. */
+    int staleChallenges;
     String malformedDetail;
     boolean done;
 
-    Probe(ProbeTarget target, boolean paced) {
+    Probe(ProbeTarget target, boolean paced, boolean forgeChallenge) {
       this.target = target;
       this.paced = paced;
+      this.forgeChallenge = forgeChallenge;
+    }
+
+    ReplyForensics forensics(long digest) {
+      return staleChallenges == 0 && digest == 0 && (exchange == null
+          || exchange.challengeCheck() == ChallengeCheck.CHALLENGE_CHECK_UNSPECIFIED)
+          ? ReplyForensics.NONE
+          : new ReplyForensics(staleChallenges, exchange == null
+              ? ChallengeCheck.CHALLENGE_CHECK_UNSPECIFIED : exchange.challengeCheck(), digest);
     }
   }
 
@@ -190,7 +203,15 @@ public final class ProbeEngine implements Prober {
   @Override
   public CompletableFuture<ProbeResult> probe(ProbeTarget target) {
     Objects.requireNonNull(target, "target");
-    Probe p = new Probe(target, true);
+    Probe p = new Probe(target, true, false);
+    submit(List.of(p));
+    return p.future;
+  }
+
+  @Override
+  public CompletableFuture<ProbeResult> probeForgingChallenge(ProbeTarget target) {
+    Objects.requireNonNull(target, "target");
+    Probe p = new Probe(target, true, true);
     submit(List.of(p));
     return p.future;
   }
@@ -203,7 +224,7 @@ public final class ProbeEngine implements Prober {
     }
     List<Probe> probes = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      probes.add(new Probe(target, false));
+      probes.add(new Probe(target, false, false));
     }
     submit(probes);
     CompletableFuture<?>[] all = probes.stream().map(p -> p.future).toArray(CompletableFuture[]::new);
@@ -299,7 +320,7 @@ public final class ProbeEngine implements Prober {
         lane.queued = false;
         p = lane.waiting.poll();
         lane.inFlight = p;
-        p.exchange = QueryExchange.forTarget(p.target, rng);
+        p.exchange = QueryExchange.forTarget(p.target, rng, p.forgeChallenge);
         request = p.exchange.firstRequest();
         registerSendLocked(p, lane);
       } finally {
@@ -474,13 +495,17 @@ public final class ProbeEngine implements Prober {
     }
     switch (step) {
       case QueryExchange.Done d ->
-          finishLocked(p, ProbeResult.ok(p.target, rtt, p.challengeRttNanos, p.sendTime, d.info()), replies);
+          finishLocked(p, ProbeResult.ok(p.target, rtt, p.challengeRttNanos, p.sendTime, d.info(), p.forensics(d.digest())),
+              replies);
       case QueryExchange.Resend r -> {
         p.challengeRttNanos = rtt;
         registerSendLocked(p, lane);
         resends.add(new Resend(p, r.request()));
       }
-      case QueryExchange.Foreign f -> unexpected.increment();
+      case QueryExchange.Foreign f -> {
+        unexpected.increment();
+        p.staleChallenges++;
+      }
       case QueryExchange.Pending pending -> { }
     }
   }
@@ -496,7 +521,7 @@ public final class ProbeEngine implements Prober {
         finishLocked(p, ProbeResult.error(p.target, p.challengeRttNanos, p.sendTime,
             "no valid reply, malformed: " + p.malformedDetail), errors);
       } else {
-        finishLocked(p, ProbeResult.timeout(p.target, p.challengeRttNanos, p.sendTime), timeouts);
+        finishLocked(p, ProbeResult.timeout(p.target, p.challengeRttNanos, p.sendTime, p.forensics(0)), timeouts);
       }
     }
   }

@@ -53,7 +53,7 @@ final class Demo implements AutoCloseable {
    * Starts everything, measures until the coordinates converge, runs the discoveries and returns
    * the figures. Everything stays running until {@link #close()}.
    */
-  DemoReport run() throws IOException, InterruptedException {
+  DemoResult run() throws IOException, InterruptedException {
     return run(() -> {});
   }
 
@@ -62,7 +62,7 @@ final class Demo implements AutoCloseable {
    * done (it must not take CPU from their probes), while the clients mostly wait on theirs: e.g.
    * warming up what comes after the table.
    */
-  DemoReport run(Runnable beside) throws IOException, InterruptedException {
+  DemoResult run(Runnable beside) throws IOException, InterruptedException {
     long t0 = progress.now();
     List<RoundFigures> measured = new ArrayList<>();
     boolean converged = measure(measured);
@@ -75,7 +75,7 @@ final class Demo implements AutoCloseable {
       env.announcePage();
       methods = discoveries.run(traditional);
     }
-    return new DemoReport(env.world().description(), env.world().serverCount(), env.landmarks().size(), env.kafkaAddress(),
+    return new DemoResult(env.world().description(), env.world().serverCount(), env.landmarks().size(), env.kafkaAddress(),
         env.coordinatorAddress(), env.geo(), measured, converged, options.nClose(), methods, rounds.delayError(),
         progress.secondsSince(t0));
   }

@@ -143,7 +143,7 @@ public final class DemoCommand implements Callable<Integer> {
     Thread hook = Thread.ofPlatform().name("reed-demo-shutdown").unstarted(demo::close);
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      DemoReport report = demo.run(RttPlots::warmUp);
+      DemoResult report = demo.run(RttPlots::warmUp);
       progress.plain("");
       ResultTable.lines(report).forEach(progress::plain);
       progress.plain("");
@@ -154,11 +154,11 @@ public final class DemoCommand implements Callable<Integer> {
       }
       progress.line("plots: %s (%.1f s)", String.join(", ", plots.stream().map(Path::toString).toList()), progress.secondsSince(tp));
       if (options.json() != null) {
-        JsonReport.write(report, options.json());
+        JsonOutput.write(report, options.json());
         progress.line("figures written to %s", options.json());
       }
       if (options.markdown() != null) {
-        MarkdownReport.write(report, options.markdown());
+        MarkdownOutput.write(report, options.markdown());
         progress.line("table written to %s", options.markdown());
       }
       progress.line("demo finished in %.1f s", progress.elapsed());

@@ -3,7 +3,7 @@ package dev.reed.cli.demo;
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.Stats;
 import dev.reed.coordinator.Coordinator;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ServerCoordinate;

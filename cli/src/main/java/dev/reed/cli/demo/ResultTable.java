@@ -15,7 +15,7 @@ import java.util.Locale;
 final class ResultTable {
   private ResultTable() {}
 
-  static List<String> lines(DemoReport report) {
+  static List<String> lines(DemoResult report) {
     List<String> out = new ArrayList<>();
     boolean anyRescaled = report.methods().stream().anyMatch(MethodFigures::rescaled);
     out.add(String.format(Locale.ROOT, "REED vs traditional discovery, %d servers, %d landmarks, N_close = %d", report.servers(),

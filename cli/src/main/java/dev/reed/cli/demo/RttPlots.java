@@ -50,7 +50,7 @@ final class RttPlots {
    * Writes the plots into {@code dir}, one thread per client (encoding a PNG of thousands of points
    * takes a second or more of CPU each), and returns their paths in the table's client order.
    */
-  static List<Path> write(DemoReport report, Path dir) throws IOException, InterruptedException {
+  static List<Path> write(DemoResult report, Path dir) throws IOException, InterruptedException {
     System.setProperty("java.awt.headless", "true");
     Files.createDirectories(dir);
     Map<String, List<MethodFigures>> byClient = new LinkedHashMap<>();
@@ -74,7 +74,7 @@ final class RttPlots {
     return files;
   }
 
-  private static Path plot(DemoReport report, List<MethodFigures> rows, Path dir) throws IOException {
+  private static Path plot(DemoResult report, List<MethodFigures> rows, Path dir) throws IOException {
     DemoWorld.Site c = rows.getFirst().client();
     XYChart chart = new XYChartBuilder().width(1000).height(560)
         .title(String.format(Locale.ROOT, "Probed RTT vs time, %s (%s, %s), %d servers, N_close = %d", c.id(), c.region(),

@@ -95,10 +95,10 @@ public final class ScaleCommand implements Callable<Integer> {
         targets, landmarks, roundSeconds, s.offeredRate(), replicas,
         servingReplicas == 0 ? "" : " and " + servingReplicas + " serving replica(s)");
     ScaleResult r = new ScaleRun(s, System.out).run();
-    Path md = ScaleReport.write(r, "./reed " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+    Path md = ScaleOutput.write(r, "./reed " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
     System.out.println("report: " + md.toAbsolutePath());
-    System.out.println(ScaleReport.TSV_HEADER);
-    System.out.println(ScaleReport.tsv(r));
+    System.out.println(ScaleOutput.TSV_HEADER);
+    System.out.println(ScaleOutput.tsv(r));
     return 0;
   }
 }

@@ -9,15 +9,18 @@ import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
@@ -54,8 +57,40 @@ final class ScaleRun {
     out.flush();
   }
 
+  /**
+   * Deletes what an earlier run left in the output directory: its broker's data, the replicas'
+   * index checkpoints and logs, the leader lock. Left in place, a run measured a restart instead of
+   * a first round: replicas served the old checkpoint, the broker kept the old samples, and the
+   * consumer group replayed the last minutes of them (counted twice, round 1 several times slower).
+   * Only the names this harness writes are deleted, so {@code --out} may point at a shared directory.
+   *
+   * @return whether there was anything to delete
+   */
+  static boolean clearPreviousRun(Path out) throws IOException {
+    Path kafka = out.resolve("kafka");
+    boolean any = Files.exists(kafka);
+    if (any) {
+      try (Stream<Path> tree = Files.walk(kafka)) {
+        for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+      }
+    }
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(out,
+        "{replica-*,serving-*,query-load*,leader.lock}")) {
+      for (Path p : files) {
+        if (Files.isRegularFile(p)) {
+          Files.delete(p);
+          any = true;
+        }
+      }
+    }
+    return any;
+  }
+
   ScaleResult run() throws Exception {
     Files.createDirectories(s.out());
+    if (clearPreviousRun(s.out())) {
+      progress("cleared the previous run's broker data, index checkpoints and logs in %s", s.out());
+    }
     EmbeddedKafka broker = null;
     List<ReplicaProcess> replicas = new ArrayList<>();
     List<ReplicaProcess> serving = new ArrayList<>();

@@ -28,7 +28,7 @@ class DemoServeBrowseTest {
     DemoOptions options = new DemoOptions(600, 6, "synthetic", 4, true, 1, 1.0, 0, 500, 2, 0.05, 40, 10, 140, 140,
         dir, null, null, false, Duration.ofSeconds(60), false, false, null, false, false);
     try (Demo demo = new Demo(options, new Progress(new PrintWriter(new StringWriter()), System::nanoTime))) {
-      DemoReport report = demo.run();
+      DemoResult report = demo.run();
       // --no-geo: no location database for the coordinator; the geo distance rows need only the world's locations
       assertThat(report.geo()).isEqualTo("off (--no-geo)");
       assertThat(report.methods()).extracting(MethodFigures::method).contains("geo-first", "geo-intelligent");

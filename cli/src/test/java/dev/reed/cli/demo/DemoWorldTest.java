@@ -130,11 +130,11 @@ class DemoWorldTest {
 
   @Test
   void jsonNumbersAreValid() {
-    assertThat(JsonReport.num(Double.NaN)).isEqualTo("null");
-    assertThat(JsonReport.num(Double.POSITIVE_INFINITY)).isEqualTo("null");
-    assertThat(JsonReport.num(100.0)).isEqualTo("100");
-    assertThat(JsonReport.num(0.25)).isEqualTo("0.25");
-    assertThat(JsonReport.num(-3.5)).isEqualTo("-3.5");
+    assertThat(JsonOutput.num(Double.NaN)).isEqualTo("null");
+    assertThat(JsonOutput.num(Double.POSITIVE_INFINITY)).isEqualTo("null");
+    assertThat(JsonOutput.num(100.0)).isEqualTo("100");
+    assertThat(JsonOutput.num(0.25)).isEqualTo("0.25");
+    assertThat(JsonOutput.num(-3.5)).isEqualTo("-3.5");
   }
 
   @Test
@@ -146,11 +146,11 @@ class DemoWorldTest {
         20.5, 20.0, 20.5, 19.0, 10, Double.NaN, null, "list_done", List.of());
     MethodFigures geo = new MethodFigures(site, "127.0.0.1", "geo-first", 12, 0, 0, 10, 0.1, false, 0.1, 140, 24.0, 23.0,
         20.5, 19.0, 4, Double.NaN, null, "stop_rule", List.<double[]>of(new double[] {0, 24.0, Double.NaN, 23.5}));
-    DemoReport report = new DemoReport("w \"x\"", 200, 5, "127.0.0.1:9092", "127.0.0.1:50051", "off (--no-geo)",
+    DemoResult report = new DemoResult("w \"x\"", 200, 5, "127.0.0.1:9092", "127.0.0.1:50051", "off (--no-geo)",
         List.of(new RoundFigures(1, 1, 200, 990, 10, 1.5, 200, 0.1, 0.2, Double.NaN,
             DelayError.of(new double[] {0.25, 0.5}), 2.0)), true, 10,
         List.of(reed, geo, traditional), DelayError.of(new double[] {0.25, 0.5, 1.5}), 12.0);
-    JsonObject root = JsonParser.parseString(JsonReport.render(report)).getAsJsonObject();
+    JsonObject root = JsonParser.parseString(JsonOutput.render(report)).getAsJsonObject();
     assertThat(root.get("world").getAsString()).isEqualTo("w \"x\"");
     assertThat(root.getAsJsonObject("delay_error").get("probes").getAsInt()).isEqualTo(3);
     assertThat(root.getAsJsonObject("delay_error").get("max_ms").getAsDouble()).isEqualTo(1.5);
@@ -184,7 +184,7 @@ class DemoWorldTest {
     assertThat(table).anyMatch(l -> l.contains("geo distance first") && l.contains("   12 "));
     assertThat(table).anyMatch(l -> l.startsWith("target (locations)") && l.contains(">= 8/10"));
     assertThat(table).anyMatch(l -> l.contains("+0.8 ms") && l.contains("9/10") && l.endsWith(" met"));
-    String md = MarkdownReport.render(report);
+    String md = MarkdownOutput.render(report);
     assertThat(md).contains("| c\"1 | Amster dam | geo distance first | 12 | 0 | 0.10 s | 24.0 ms | +3.5 ms | 4/10 | stop_rule |")
         .contains("| c\"1 | Amster dam | +0.8 ms | 9/10 | 20 | yes |").contains("at least 8/10 nearest")
         .contains("over 3 landmark probes: p50 0.500 ms, p99 1.480 ms, max 1.5 ms");

@@ -42,8 +42,8 @@ class ScaleRunTest {
     } finally {
       System.out.print(progress.toString(StandardCharsets.UTF_8));
     }
-    Path md = ScaleReport.write(r, "ScaleRunTest");
-    System.out.println(ScaleReport.TSV_HEADER + "\n" + ScaleReport.tsv(r));
+    Path md = ScaleOutput.write(r, "ScaleRunTest");
+    System.out.println(ScaleOutput.TSV_HEADER + "\n" + ScaleOutput.tsv(r));
 
     assertThat(r.published()).isEqualTo(2L * 20_000 * 15);
     assertThat(r.counted()).as("samples counted by the replicas together").isEqualTo(r.published());

@@ -30,22 +30,32 @@ import java.util.Map;
  *     (default 2: one noisy landmark path alone never flags)
  * @param lightToleranceMs slack on the light-in-fibre floor (default 5 ms, as
  *     {@link dev.reed.coordinates.geo.LightBound}: 500 km of location error)
+ * @param minReplyTells samples in the landmarks' windows whose reply a real server would not send
+ *     (a stale echoed challenge, an A2S info answered to a forged challenge) before a server is
+ *     flagged PROXY on them (default 2: a single late reply to an earlier probe, the one honest cause
+ *     of a stale echo, never flags)
  */
 public record IntegrityConfig(double absoluteToleranceMs, double relativeTolerance, double nearShare,
-    int minViolatingPairs, double lightToleranceMs) {
+    int minViolatingPairs, double lightToleranceMs, int minReplyTells) {
 
   public IntegrityConfig {
     if (!(absoluteToleranceMs >= 0) || !(relativeTolerance >= 0 && relativeTolerance < 1)
         || !(nearShare > 0 && nearShare <= 1) || minViolatingPairs < 1 || !(lightToleranceMs >= 0)
-        || Double.isInfinite(absoluteToleranceMs) || Double.isInfinite(lightToleranceMs)) {
+        || Double.isInfinite(absoluteToleranceMs) || Double.isInfinite(lightToleranceMs) || minReplyTells < 1) {
       throw new IllegalArgumentException("need finite absoluteToleranceMs >= 0, 0 <= relativeTolerance < 1, "
-          + "0 < nearShare <= 1, minViolatingPairs >= 1, finite lightToleranceMs >= 0; got " + this);
+          + "0 < nearShare <= 1, minViolatingPairs >= 1, finite lightToleranceMs >= 0, minReplyTells >= 1; got " + this);
     }
+  }
+
+  /** The settings of the RTT check alone, with the default {@code minReplyTells}. */
+  public IntegrityConfig(double absoluteToleranceMs, double relativeTolerance, double nearShare, int minViolatingPairs,
+      double lightToleranceMs) {
+    this(absoluteToleranceMs, relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs, 2);
   }
 
   /** The documented defaults. */
   public static IntegrityConfig defaults() {
-    return new IntegrityConfig(10, 0.5, 0.35, 2, 5);
+    return new IntegrityConfig(10, 0.5, 0.35, 2, 5, 2);
   }
 
   /**
@@ -66,7 +76,7 @@ public record IntegrityConfig(double absoluteToleranceMs, double relativeToleran
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "abs=%.1fms rel=%.2f near=%.2f minPairs=%d light=%.1fms", absoluteToleranceMs,
-        relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs);
+    return String.format(Locale.ROOT, "abs=%.1fms rel=%.2f near=%.2f minPairs=%d light=%.1fms minTells=%d",
+        absoluteToleranceMs, relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs, minReplyTells);
   }
 }

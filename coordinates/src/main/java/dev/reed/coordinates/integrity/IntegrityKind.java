@@ -13,5 +13,16 @@ public enum IntegrityKind {
    * Physically impossible RTTs without that pattern: sums below the landmark mesh while far from
    * the landmarks involved, or RTTs below the light-in-fibre floor to the server's own location.
    */
-  INCONSISTENT
+  INCONSISTENT,
+  /**
+   * The {@link #ANYCAST_OR_PROXY} pattern, and the landmarks near the server got different replies:
+   * several instances answer.
+   */
+  ANYCAST,
+  /**
+   * A box answers for the game: replies a real server would not send (a stale echoed challenge, an
+   * A2S info answered to a forged challenge), or the {@link #ANYCAST_OR_PROXY} pattern with the
+   * landmarks near the server getting one identical reply (one cached reply served from several places).
+   */
+  PROXY
 }

@@ -27,8 +27,17 @@ import java.util.function.ToDoubleFunction;
  * published quarantine set decides as the old one would have. Not thread-safe: one round at a time.
  */
 public final class LandmarkQuarantine {
-  /** A landmark's state change this round, with the evidence that caused it. */
-  public record Change(String landmarkId, boolean quarantined, String reason, LandmarkEvidence evidence) {}
+  /**
+   * A landmark's state change this round, with the evidence that caused it.
+   *
+   * @param minimaHonest quarantined with window minima that fit the others' geometry (its mesh,
+   *     server and bias residuals within the peers' spread, floors aside): its lie is in its newer
+   *     samples (a step, a wide window),
+   *     and its minima at this round are the honest baseline {@link QuarantineBaselines} holds;
+   *     false for readmissions
+   */
+  public record Change(String landmarkId, boolean quarantined, String reason, LandmarkEvidence evidence,
+      boolean minimaHonest) {}
 
   /** One round's outcome: who is quarantined now, and what changed. */
   public record Decision(Set<String> quarantined, List<Change> changes, Map<String, String> outliers) {}
@@ -61,10 +70,12 @@ public final class LandmarkQuarantine {
     quarantined.retainAll(byId.keySet()); // a landmark that left the mesh is no longer anyone's concern
     Map<String, String> outliers = new TreeMap<>();
     Map<String, Double> severity = new HashMap<>();
+    Set<String> minimaHonest = new TreeSet<>();
     for (String id : byId.keySet()) {
       StringBuilder why = new StringBuilder();
       double worst = 0;
       boolean known = false;
+      boolean minimaFit = true;
       for (Signal sig : Signal.values()) {
         double v = sig.value.applyAsDouble(byId.get(id));
         if (Double.isNaN(v) || Double.isInfinite(sig.floor(config))) continue; // unknown, or this signal switched off
@@ -75,8 +86,11 @@ public final class LandmarkQuarantine {
         double median = Stats.median(others);
         double[] dev = new double[others.length];
         for (int i = 0; i < others.length; i++) dev[i] = Math.abs(others[i] - median);
-        double width = Math.max(config.madFactor() * MAD_TO_SIGMA * Stats.median(dev), sig.floor(config));
+        double spreadWidth = config.madFactor() * MAD_TO_SIGMA * Stats.median(dev);
+        double width = Math.max(spreadWidth, sig.floor(config));
         double excess = (v - median) / width;
+        // the floors keep honest landmarks in; whether the minima fit is judged by the peers' spread alone
+        if (sig.fromMinima && v > median + spreadWidth) minimaFit = false;
         if (excess > 1) {
           if (!why.isEmpty()) why.append("; ");
           why.append(String.format(Locale.ROOT, "%s %.3f > limit %.3f (others' median %.3f)", sig.label, v,
@@ -86,6 +100,7 @@ public final class LandmarkQuarantine {
       }
       if (!known) continue;
       if (worst > 0) {
+        if (minimaFit) minimaHonest.add(id);
         outliers.put(id, why.toString());
         severity.put(id, worst);
         bad.merge(id, 1, Integer::sum);
@@ -99,7 +114,7 @@ public final class LandmarkQuarantine {
     for (String id : List.copyOf(quarantined)) {
       if (good.getOrDefault(id, 0) >= config.readmitAfter()) {
         quarantined.remove(id);
-        changes.add(new Change(id, false, "consistent for " + good.get(id) + " rounds", byId.get(id)));
+        changes.add(new Change(id, false, "consistent for " + good.get(id) + " rounds", byId.get(id), false));
       }
     }
     int cap = Math.min((int) Math.floor(config.maxQuarantinedFraction() * byId.size()), byId.size() - minRemaining);
@@ -113,26 +128,30 @@ public final class LandmarkQuarantine {
       // liar, it is clean (LyingLandmarkTest: random RTTs made an honest Asian landmark an outlier as well)
       String id = due.getFirst();
       quarantined.add(id);
-      changes.add(new Change(id, true, "outlier for " + bad.get(id) + " rounds: " + outliers.get(id), byId.get(id)));
+      changes.add(new Change(id, true, "outlier for " + bad.get(id) + " rounds: " + outliers.get(id), byId.get(id),
+          minimaHonest.contains(id)));
       for (String other : byId.keySet()) if (!quarantined.contains(other)) bad.put(other, 0);
     }
     return new Decision(Set.copyOf(quarantined), List.copyOf(changes), outliers);
   }
 
   private enum Signal {
-    MESH("mesh error", LandmarkEvidence::meshError),
-    SERVER("server error", LandmarkEvidence::serverError),
-    SPREAD("window spread", LandmarkEvidence::spread),
-    STEP("step (ms)", LandmarkEvidence::step),
-    RELATIVE_STEP("relative step", LandmarkEvidence::relativeStep),
-    BIAS("bias (ms)", LandmarkEvidence::bias);
+    MESH("mesh error", LandmarkEvidence::meshError, true),
+    SERVER("server error", LandmarkEvidence::serverError, true),
+    SPREAD("window spread", LandmarkEvidence::spread, false),
+    STEP("step (ms)", LandmarkEvidence::step, false),
+    RELATIVE_STEP("relative step", LandmarkEvidence::relativeStep, false),
+    BIAS("bias (ms)", LandmarkEvidence::bias, true);
 
     final String label;
     final ToDoubleFunction<LandmarkEvidence> value;
+    /** Taken from the window minima: an outlier here means the minima themselves lie. */
+    final boolean fromMinima;
 
-    Signal(String label, ToDoubleFunction<LandmarkEvidence> value) {
+    Signal(String label, ToDoubleFunction<LandmarkEvidence> value, boolean fromMinima) {
       this.label = label;
       this.value = value;
+      this.fromMinima = fromMinima;
     }
 
     double floor(QuarantineConfig c) {

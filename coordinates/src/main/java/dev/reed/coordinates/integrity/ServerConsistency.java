@@ -13,6 +13,13 @@ import java.util.Locale;
  * anycast/proxy pattern (near both ends of a long path: the answer comes from near each landmark);
  * violations without it are {@link IntegrityKind#INCONSISTENT}, as are {@code minViolatingPairs}
  * landmarks below the light-in-fibre floor to the server's own known location.
+ *
+ * <p>The replies ({@link ReplyEvidence}) name what answers: in the pattern's pairs, landmarks that got
+ * byte-identical replies more often than different ones see one cached reply served from several
+ * places ({@link IntegrityKind#PROXY}), different ones more often several instances
+ * ({@link IntegrityKind#ANYCAST}); digests never flag a server on their own. {@code minReplyTells}
+ * replies a real server would not send flag it {@link IntegrityKind#PROXY} whatever its RTTs: a proxy
+ * beside its game, or one in front of it seen from one place, is consistent with one host.
  */
 public final class ServerConsistency {
   private final IntegrityConfig config;
@@ -61,6 +68,16 @@ public final class ServerConsistency {
    * @param landmarkPlaces each landmark's location (null array or null entries = unknown)
    */
   public IntegrityVerdict check(MeshBounds bounds, double[] rttMs, Place server, Place[] landmarkPlaces) {
+    return check(bounds, rttMs, server, landmarkPlaces, ReplyEvidence.NONE);
+  }
+
+  /**
+   * The same, with what the landmarks' replies say.
+   *
+   * @param replies tells and digests (digests in the mesh's landmark order)
+   */
+  public IntegrityVerdict check(MeshBounds bounds, double[] rttMs, Place server, Place[] landmarkPlaces,
+      ReplyEvidence replies) {
     int l = bounds.landmarks();
     if (rttMs.length != l) {
       throw new IllegalArgumentException("rttMs has " + rttMs.length + " values for " + l + " landmarks");
@@ -71,6 +88,8 @@ public final class ServerConsistency {
     double worst = 0;
     int worstA = -1;
     int worstB = -1;
+    int same = 0;
+    int different = 0;
     for (int a = 0; a < l; a++) {
       double da = rttMs[a];
       if (!(da >= 0)) continue;
@@ -85,7 +104,15 @@ public final class ServerConsistency {
         violating++;
         double ref = bounds.reference(a, b);
         double shortfall = ref - sum;
-        if (da <= config.nearShare() * ref && db <= config.nearShare() * ref) pattern = true;
+        if (da <= config.nearShare() * ref && db <= config.nearShare() * ref) {
+          pattern = true;
+          long ga = replies.digest(a);
+          long gb = replies.digest(b);
+          if (ga != 0 && gb != 0) {
+            if (ga == gb) same++;
+            else different++;
+          }
+        }
         if (shortfall > worst) {
           worst = shortfall;
           worstA = a;
@@ -107,15 +134,32 @@ public final class ServerConsistency {
     } else {
       kind = IntegrityKind.OK;
     }
-    String evidence = "";
-    if (kind != IntegrityKind.OK) {
-      evidence = worstA < 0
-          ? String.format(Locale.ROOT, "%d landmarks below the light floor to its location", lightViolations)
-          : String.format(Locale.ROOT, "%d of %d landmark pairs violated; worst: landmarks %s and %s are %.1f ms"
-              + " apart, the server %.1f ms + %.1f ms from them", violating, checked, bounds.name(worstA), bounds.name(worstB),
-              bounds.reference(worstA, worstB), rttMs[worstA], rttMs[worstB])
-              + (lightViolations > 0 ? "; " + lightViolations + " below the light floor to its location" : "");
+    if (kind == IntegrityKind.ANYCAST_OR_PROXY && same != different) {
+      kind = same > different ? IntegrityKind.PROXY : IntegrityKind.ANYCAST;
     }
-    return new IntegrityVerdict(kind, checked, violating, worst, lightViolations, evidence);
+    boolean told = replies.tells() >= config.minReplyTells();
+    if (told) kind = IntegrityKind.PROXY;
+    StringBuilder evidence = new StringBuilder();
+    if (kind != IntegrityKind.OK) {
+      if (worstA >= 0) {
+        evidence.append(String.format(Locale.ROOT, "%d of %d landmark pairs violated; worst: landmarks %s and %s are %.1f ms"
+            + " apart, the server %.1f ms + %.1f ms from them", violating, checked, bounds.name(worstA),
+            bounds.name(worstB), bounds.reference(worstA, worstB), rttMs[worstA], rttMs[worstB]));
+        if (lightViolations > 0) evidence.append("; ").append(lightViolations).append(" below the light floor to its location");
+      } else if (lightViolations > 0) {
+        evidence.append(lightViolations).append(" landmarks below the light floor to its location");
+      }
+      if (same + different > 0) {
+        separate(evidence).append(String.format(Locale.ROOT, "landmarks near it got identical replies in %d of %d pairs",
+            same, same + different));
+      }
+      if (told) separate(evidence).append(replies.tells()).append(" replies a real server would not send");
+    }
+    return new IntegrityVerdict(kind, checked, violating, worst, lightViolations, evidence.toString(), replies.tells(),
+        same, different);
+  }
+
+  private static StringBuilder separate(StringBuilder b) {
+    return b.isEmpty() ? b : b.append("; ");
   }
 }

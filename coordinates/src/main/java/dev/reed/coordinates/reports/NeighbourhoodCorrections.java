@@ -30,7 +30,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Defences: one source (a group key: prefix, AS or API key) weighs at most
  * {@link ReportConfig#groupCap()} in a server's median however many reports it sends, and a full
  * server drops the oldest observation of the newcomer's own source, so a flood from one source counts
- * as one reporter and evicts nobody else's; a median needs a majority of the nearby weight to move;
+ * as one reporter and evicts nobody else's; a network (AS) has one vote per server however many
+ * places it reports from ({@link ReportConfig#networkPerServer()}), so reports that copy 200 real
+ * places from one AS cannot stand beside each place's real reporter as a second opinion; a median needs a majority of the nearby weight to move;
  * and no correction exceeds {@link ReportConfig#maxFactor()} either way. Reports the landmarks
  * contradict never get here ({@link ReportScreen}). Observations age out after
  * {@link ReportConfig#maxAgeMillis()}, and are forgotten when their server's coordinate moves
@@ -49,6 +51,12 @@ public final class NeighbourhoodCorrections {
   private record Observation(Coordinate reporter, double[] landmarkMs, double logRtt, double logPredicted,
       String[] groups, String network, long atMillis, Coordinate server) {}
 
+  /**
+   * A server's observations, oldest first, and each one's share of its network's vote on the server
+   * ({@link ReportConfig#networkPerServer()}): the group cap over the network's observations of it.
+   */
+  private record Held(Observation[] obs, double[] share) {}
+
   /** Reporters of one server farther apart than this (ms, coordinate space) are at different places. */
   static final double FAR_APART_MS = 10;
   /**
@@ -61,7 +69,7 @@ public final class NeighbourhoodCorrections {
 
   private final ReportConfig config;
   private final CorrectionBound bound;
-  private final Map<String, Observation[]> byServer = new ConcurrentHashMap<>();
+  private final Map<String, Held> byServer = new ConcurrentHashMap<>();
   /** Servers flagged as promoted ({@link #promoted}), kept current as observations come and go. */
   private final Set<String> promoted = ConcurrentHashMap.newKeySet();
   /** Landmark id to its position in the landmark vectors; only grows (a few dozen ids). */
@@ -85,7 +93,8 @@ public final class NeighbourhoodCorrections {
       double rtt = Math.max(0.1, e.getValue().rttMs());
       Observation o = new Observation(r.position(), landmarks, Math.log(rtt), Math.log(predicted), groups, network,
           r.atMillis(), server);
-      flag(e.getKey(), byServer.merge(e.getKey(), new Observation[] {o}, this::append));
+      Held held = byServer.compute(e.getKey(), (k, old) -> held(old == null ? new Observation[] {o} : append(old.obs(), o)));
+      flag(e.getKey(), held.obs());
       added++;
     }
     return added;
@@ -161,14 +170,36 @@ public final class NeighbourhoodCorrections {
   }
 
   /**
+   * A server's observations with their shares of their networks' votes: 1 each with {@link
+   * ReportConfig#networkPerServer()} off, else the group cap over the count of the network's
+   * observations, so that however many places one AS reports a server from, its weight near any
+   * client sums to at most one reporter's. A reader of the code copying 200 real places from one AS
+   * would otherwise be a second opinion beside each place's real reporter; the cost is that a large
+   * ISP's honest reporters at many places are one vote per server too.
+   */
+  private Held held(Observation[] obs) {
+    double[] share = new double[obs.length];
+    Arrays.fill(share, 1.0);
+    if (config.networkPerServer() == 1) {
+      Map<String, Integer> count = new HashMap<>();
+      for (Observation o : obs) {
+        count.merge(o.network(), 1, Integer::sum);
+      }
+      for (int i = 0; i < obs.length; i++) {
+        share[i] = Math.min(1.0, config.groupCap() / count.get(obs[i].network()));
+      }
+    }
+    return new Held(obs, share);
+  }
+
+  /**
    * Adds an observation; a full server first drops the oldest observation that shares a source
    * (a group key) with the new one, the oldest of all when none does. Dropping the oldest of all
    * would let one source flush every honest observation with a flood and own the median (its
    * weight is capped, but "no correction" alone cannot outvote it); this way a flood only
    * replaces its own observations.
    */
-  private Observation[] append(Observation[] old, Observation[] one) {
-    Observation add = one[0];
+  private Observation[] append(Observation[] old, Observation add) {
     if (old.length < config.perServer()) {
       Observation[] out = Arrays.copyOf(old, old.length + 1);
       out[old.length] = add;
@@ -254,10 +285,11 @@ public final class NeighbourhoodCorrections {
      * @param serverNow the server's current coordinate (observations made before it moved are ignored)
      */
     public double factor(String server, Coordinate serverNow) {
-      Observation[] obs = byServer.get(server);
-      if (obs == null || client == null) {
+      Held held = byServer.get(server);
+      if (held == null || client == null) {
         return 1.0;
       }
+      Observation[] obs = held.obs();
       int n = obs.length;
       if (w.length < n + 1) {
         w = new double[n + 1];
@@ -269,7 +301,8 @@ public final class NeighbourhoodCorrections {
       double logOwn = Math.log(Math.max(1.0, client.distanceTo(serverNow == null ? obs[0].server() : serverNow)));
       double a = config.transfer();
       int m = 0;
-      for (Observation o : obs) {
+      for (int i = 0; i < n; i++) {
+        Observation o = obs[i];
         if (nowMillis - o.atMillis() > config.maxAgeMillis() || moved(o, serverNow)) {
           continue;
         }
@@ -278,6 +311,7 @@ public final class NeighbourhoodCorrections {
         if (k < 1e-4) {
           continue;
         }
+        k *= held.share()[i];
         for (String g : o.groups()) {
           groupWeight.merge(g, k, Double::sum);
         }
@@ -366,7 +400,8 @@ public final class NeighbourhoodCorrections {
   public int forget(long nowMillis) {
     int[] removed = {0};
     for (String key : List.copyOf(byServer.keySet())) {
-      byServer.computeIfPresent(key, (k, obs) -> {
+      byServer.computeIfPresent(key, (k, held) -> {
+        Observation[] obs = held.obs();
         List<Observation> keep = new ArrayList<>(obs.length);
         for (Observation o : obs) {
           if (nowMillis - o.atMillis() <= config.maxAgeMillis()) {
@@ -376,7 +411,7 @@ public final class NeighbourhoodCorrections {
         removed[0] += obs.length - keep.size();
         Observation[] left = keep.isEmpty() ? null : keep.toArray(new Observation[0]);
         flag(k, left);
-        return left;
+        return left == null ? null : held(left);
       });
     }
     return removed[0];
@@ -407,7 +442,7 @@ public final class NeighbourhoodCorrections {
 
   /** Observations held. */
   public int observations() {
-    return byServer.values().stream().mapToInt(a -> a.length).sum();
+    return byServer.values().stream().mapToInt(h -> h.obs().length).sum();
   }
 
   private boolean moved(Observation o, Coordinate serverNow) {

@@ -56,12 +56,15 @@ import java.util.Map;
  *     prediction by more than one network may move it (default 10: on planetlab490 3 flags 9 % of
  *     the servers on honest reports alone, 6 flags 3.6 %, 10 flags 0.2 %); its predictions are then
  *     not lowered
+ * @param networkPerServer 1 (default): a network (AS) has one vote per server however many places
+ *     it reports from, each observation weighing its share of the network's observations of the
+ *     server (200 copied places of one AS count as one reporter); 0: one vote per neighbourhood
  */
 public record ReportConfig(double kernelMs, double priorWeight, double groupCap, double maxFactor, int perServer,
     long maxAgeMillis, double movedMs, double triangleSlackMs, double triangleSlackFraction, double upperSlackFactor,
     double maxRejectedFraction, double transfer, int boundRank, int minLandmarks, double servedError,
     double disagreeUncertainties, double maxDisagreeingFraction, double correctionBaseMs, double correctionPerNetwork,
-    int promotedNetworks) {
+    int promotedNetworks, int networkPerServer) {
 
   public ReportConfig {
     positive("kernelMs", kernelMs);
@@ -74,15 +77,17 @@ public record ReportConfig(double kernelMs, double priorWeight, double groupCap,
           + "slacks >= 0, upperSlackFactor >= 1, 0 <= maxRejectedFraction <= 1, 0 <= transfer <= 1, boundRank >= 1");
     }
     if (minLandmarks < 0 || !(servedError >= 0) || !(disagreeUncertainties >= 0) || !(maxDisagreeingFraction >= 0
-        && maxDisagreeingFraction <= 1) || !(correctionBaseMs >= 0) || !(correctionPerNetwork >= 0) || promotedNetworks < 1) {
+        && maxDisagreeingFraction <= 1) || !(correctionBaseMs >= 0) || !(correctionPerNetwork >= 0) || promotedNetworks < 1
+        || networkPerServer < 0 || networkPerServer > 1) {
       throw new IllegalArgumentException("need minLandmarks >= 0, servedError >= 0, disagreeUncertainties >= 0, "
-          + "0 <= maxDisagreeingFraction <= 1, correctionBaseMs >= 0, correctionPerNetwork >= 0, promotedNetworks >= 1");
+          + "0 <= maxDisagreeingFraction <= 1, correctionBaseMs >= 0, correctionPerNetwork >= 0, promotedNetworks >= 1, "
+          + "networkPerServer 0 or 1");
     }
   }
 
   /** The documented defaults. */
   public static ReportConfig defaults() {
-    return new ReportConfig(1, 0.5, 1, 10, 64, 24L * 3600 * 1000, 10, 5, 0.2, 3, 0.4, 0, 3, 3, 0.15, 3, 0.5, 5, 0.1, 10);
+    return new ReportConfig(1, 0.5, 1, 10, 64, 24L * 3600 * 1000, 10, 5, 0.2, 3, 0.4, 0, 3, 3, 0.15, 3, 0.5, 5, 0.1, 10, 1);
   }
 
   /**

@@ -138,6 +138,32 @@ class NeighbourhoodCorrectionsTest {
   }
 
   @Test
+  void twoHundredPlacesOfOneNetworkCountAsOneReporter() {
+    for (String perServer : List.of("1", "0")) {
+      NeighbourhoodCorrections c = new NeighbourhoodCorrections(config.with(Map.of("networkPerServer", perServer)));
+      // a real reporter at the client's site: the server is 150 ms away where the coordinates say 100
+      c.add(report(CLIENT, 150, List.of("p:honest", "a:honest"), 0));
+      // one AS at 200 places (a /24 each), the client's the last, saying 80 ms
+      for (int i = 0; i < 200; i++) {
+        Coordinate place = i == 199 ? CLIENT : new Coordinate(new double[] {0, 10 + i}, 0);
+        Map<String, Double> landmarks = i == 199 ? LANDMARKS : Map.of("a", 40.0 + i, "b", 50.0 + i, "c", 60.0 + i);
+        ClientReport r = new ClientReport(place, null, landmarks, Map.of("s", 80.0), Set.of(),
+            List.of("p:attack-" + i, "a:attack"), 1 + i);
+        c.add(new ReportScreen.Screened(r, Map.of("s", new ReportScreen.Kept(new ReportedServer(SERVER, Map.of(), null), 80.0)),
+            Map.of(), 0, 0, 0));
+      }
+      if (perServer.equals("1")) {
+        // the AS's weight near the client is its share of its observations of the server: the real reporter wins
+        assertThat(factor(c)).isCloseTo(1.5, within(1e-9));
+      } else {
+        // one vote per neighbourhood: the AS is a second opinion beside the real reporter, and with the
+        // prior's "no correction" the median lands on the prior
+        assertThat(factor(c)).isEqualTo(1.0);
+      }
+    }
+  }
+
+  @Test
   void theCorrectionBoundIsValidated() {
     CorrectionBound b = new CorrectionBound(5, 0.1);
     assertThat(b.maxShiftMs(100, 0)).isEqualTo(5.0);

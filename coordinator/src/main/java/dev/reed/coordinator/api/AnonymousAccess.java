@@ -1,6 +1,6 @@
 package dev.reed.coordinator.api;
 
-import dev.reed.coordinator.geo.ClientAddress;
+import dev.reed.coordinator.location.ClientAddress;
 import dev.reed.runtime.LoggedAddresses;
 import dev.reed.runtime.PrefixBuckets;
 import java.net.InetAddress;

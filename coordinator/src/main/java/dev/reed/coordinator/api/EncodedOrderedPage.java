@@ -1,7 +1,7 @@
 package dev.reed.coordinator.api;
 
 import com.google.protobuf.CodedOutputStream;
-import dev.reed.coordinator.index.RankedTemplate;
+import dev.reed.coordinator.index.read.RankedTemplate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

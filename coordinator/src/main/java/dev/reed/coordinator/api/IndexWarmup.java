@@ -1,7 +1,7 @@
 package dev.reed.coordinator.api;
 
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import java.time.Clock;
 import java.time.Duration;

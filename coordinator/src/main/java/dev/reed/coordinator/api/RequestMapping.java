@@ -7,7 +7,7 @@ import dev.reed.coordinates.ranking.RankingFilter;
 import dev.reed.coordinates.ranking.SuspectRule;
 import dev.reed.proto.v1.SuspectServers;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.RankedServer;
 import dev.reed.proto.v1.ServerFilter;
@@ -88,7 +88,7 @@ final class RequestMapping {
   }
 
   static RankedServer ranked(ServingState state, String key, double predictedMs, boolean compact) {
-    dev.reed.coordinator.index.RankedTemplate template = state.ranked().get(key);
+    dev.reed.coordinator.index.read.RankedTemplate template = state.ranked().get(key);
     RankedServer.Builder b = template == null ? RankedServer.newBuilder().setEndpoint(dev.reed.proto.Endpoints.parse(key))
         : template.message(compact, state.landmarkIds()).toBuilder();
     return b.setPredictedRttUs(CoordinateCodec.toMicros(predictedMs)).build();

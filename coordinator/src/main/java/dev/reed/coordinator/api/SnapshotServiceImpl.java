@@ -1,7 +1,7 @@
 package dev.reed.coordinator.api;
 
 import com.google.protobuf.Timestamp;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ListLandmarksRequest;
 import dev.reed.proto.v1.ListLandmarksResponse;
@@ -29,14 +29,14 @@ public final class SnapshotServiceImpl extends SnapshotServiceGrpc.SnapshotServi
   static final int MAX_CHUNK = 10_000;
 
   private final Supplier<ServingState> state;
-  private final Supplier<dev.reed.coordinator.geo.GeoModel> geo;
+  private final Supplier<dev.reed.coordinator.location.GeoModel> geo;
 
   public SnapshotServiceImpl(Supplier<ServingState> state) {
-    this(state, () -> dev.reed.coordinator.geo.GeoModel.NONE);
+    this(state, () -> dev.reed.coordinator.location.GeoModel.NONE);
   }
 
   /** @param geo locations added to each server (placement, geo_excess_us) */
-  public SnapshotServiceImpl(Supplier<ServingState> state, Supplier<dev.reed.coordinator.geo.GeoModel> geo) {
+  public SnapshotServiceImpl(Supplier<ServingState> state, Supplier<dev.reed.coordinator.location.GeoModel> geo) {
     this.state = state;
     this.geo = geo;
   }
@@ -72,7 +72,7 @@ public final class SnapshotServiceImpl extends SnapshotServiceGrpc.SnapshotServi
     }
     if (chunk == 0) chunk = DEFAULT_CHUNK;
     ServingState s = state.get();
-    dev.reed.coordinator.geo.GeoModel g = geo.get();
+    dev.reed.coordinator.location.GeoModel g = geo.get();
     List<ServerCoordinate> servers = new ArrayList<>(s.servers().size());
     for (ServerCoordinate c : s.servers().values()) servers.add(g.decorate(c));
     servers.sort(Comparator.comparing(c -> dev.reed.proto.Endpoints.key(c.getEndpoint())));

@@ -1,6 +1,7 @@
 package dev.reed.coordinator.ingest;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.reed.proto.v1.ChallengeCheck;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;
 import dev.reed.proto.v1.ProbeStatus;
@@ -43,6 +44,16 @@ public final class TargetWindows {
     boolean dirty;
     /** Seeded from the previous owner's minima and not heard since (see {@link #seed}). */
     boolean seeded;
+    /**
+     * Samples whose reply a real server would not send, as {@code PRESENT | landmark slot << 32 | round}, a
+     * ring of {@value #TELLS}; null until the first (honest servers never allocate it).
+     */
+    private long[] tells;
+    private int nextTell;
+    /** Each landmark slot's latest reply digest (0 = none); kept only while watched (see {@link #watchReplies}). */
+    private long[] digests;
+    /** A tell or a changed digest since positioning last looked: its verdict may change though its minima did not. */
+    private boolean replyNews;
 
     Target(String key, int slot, Endpoint endpoint) {
       this.key = key;
@@ -79,7 +90,35 @@ public final class TargetWindows {
 
     public int partition() { return partition; }
     public long newestRound() { return newestRound; }
+
+    /** Whether a tell arrived or a watched digest changed since the last call; clears it. */
+    public boolean takeReplyNews() {
+      boolean news = replyNews;
+      replyNews = false;
+      return news;
+    }
+
+    private void tell(int landmark, long round) {
+      long entry = PRESENT | (long) landmark << 32 | (round & 0x7fffffffL);
+      if (tells == null) tells = new long[TELLS];
+      for (long e : tells) if (e == entry) return; // a redelivered sample
+      tells[nextTell] = entry;
+      nextTell = (nextTell + 1) % TELLS;
+      replyNews = true;
+    }
+
+    private void digest(int landmark, long digest) {
+      if (digests == null || digest == 0) return;
+      if (landmark >= digests.length) digests = Arrays.copyOf(digests, Math.max(landmark + 1, digests.length * 2));
+      if (digests[landmark] != digest) replyNews = true;
+      digests[landmark] = digest;
+    }
   }
+
+  /** Tells kept per target: more than any threshold needs. */
+  private static final int TELLS = 16;
+  /** Marks a used entry of a target's tells (slot 0, round 0 would otherwise read as empty). */
+  private static final long PRESENT = Long.MIN_VALUE;
 
   private final RttWindows windows;
   private final Map<String, Target> targets = new HashMap<>();
@@ -130,8 +169,13 @@ public final class TargetWindows {
     if (s.getStatus() == ProbeStatus.PROBE_STATUS_OK && s.hasServerInfo() && s.getRound() > t.infoRound) {
       t.info(s.getServerInfo(), s.getRound());
     }
-    boolean changed = windows.record(t.slot, landmarkSlot(s.getLandmarkId()), s.getRound(), rtt);
-    if (changed) t.dirty = true;
+    int landmark = landmarkSlot(s.getLandmarkId());
+    if (s.getStaleChallengeReplies() > 0 || s.getChallengeCheck() == ChallengeCheck.CHALLENGE_CHECK_ACCEPTED) {
+      t.tell(landmark, s.getRound());
+    }
+    if (s.getStatus() == ProbeStatus.PROBE_STATUS_OK) t.digest(landmark, s.getReplyDigest());
+    boolean changed = windows.record(t.slot, landmark, s.getRound(), rtt);
+    if (changed || t.replyNews) t.dirty = true;
     return changed;
   }
 
@@ -166,6 +210,42 @@ public final class TargetWindows {
 
   public Target get(String key) {
     return targets.get(key);
+  }
+
+  /**
+   * Starts or stops keeping a target's reply digests: the coordinator compares them only for servers
+   * its RTT check flags, so only those pay for them (8 bytes per landmark).
+   */
+  public void watchReplies(Target t, boolean watch) {
+    if (watch && t.digests == null) t.digests = new long[Math.max(1, landmarkSlots.size())];
+    else if (!watch) t.digests = null;
+  }
+
+  /**
+   * Samples of the landmarks' windows (each landmark's last W rounds) whose reply a real server
+   * would not send: a stale echoed challenge, an A2S info answered to a forged challenge.
+   */
+  public int replyTells(Target t) {
+    if (t.tells == null) return 0;
+    int n = 0;
+    for (long e : t.tells) {
+      if (e == 0) continue;
+      int landmark = (int) ((e & ~PRESENT) >>> 32);
+      long last = windows.lastRound(t.slot, landmark);
+      if (last >= 0 && (e & 0x7fffffffL) > last - windows.window()) n++;
+    }
+    return n;
+  }
+
+  /** Each landmark's latest reply digest (0 = none) in the given order; null unless watched. */
+  public long[] replyDigests(Target t, List<String> landmarkIds) {
+    if (t.digests == null) return null;
+    long[] out = new long[landmarkIds.size()];
+    for (int i = 0; i < out.length; i++) {
+      Integer l = landmarkSlots.get(landmarkIds.get(i));
+      out[i] = l == null || l >= t.digests.length ? 0 : t.digests[l];
+    }
+    return out;
   }
 
   /** Targets changed since the last call, clearing their dirty flag. */

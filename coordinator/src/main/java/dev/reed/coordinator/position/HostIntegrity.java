@@ -4,6 +4,7 @@ import dev.reed.coordinates.geo.LightBound;
 import dev.reed.coordinates.geo.Place;
 import dev.reed.coordinates.integrity.IntegrityVerdict;
 import dev.reed.coordinates.integrity.MeshBounds;
+import dev.reed.coordinates.integrity.ReplyEvidence;
 import dev.reed.coordinates.integrity.ServerConsistency;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.proto.v1.IntegrityKind;
@@ -60,15 +61,28 @@ public final class HostIntegrity {
 
   /** The verdict on one server's RTTs (anchor order, NaN = none); null when no pair can be checked. */
   ServerIntegrity verdict(MeshBounds bounds, double[] rttMs) {
+    return verdict(bounds, rttMs, ReplyEvidence.NONE);
+  }
+
+  /**
+   * The same with what the landmarks' replies say (digests in anchor order); null when no pair can
+   * be checked.
+   */
+  ServerIntegrity verdict(MeshBounds bounds, double[] rttMs, ReplyEvidence replies) {
     if (bounds == null) return null;
-    IntegrityVerdict v = check.check(bounds, rttMs, null, null);
+    IntegrityVerdict v = check.check(bounds, rttMs, null, null, replies);
     if (v.pairsChecked() == 0) return null;
     return ServerIntegrity.newBuilder()
         .setKind(switch (v.kind()) {
           case OK -> IntegrityKind.INTEGRITY_KIND_OK;
           case ANYCAST_OR_PROXY -> IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY;
           case INCONSISTENT -> IntegrityKind.INTEGRITY_KIND_INCONSISTENT;
+          case ANYCAST -> IntegrityKind.INTEGRITY_KIND_ANYCAST;
+          case PROXY -> IntegrityKind.INTEGRITY_KIND_PROXY;
         })
+        .setReplyTells(v.replyTells())
+        .setSameReplyPairs(v.sameReplyPairs())
+        .setDifferentReplyPairs(v.differentReplyPairs())
         .setPairsChecked(v.pairsChecked())
         .setViolatingPairs(v.violatingPairs())
         .setWorstViolationUs((int) Math.min(Integer.MAX_VALUE, Math.round(v.worstViolationMs() * 1000)))

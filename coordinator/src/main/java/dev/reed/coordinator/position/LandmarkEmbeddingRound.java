@@ -6,7 +6,7 @@ import dev.reed.coordinates.LandmarkEmbedder;
 import dev.reed.coordinates.LandmarkEmbedding;
 import dev.reed.coordinates.Stats;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.FitQuality;

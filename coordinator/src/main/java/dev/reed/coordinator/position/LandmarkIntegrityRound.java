@@ -6,9 +6,10 @@ import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.integrity.LandmarkEvidence;
 import dev.reed.coordinates.integrity.LandmarkQuarantine;
 import dev.reed.coordinates.integrity.LandmarkResiduals;
+import dev.reed.coordinates.integrity.QuarantineBaselines;
 import dev.reed.coordinates.integrity.QuarantineConfig;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.coordinator.ingest.TargetWindows;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,7 @@ public final class LandmarkIntegrityRound {
   private final int minMeshPeers;
   private final Map<String, String> reasons = new HashMap<>();
   private LandmarkQuarantine quarantine;
+  private QuarantineBaselines baselines = new QuarantineBaselines();
   private Result last = new Result(Map.of(), List.of(), Map.of());
   private long lastDataRound = Long.MIN_VALUE;
   private final java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
@@ -66,6 +68,7 @@ public final class LandmarkIntegrityRound {
   /** This replica is not (or no longer) the leader: the next leadership starts from the published set. */
   public void standBy() {
     quarantine = null;
+    baselines = new QuarantineBaselines();
     reasons.clear();
     lastDataRound = Long.MIN_VALUE;
   }
@@ -114,8 +117,11 @@ public final class LandmarkIntegrityRound {
       spreads[s] = windows.spreadsMs(sample.get(s), ids);
       newest[s] = windows.newestMs(sample.get(s), ids);
     }
-    Map<String, LandmarkEvidence> evidence = residuals.measure(ids, d, trusted, minima, spreads, newest);
+    List<String> keys = sample.stream().map(TargetWindows.Target::key).toList();
+    Map<String, LandmarkEvidence> evidence = residuals.measure(ids, d, trusted, baselines.minima(ids, keys, minima), spreads,
+        newest);
     LandmarkQuarantine.Decision decision = quarantine.update(evidence, math.dimensions() + 2);
+    baselines.update(ids, keys, minima, decision);
     for (LandmarkQuarantine.Change c : decision.changes()) {
       if (c.quarantined()) {
         reasons.put(c.landmarkId(), c.reason());

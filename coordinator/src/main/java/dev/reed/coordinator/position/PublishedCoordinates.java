@@ -1,8 +1,8 @@
 package dev.reed.coordinator.position;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.reed.coordinator.index.ByteSlots;
-import dev.reed.coordinator.index.ChunkBytes;
+import dev.reed.coordinator.index.store.KeyedByteStore;
+import dev.reed.coordinator.index.store.ChunkUsage;
 import dev.reed.proto.v1.LandmarkRtt;
 import dev.reed.proto.v1.ServerCoordinate;
 import java.nio.ByteBuffer;
@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 /**
  * What this replica last published per owned target, in columns by slot: when (ms, the clock's),
  * the landmark ids its RTTs go with (usually the round's anchor list itself, one list shared by
- * every target), and the coordinate's bytes in {@link ByteSlots}: the ServerCoordinate without
+ * every target), and the coordinate's bytes in {@link KeyedByteStore}: the ServerCoordinate without
  * landmark_rtts, encoded, followed by the RTTs (us, 4 bytes each) in the ids' order. Read back
  * once per candidate a round.
  *
@@ -22,18 +22,18 @@ import java.util.function.Predicate;
  * collections spend their time on (docs/research/scale.md). Round thread only.
  */
 final class PublishedCoordinates {
-  private final ByteSlots coordinates;
-  private long[] at = new long[ByteSlots.INITIAL_CAPACITY];
+  private final KeyedByteStore coordinates;
+  private long[] at = new long[KeyedByteStore.INITIAL_CAPACITY];
   @SuppressWarnings("unchecked")
-  private List<String>[] ids = new List[ByteSlots.INITIAL_CAPACITY];
+  private List<String>[] ids = new List[KeyedByteStore.INITIAL_CAPACITY];
 
   PublishedCoordinates() {
-    this(ByteSlots.CHUNK);
+    this(KeyedByteStore.CHUNK);
   }
 
   /** @param chunkBytes the size of a chunk of the coordinates' bytes (tests make it small) */
   PublishedCoordinates(int chunkBytes) {
-    this.coordinates = new ByteSlots(chunkBytes, this::grow);
+    this.coordinates = new KeyedByteStore(chunkBytes, this::grow);
   }
 
   int size() {
@@ -41,8 +41,8 @@ final class PublishedCoordinates {
   }
 
   /** The coordinates' chunks, held and live bytes. */
-  ChunkBytes chunks() {
-    return ChunkBytes.of(coordinates);
+  ChunkUsage chunks() {
+    return ChunkUsage.of(coordinates);
   }
 
   /** The slot of the target's publication, -1 when this replica published none: {@link #at} and {@link #coordinate} read it. */

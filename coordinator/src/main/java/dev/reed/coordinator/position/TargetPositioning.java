@@ -5,12 +5,13 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.HostPositioner;
 import dev.reed.coordinates.PositionFit;
 import dev.reed.coordinates.Stats;
-import dev.reed.coordinator.index.ChunkBytes;
+import dev.reed.coordinator.index.store.ChunkUsage;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.proto.Topic;
 import dev.reed.coordinates.integrity.MeshBounds;
+import dev.reed.coordinates.integrity.ReplyEvidence;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.proto.v1.FitQuality;
 import dev.reed.proto.v1.IntegrityKind;
@@ -70,7 +71,7 @@ public final class TargetPositioning {
   private final double moveThresholdMs;
   private final PublishedCoordinates published = new PublishedCoordinates();
   /** The published coordinates' chunks after the last round: the round thread writes them, a scrape reads this. */
-  private volatile ChunkBytes publishedChunks = ChunkBytes.NONE;
+  private volatile ChunkUsage publishedChunks = ChunkUsage.NONE;
   private final HostIntegrity integrity;
   private final Duration budget;
   /** Targets the last round left when its budget ran out, in order, and whether each owes a new epoch's re-fit. */
@@ -131,7 +132,7 @@ public final class TargetPositioning {
   }
 
   /** The bytes the chunks of what this replica published held and had live after the last round. */
-  public ChunkBytes publishedChunks() {
+  public ChunkUsage publishedChunks() {
     return publishedChunks;
   }
 
@@ -218,12 +219,12 @@ public final class TargetPositioning {
           }
         }
         if (!refit && last != null && at != null && now - at < refreshEvery.toMillis()
-            && !landmarkRttsMoved(last.getLandmarkRttsList(), minima)) {
+            && !landmarkRttsMoved(last.getLandmarkRttsList(), minima) && !t.takeReplyNews()) {
           // the minima it was fitted from have not moved: warm-started there, a fit would land where it
           // is. Every new sample changes a window, not always its minimum (in the 250,000 x 30 runs, two
           // rounds, windows not yet full: 18 % of candidates; more once windows hold W rounds)
           unmoved++;
-          if (dev.reed.coordinator.index.RankedTemplate.suspect(last)) flagged++;
+          if (dev.reed.coordinator.index.read.RankedTemplate.suspect(last)) flagged++;
           // an adopted target's windows hold one seeded round: its stability is the previous owner's until they refill
           Stability stability = adopted ? last.getStability() : windows.stability(t);
           ServerCoordinate next = last.toBuilder().setServerInfo(info(t)).setStability(stability).build();
@@ -261,10 +262,15 @@ public final class TargetPositioning {
         errors[fitted++] = fit.relativeError();
         Stability stability = windows.stability(t);
         ServerCoordinate.Builder nb = ServerCoordinate.newBuilder().addAllLandmarkRtts(landmarkRtts(ids, job.rtt()));
-        ServerIntegrity verdict = integrity.verdict(bounds, job.rtt());
+        ServerIntegrity verdict = integrity.verdict(bounds, job.rtt(),
+            new ReplyEvidence(windows.replyTells(t), windows.replyDigests(t, ids)));
         if (verdict != null) {
           nb.setIntegrity(verdict);
           if (verdict.getKind() != IntegrityKind.INTEGRITY_KIND_OK) flagged++;
+          // digests are compared only between landmarks the RTT check finds near a flagged server:
+          // kept from its first flag on, they name it from the next fit
+          windows.watchReplies(t, verdict.getViolatingPairs() > 0 && verdict.getKind() != IntegrityKind.INTEGRITY_KIND_OK
+              && verdict.getKind() != IntegrityKind.INTEGRITY_KIND_INCONSISTENT);
         }
         ServerCoordinate next = nb
             .setEndpoint(t.endpoint())

@@ -5,7 +5,7 @@ import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.reports.ReportConfig;
 import dev.reed.coordinates.reports.ReportScreen;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.RttBound;
 import dev.reed.proto.Topic;

@@ -2,7 +2,7 @@ package dev.reed.coordinator.snapshot;
 
 import com.google.gson.stream.JsonWriter;
 import dev.reed.coordinates.Stats;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.LandmarkCoordinate;
 import dev.reed.proto.v1.ServerCoordinate;
@@ -42,14 +42,14 @@ public final class SnapshotFiles {
 
   /** Writes one snapshot; returns the CSV path. */
   public Path write(ServingState s, Instant now) throws IOException {
-    return write(s, dev.reed.coordinator.geo.GeoModel.NONE, now);
+    return write(s, dev.reed.coordinator.location.GeoModel.NONE, now);
   }
 
   /**
    * Writes one snapshot with locations: with a location database ({@code geo.locating()}) each CSV
    * row also has {@code lat,lon,location_source,country,asn,geo_excess_ms} (empty when unknown).
    */
-  public Path write(ServingState s, dev.reed.coordinator.geo.GeoModel geo, Instant now) throws IOException {
+  public Path write(ServingState s, dev.reed.coordinator.location.GeoModel geo, Instant now) throws IOException {
     Files.createDirectories(dir);
     long epoch = now.getEpochSecond();
     List<ServerCoordinate> servers = new ArrayList<>(s.servers().size());
@@ -130,12 +130,14 @@ public final class SnapshotFiles {
     return b.toString();
   }
 
-  /** {@code ok}, {@code anycast_or_proxy}, {@code inconsistent}, or empty when not checked. */
+  /** {@code ok}, {@code anycast_or_proxy}, {@code inconsistent}, {@code anycast}, {@code proxy}, or empty when not checked. */
   static String integrityName(dev.reed.proto.v1.IntegrityKind k) {
     return switch (k) {
       case INTEGRITY_KIND_OK -> "ok";
       case INTEGRITY_KIND_ANYCAST_OR_PROXY -> "anycast_or_proxy";
       case INTEGRITY_KIND_INCONSISTENT -> "inconsistent";
+      case INTEGRITY_KIND_ANYCAST -> "anycast";
+      case INTEGRITY_KIND_PROXY -> "proxy";
       default -> "";
     };
   }
@@ -179,6 +181,10 @@ public final class SnapshotFiles {
               .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST_OR_PROXY).count())
           .name("flagged_inconsistent").value(servers.stream()
               .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_INCONSISTENT).count())
+          .name("flagged_anycast").value(servers.stream()
+              .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_ANYCAST).count())
+          .name("flagged_proxy").value(servers.stream()
+              .filter(c -> c.getIntegrity().getKind() == dev.reed.proto.v1.IntegrityKind.INTEGRITY_KIND_PROXY).count())
           .endObject();
       w.name("relative_error").beginObject();
       if (errors.length > 0) {

@@ -3,8 +3,8 @@ package dev.reed.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.geo.ClientAddress;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.location.ClientAddress;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.runtime.LoggedAddresses;
@@ -48,7 +48,7 @@ class AnonymousLimitTest {
 
   private final AtomicLong now = new AtomicLong();
   private ApiServer grpc;
-  private HttpFace http;
+  private HttpApiServer http;
   private ManagedChannel channel;
   private AnonymousAccess anonymous;
 
@@ -63,7 +63,7 @@ class AnonymousLimitTest {
     grpc = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), null, null, ApiKeys.read(keys), anonymous,
         List.of(reed, new SnapshotServiceImpl(() -> state)), m -> { }, m -> { });
     grpc.serving(true);
-    http = HttpFace.start(new InetSocketAddress("0.0.0.0", 0), List.of(), List.of(grpc.guard(ReedServiceGrpc.bindService(reed))),
+    http = HttpApiServer.start(new InetSocketAddress("0.0.0.0", 0), List.of(), List.of(grpc.guard(ReedServiceGrpc.bindService(reed))),
         anonymous);
     channel = Grpc.newChannelBuilder("127.0.0.1:" + grpc.address().getPort(), InsecureChannelCredentials.create()).build();
   }

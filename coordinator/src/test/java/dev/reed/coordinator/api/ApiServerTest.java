@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.GetOrderedServersRequest;
 import dev.reed.proto.v1.GetOrderedServersResponse;
 import dev.reed.proto.v1.ReedServiceGrpc;

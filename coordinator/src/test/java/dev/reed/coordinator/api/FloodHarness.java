@@ -1,8 +1,8 @@
 package dev.reed.coordinator.api;
 
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.geo.ClientAddress;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.location.ClientAddress;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.v1.ReedServiceGrpc;
 import dev.reed.runtime.LoggedAddresses;
 import java.lang.management.ManagementFactory;
@@ -66,7 +66,7 @@ public final class FloodHarness {
     AnonymousAccess anonymous = AnonymousAccess.of(rate, ClientAddress.trusting(List.of()), LoggedAddresses.HIDDEN, System::nanoTime);
     ApiServer grpc = ApiServer.start(new InetSocketAddress("127.0.0.1", 0), null, null, null, anonymous, List.of(service),
         m -> { }, m -> { });
-    HttpFace http = HttpFace.start(new InetSocketAddress("0.0.0.0", port), List.of(),
+    HttpApiServer http = HttpApiServer.start(new InetSocketAddress("0.0.0.0", port), List.of(),
         List.of(grpc.guard(ReedServiceGrpc.bindService(service))), anonymous);
     System.out.println("HTTP face on " + http.url() + ", " + servers + " servers, anonymous " + anonymous.describe());
     var memory = ManagementFactory.getMemoryMXBean();

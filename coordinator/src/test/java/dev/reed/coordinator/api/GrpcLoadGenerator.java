@@ -4,7 +4,7 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.v1.Coordinate;
 import dev.reed.proto.v1.Endpoint;
@@ -108,7 +108,7 @@ public final class GrpcLoadGenerator {
           List.of(service));
       System.out.println("serving " + n + " servers on " + server.address());
       if (args.length > 3) { // the HTTP face beside it, over the same service instance
-        HttpFace http = HttpFace.start(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])), List.of(),
+        HttpApiServer http = HttpApiServer.start(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])), List.of(),
             List.of(server.guard(ReedServiceGrpc.bindService(service))));
         System.out.println("HTTP face on " + http.url());
       }

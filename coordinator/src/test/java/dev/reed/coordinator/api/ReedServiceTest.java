@@ -7,7 +7,7 @@ import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.ranking.RankingIndex;
 import dev.reed.coordinates.ranking.ServerEntry;
 import dev.reed.coordinator.index.CoordinateCodec;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.RttBound;
 import dev.reed.proto.v1.CalibrationKind;
@@ -130,10 +130,10 @@ class ReedServiceTest {
     return out;
   }
 
-  static Map<String, dev.reed.coordinator.index.RankedTemplate> templates(Map<String, ServerCoordinate> servers) {
-    Map<String, dev.reed.coordinator.index.RankedTemplate> out = new HashMap<>();
-    dev.reed.coordinator.index.LandmarkNumbers numbers = new dev.reed.coordinator.index.LandmarkNumbers();
-    servers.forEach((k, v) -> out.put(k, dev.reed.coordinator.index.RankedTemplate.of(v, numbers)));
+  static Map<String, dev.reed.coordinator.index.read.RankedTemplate> templates(Map<String, ServerCoordinate> servers) {
+    Map<String, dev.reed.coordinator.index.read.RankedTemplate> out = new HashMap<>();
+    dev.reed.coordinator.index.read.LandmarkNumbers numbers = new dev.reed.coordinator.index.read.LandmarkNumbers();
+    servers.forEach((k, v) -> out.put(k, dev.reed.coordinator.index.read.RankedTemplate.of(v, numbers)));
     return Map.copyOf(out);
   }
 
@@ -561,7 +561,7 @@ class ReedServiceTest {
 
   @Test
   void aZeroProbeRankingBeforeTheFirstTrainingIsUnavailable() throws Exception {
-    dev.reed.coordinator.geo.GeoModel untrained = new dev.reed.coordinator.geo.GeoModel(true, Map.of(), Map.of(), null, Map.of(), 10,
+    dev.reed.coordinator.location.GeoModel untrained = new dev.reed.coordinator.location.GeoModel(true, Map.of(), Map.of(), null, Map.of(), 10,
         Instant.EPOCH);
     String name = InProcessServerBuilder.generateName();
     Server s = InProcessServerBuilder.forName(name).directExecutor()

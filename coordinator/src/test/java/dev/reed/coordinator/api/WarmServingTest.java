@@ -3,7 +3,7 @@ package dev.reed.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

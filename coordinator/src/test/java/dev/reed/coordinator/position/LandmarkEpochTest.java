@@ -3,7 +3,7 @@ package dev.reed.coordinator.position;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.MeshWindows;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.proto.Endpoints;

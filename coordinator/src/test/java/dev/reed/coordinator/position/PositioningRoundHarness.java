@@ -2,7 +2,7 @@ package dev.reed.coordinator.position;
 
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.proto.v1.Endpoint;
 import dev.reed.proto.v1.GameProtocol;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.coordinates.Coordinate;
 import dev.reed.coordinates.CoordinateConfig;
-import dev.reed.coordinator.index.ServingState;
+import dev.reed.coordinator.index.read.ServingState;
 import dev.reed.coordinator.ingest.RttWindows;
 import dev.reed.coordinator.ingest.TargetWindows;
 import dev.reed.proto.Endpoints;

@@ -76,7 +76,12 @@ public final class RoundRunner {
    */
   /** @param wsBeaconUrl the announced WebSocket beacon URL; empty = none */
   public record Settings(String landmarkId, String region, GeoPoint location, String version, Duration interval,
-      double rate, int meshProbes, Duration probeTimeout, Duration retrySpacing, Duration flushTimeout, String wsBeaconUrl) {}
+      double rate, int meshProbes, Duration probeTimeout, Duration retrySpacing, Duration flushTimeout, String wsBeaconUrl,
+      int challengeCheckEvery) {
+    public Settings {
+      if (challengeCheckEvery < 1) throw new IllegalArgumentException("challengeCheckEvery must be >= 1: " + challengeCheckEvery);
+    }
+  }
 
   private final Settings settings;
   private final Prober prober;
@@ -265,7 +270,7 @@ public final class RoundRunner {
       inFlight.acquire();
       issued++;
       ProbeTarget pt = new ProbeTarget(Endpoints.toSocketAddress(t.getEndpoint()), t.getProtocol());
-      prober.probe(pt)
+      (checksChallenge(round, t) ? prober.probeForgingChallenge(pt) : prober.probe(pt))
           .thenCompose(first -> first.status() == ProbeStatus.PROBE_STATUS_TIMEOUT && !abandon.getAsBoolean()
               ? retry(pt, first, tally)
               : CompletableFuture.completedFuture(new Outcome(first, false)))
@@ -291,6 +296,17 @@ public final class RoundRunner {
   }
 
   private record Outcome(ProbeResult result, boolean retried) {}
+
+  /**
+   * Whether this round's probe of an A2S target forges a challenge: one round in
+   * {@code challengeCheckEvery} per target, the phase spread by landmark and target so the
+   * landmarks take turns and a round's checks are spread over its targets.
+   */
+  private boolean checksChallenge(long round, Target t) {
+    if (t.getProtocol() != GameProtocol.GAME_PROTOCOL_A2S) return false;
+    int phase = Endpoints.key(t.getEndpoint()).hashCode() * 31 + settings.landmarkId().hashCode();
+    return Math.floorMod(round + phase, (long) settings.challengeCheckEvery()) == 0;
+  }
 
   /** The one retry of a timed-out target, no sooner than retrySpacing after the first probe. */
   private CompletableFuture<Outcome> retry(ProbeTarget pt, ProbeResult first, Tally tally) {
@@ -323,6 +339,7 @@ public final class RoundRunner {
         s.setStatus(status).setRttUs((int) Math.max(1, us));
         if (r.challengeRttNanos() > 0) s.setChallengeRttUs((int) Math.min(RttBound.MAX_US, Math.max(1, micros(r.challengeRttNanos()))));
         if (r.serverInfo() != null) s.setServerInfo(r.serverInfo());
+        if (r.forensics().replyDigest() != 0) s.setReplyDigest(r.forensics().replyDigest());
         targetRtt.record(Math.max(1, us), TimeUnit.MICROSECONDS);
         tally.ok(us, retried);
       }
@@ -335,6 +352,13 @@ public final class RoundRunner {
         if (r.errorDetail() != null) s.setErrorDetail(r.errorDetail());
         tally.error();
       }
+    }
+    if (r.forensics().staleChallenges() > 0) s.setStaleChallengeReplies(r.forensics().staleChallenges());
+    s.setChallengeCheck(r.forensics().challengeCheck());
+    if (r.forensics().tell()) {
+      Counter.builder("reed.agent.reply.tells")
+          .description("target samples whose replies a real server would not send (stale challenge, forged challenge accepted)")
+          .register(registry).increment();
     }
     Counter.builder("reed.agent.samples").tag("status", s.getStatus().name().substring("PROBE_STATUS_".length()).toLowerCase())
         .description("target samples published, by final status").register(registry).increment();

@@ -22,12 +22,11 @@ import java.util.SplittableRandom;
  * Everything derives from the seed; per-pair terms are hashed from (seed, pair), so no n-by-n
  * matrix is stored. Immutable and thread-safe.
  */
-public final class CalibratedWorld implements LatencyModel {
+public final class CalibratedWorld extends PairwiseWorld {
   private static final List<Region> LANDMARK_TURNS =
       List.of(Region.EU, Region.NA, Region.AS, Region.SA, Region.OC, Region.AF, Region.ME);
   private final long seed;
   private final WorldParameters params;
-  private final Host[] hosts;
   private final double[] accessMs;
   private final WorldCity[] hub;
   private final WorldCity[] city;
@@ -37,17 +36,17 @@ public final class CalibratedWorld implements LatencyModel {
 
   private CalibratedWorld(long seed, WorldParameters params, List<Host> hosts, double[] accessMs, WorldCity[] city,
       WorldCity[] hub, int servers) {
+    super(hosts.toArray(Host[]::new));
     this.seed = seed;
     this.params = params;
-    this.hosts = hosts.toArray(Host[]::new);
     this.accessMs = accessMs;
     this.hub = hub;
     this.city = city;
     this.servers = servers;
-    hubKm = new double[this.hosts.length];
-    hubIndex = new int[this.hosts.length];
+    hubKm = new double[size()];
+    hubIndex = new int[size()];
     for (int i = 0; i < hubKm.length; i++) {
-      hubKm[i] = km(this.hosts[i], hub[i]);
+      hubKm[i] = km(host(i), hub[i]);
       hubIndex[i] = WorldCity.catalog().indexOf(hub[i]);
     }
   }
@@ -87,7 +86,7 @@ public final class CalibratedWorld implements LatencyModel {
       String label = round == 0 ? c.name() : c.name() + " #" + (round + 1);
       hosts.add(new Host(hosts.size(), label, c.region(), c.name(), at[0], at[1]));
       homes.add(c);
-      access.add(params.accessMedianMs() * Math.exp(params.accessSigma() * gaussian(rng)));
+      access.add(params.accessMedianMs() * Math.exp(params.accessSigma() * RandomDraws.normal(rng)));
       boolean core = c.region() == Region.EU || c.region() == Region.NA;
       double remote = core ? params.remoteHubShareCore() : params.remoteHubShareEdge();
       hubs.add(nearest(at, rng.nextDouble() < remote ? bigHubs : hubCities));
@@ -137,33 +136,13 @@ public final class CalibratedWorld implements LatencyModel {
   }
 
   @Override
-  public int size() {
-    return hosts.length;
-  }
-
-  @Override
-  public Host host(int index) {
-    return hosts[index];
-  }
-
-  @Override
-  public double rttMs(int from, int to) {
-    Objects.checkIndex(from, hosts.length);
-    Objects.checkIndex(to, hosts.length);
-    if (from == to) {
-      return 0;
-    }
-    int lo = Math.min(from, to);
-    int hi = Math.max(from, to);
-    long h = mix(seed ^ (((long) lo << 32) | hi) * 0x9E3779B97F4A7C15L);
-    double u1 = ((h >>> 11) + 1) * 0x1.0p-53;
-    long h2 = mix(h);
-    double u2 = (h2 >>> 11) * 0x1.0p-53;
-    double z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-    double u3 = (mix(h2) >>> 11) * 0x1.0p-53;
+  double pairRttMs(int lo, int hi) {
+    long h = RandomDraws.hash(seed, lo, hi);
+    double z = RandomDraws.normal(h);
+    double u3 = RandomDraws.uniform(h);
     double path;
     if (u3 < params.directShare()) {
-      path = km(hosts[lo], hosts[hi]);
+      path = km(host(lo), host(hi));
     } else if (hub[lo] == hub[hi]) {
       path = hubKm[lo] + hubKm[hi];
     } else {
@@ -180,10 +159,7 @@ public final class CalibratedWorld implements LatencyModel {
     if (ha == hb) {
       return 0;
     }
-    long h = mix(~seed ^ (((long) Math.min(ha, hb) << 32) | Math.max(ha, hb)) * 0x9E3779B97F4A7C15L);
-    double u1 = ((h >>> 11) + 1) * 0x1.0p-53;
-    double u2 = (mix(h) >>> 11) * 0x1.0p-53;
-    return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+    return RandomDraws.normal(RandomDraws.hash(~seed, Math.min(ha, hb), Math.max(ha, hb)));
   }
 
   /** Hub cities in the order landmarks take them: intercontinental hubs first, regions taking turns. */
@@ -256,7 +232,7 @@ public final class CalibratedWorld implements LatencyModel {
     if (sdKm <= 0) {
       return new double[] {c.lat(), c.lon()};
     }
-    double km = Math.abs(gaussian(rng)) * sdKm;
+    double km = Math.abs(RandomDraws.normal(rng)) * sdKm;
     return GreatCircle.destination(c.lat(), c.lon(), km, rng.nextDouble() * 2 * Math.PI);
   }
 
@@ -266,18 +242,5 @@ public final class CalibratedWorld implements LatencyModel {
 
   private static double km(Host a, WorldCity c) {
     return GreatCircle.km(a.lat(), a.lon(), c.lat(), c.lon());
-  }
-
-  private static double gaussian(SplittableRandom rng) {
-    double u1 = 1 - rng.nextDouble();
-    double u2 = rng.nextDouble();
-    return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-  }
-
-  /** SplitMix64's finaliser: a good 64-bit hash. */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 }

@@ -1,5 +1,10 @@
 package dev.reed.testbed.world;
 
+import static dev.reed.testbed.world.ParameterChecks.atLeastOne;
+import static dev.reed.testbed.world.ParameterChecks.nonNegative;
+import static dev.reed.testbed.world.ParameterChecks.positive;
+import static dev.reed.testbed.world.ParameterChecks.share;
+
 /**
  * Parameters of the synthetic geographic world. RTT between hosts a and b:
  * {@code 2 * GreatCircle.km / fibreKmPerMs * inflation(a,b) + access(a) + access(b)}, where
@@ -27,16 +32,10 @@ record GeoParameters(double fibreKmPerMs, double pathInflation, double inflation
     double landmarkAccessMs, double clientAccessExtraMs, double scatterDeg) {
   public GeoParameters {
     positive("fibreKmPerMs", fibreKmPerMs);
-    if (!(pathInflation >= 1) || Double.isInfinite(pathInflation)) {
-      throw new IllegalArgumentException("pathInflation must be >= 1: " + pathInflation);
-    }
+    atLeastOne("pathInflation", pathInflation);
     nonNegative("inflationSigma", inflationSigma);
-    if (!(detourProbability >= 0 && detourProbability <= 1)) {
-      throw new IllegalArgumentException("detourProbability must be in [0,1]: " + detourProbability);
-    }
-    if (!(detourFactor >= 1) || Double.isInfinite(detourFactor)) {
-      throw new IllegalArgumentException("detourFactor must be >= 1: " + detourFactor);
-    }
+    share("detourProbability", detourProbability);
+    atLeastOne("detourFactor", detourFactor);
     nonNegative("serverAccessMinMs", serverAccessMinMs);
     nonNegative("serverAccessMeanMs", serverAccessMeanMs);
     nonNegative("landmarkAccessMs", landmarkAccessMs);
@@ -47,17 +46,5 @@ record GeoParameters(double fibreKmPerMs, double pathInflation, double inflation
   /** The calibrated defaults (see testbed/README.md). */
   public static GeoParameters defaults() {
     return new GeoParameters(200, 2.0, 0.08, 0.04, 1.6, 1.0, 6.0, 1.0, 10.0, 0.5);
-  }
-
-  private static void positive(String name, double v) {
-    if (!(v > 0) || Double.isInfinite(v)) {
-      throw new IllegalArgumentException(name + " must be positive and finite: " + v);
-    }
-  }
-
-  private static void nonNegative(String name, double v) {
-    if (!(v >= 0) || Double.isInfinite(v)) {
-      throw new IllegalArgumentException(name + " must be >= 0 and finite: " + v);
-    }
   }
 }

@@ -19,27 +19,26 @@ import java.util.SplittableRandom;
  * give the same world. Per-pair terms are computed from a hash of (seed, pair) on demand, so a
  * world of 10,000+ hosts needs no n-by-n matrix. Immutable and thread-safe once built.
  */
-public final class SyntheticWorldModel implements LatencyModel {
+public final class SyntheticWorldModel extends PairwiseWorld {
   private final long seed;
   private final GeoParameters params;
-  private final Host[] hosts;
   private final double[] latRad;
   private final double[] lonRad;
   private final double[] cosLat;
   private final double[] accessMs;
 
   private SyntheticWorldModel(long seed, GeoParameters params, List<Host> hosts, List<Double> access) {
+    super(hosts.toArray(Host[]::new));
     this.seed = seed;
     this.params = params;
-    this.hosts = hosts.toArray(Host[]::new);
-    int n = this.hosts.length;
+    int n = size();
     latRad = new double[n];
     lonRad = new double[n];
     cosLat = new double[n];
     accessMs = new double[n];
     for (int i = 0; i < n; i++) {
-      latRad[i] = Math.toRadians(this.hosts[i].lat());
-      lonRad[i] = Math.toRadians(this.hosts[i].lon());
+      latRad[i] = Math.toRadians(host(i).lat());
+      lonRad[i] = Math.toRadians(host(i).lon());
       cosLat[i] = Math.cos(latRad[i]);
       accessMs[i] = access.get(i);
     }
@@ -57,54 +56,25 @@ public final class SyntheticWorldModel implements LatencyModel {
     return seed;
   }
 
-  @Override
-  public int size() {
-    return hosts.length;
-  }
-
-  @Override
-  public Host host(int index) {
-    return hosts[index];
-  }
-
   /** The access delay (RTT contribution) of one host. */
   public double accessMs(int index) {
     return accessMs[index];
   }
 
   @Override
-  public double rttMs(int from, int to) {
-    Objects.checkIndex(from, hosts.length);
-    Objects.checkIndex(to, hosts.length);
-    if (from == to) {
-      return 0;
-    }
-    int lo = Math.min(from, to);
-    int hi = Math.max(from, to);
+  double pairRttMs(int lo, int hi) {
     double dp = latRad[hi] - latRad[lo];
     double dl = lonRad[hi] - lonRad[lo];
     double sp = Math.sin(dp / 2);
     double sl = Math.sin(dl / 2);
     double a = sp * sp + cosLat[lo] * cosLat[hi] * sl * sl;
     double km = 2 * 6371.0 * Math.asin(Math.min(1, Math.sqrt(a)));
-    long h = mix(seed ^ (((long) lo << 32) | hi) * 0x9E3779B97F4A7C15L);
-    double u1 = ((h >>> 11) + 1) * 0x1.0p-53;          // (0, 1]
-    long h2 = mix(h);
-    double u2 = (h2 >>> 11) * 0x1.0p-53;
-    double z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-    double inflation = params.pathInflation() * Math.exp(params.inflationSigma() * z);
-    double u3 = (mix(h2) >>> 11) * 0x1.0p-53;
-    if (u3 < params.detourProbability()) {
+    long h = RandomDraws.hash(seed, lo, hi);
+    double inflation = params.pathInflation() * Math.exp(params.inflationSigma() * RandomDraws.normal(h));
+    if (RandomDraws.uniform(h) < params.detourProbability()) {
       inflation *= params.detourFactor();
     }
     return 2 * km / params.fibreKmPerMs() * inflation + accessMs[lo] + accessMs[hi];
-  }
-
-  /** SplitMix64's finaliser: a good 64-bit hash. */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 
   /**
@@ -201,19 +171,13 @@ public final class SyntheticWorldModel implements LatencyModel {
       double lat = c.lat();
       double lon = c.lon();
       if (scatter && params.scatterDeg() > 0) {
-        lat = Math.max(-89.9, Math.min(89.9, lat + gaussian() * params.scatterDeg()));
-        lon = wrap(lon + gaussian() * params.scatterDeg());
+        lat = Math.max(-89.9, Math.min(89.9, lat + RandomDraws.normal(rng) * params.scatterDeg()));
+        lon = wrap(lon + RandomDraws.normal(rng) * params.scatterDeg());
       }
       int index = hosts.size();
       hosts.add(new Host(index, label, c.region(), c.name(), lat, lon));
       access.add(accessMs);
       return index;
-    }
-
-    private double gaussian() {
-      double u1 = 1 - rng.nextDouble();
-      double u2 = rng.nextDouble();
-      return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
     }
 
     private City pick(List<City> cities, double total) {

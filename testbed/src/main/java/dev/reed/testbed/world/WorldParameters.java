@@ -1,5 +1,10 @@
 package dev.reed.testbed.world;
 
+import static dev.reed.testbed.world.ParameterChecks.atLeastOne;
+import static dev.reed.testbed.world.ParameterChecks.nonNegative;
+import static dev.reed.testbed.world.ParameterChecks.positive;
+import static dev.reed.testbed.world.ParameterChecks.share;
+
 /**
  * Every knob of the calibrated world ({@link CalibratedWorld}), with the fitted values in
  * {@link #fitted()}. RTT between hosts a and b:
@@ -39,9 +44,7 @@ public record WorldParameters(double accessMedianMs, double accessSigma, double 
     nonNegative("landmarkAccessMs", landmarkAccessMs);
     nonNegative("scatterKm", scatterKm);
     share("directShare", directShare);
-    if (!(stretch >= 1) || Double.isInfinite(stretch)) {
-      throw new IllegalArgumentException("stretch must be >= 1: " + stretch);
-    }
+    atLeastOne("stretch", stretch);
     nonNegative("stretchSigma", stretchSigma);
     nonNegative("hubPairSigma", hubPairSigma);
     share("remoteHubShareCore", remoteHubShareCore);
@@ -61,23 +64,5 @@ public record WorldParameters(double accessMedianMs, double accessSigma, double 
    */
   public static WorldParameters fitted() {
     return new WorldParameters(0.98, 1.83, 0.5, 28.5, 0.25, 1.82, 0.006, 0, 0.53, 1.0);
-  }
-
-  private static void positive(String name, double v) {
-    if (!(v > 0) || Double.isInfinite(v)) {
-      throw new IllegalArgumentException(name + " must be positive and finite: " + v);
-    }
-  }
-
-  private static void nonNegative(String name, double v) {
-    if (!(v >= 0) || Double.isInfinite(v)) {
-      throw new IllegalArgumentException(name + " must be >= 0 and finite: " + v);
-    }
-  }
-
-  private static void share(String name, double v) {
-    if (!(v >= 0 && v <= 1)) {
-      throw new IllegalArgumentException(name + " must be in [0,1]: " + v);
-    }
   }
 }
