@@ -40,7 +40,7 @@ class ModelFileTest {
     Path f = Files.writeString(dir.resolve("typo.properties"), "relativeTolerance = 0.4\nnear_share = 0.3\n");
     assertThatThrownBy(() -> IntegrityConfig.load(f)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage(f + ": unknown key near_share; allowed: absoluteToleranceMs, relativeTolerance, nearShare, "
-            + "minViolatingPairs, lightToleranceMs");
+            + "minViolatingPairs, lightToleranceMs, minReplyTells");
   }
 
   @Test
