@@ -23,6 +23,8 @@ RUN groupadd --system --gid 10001 reed \
  && install -d -o reed -g reed -m 0750 /var/lib/reed/snapshots /var/lib/reed/index
 COPY --from=build --chown=root:root /src/coordinator/target/reed-coordinator.jar /opt/reed/reed-coordinator.jar
 COPY --from=build --chown=root:root /src/coordinator/target/lib/ /opt/reed/lib/
+# the documented settings files (--reports-config, --integrity-config), to copy and edit in a ConfigMap
+COPY --from=build --chown=root:root /src/coordinator/config/ /opt/reed/config/
 
 # Writable paths: snapshots for analysts, the index checkpoint a restarted container serves from,
 # and /tmp (Netty unpacks its native transport there).

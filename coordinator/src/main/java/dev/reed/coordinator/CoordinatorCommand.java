@@ -6,10 +6,18 @@ import dev.reed.coordinator.CoordinatorConfig.Kafka;
 import dev.reed.coordinator.CoordinatorConfig.Leadership;
 import dev.reed.coordinator.CoordinatorConfig.Rounds;
 import dev.reed.coordinator.CoordinatorConfig.Snapshots;
+import dev.reed.coordinates.ModelFile;
+import dev.reed.coordinates.integrity.IntegrityConfig;
+import dev.reed.coordinates.reports.ReportConfig;
 import dev.reed.coordinator.index.write.IndexFeed;
 import dev.reed.runtime.Durations;
 import dev.reed.runtime.EnvironmentDefaults;
 import dev.reed.runtime.KafkaClientProperties;
+import dev.reed.runtime.options.ClientAddressLogging;
+import dev.reed.runtime.options.DimensionsOption;
+import dev.reed.runtime.options.GeoDatabaseOptions;
+import dev.reed.runtime.options.KafkaOptions;
+import dev.reed.runtime.options.SettingsFileOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -35,14 +44,7 @@ import picocli.CommandLine;
         "front ends and writes snapshot files. Every option can also be set with REED_COORDINATOR_<OPTION>."})
 public final class CoordinatorCommand implements Callable<Integer> {
 
-  @Option(names = "--kafka", paramLabel = "HOST:PORT",
-      description = "Kafka bootstrap servers (env REED_COORDINATOR_KAFKA); required")
-  String kafka;
-
-  @Option(names = "--kafka-config", paramLabel = "FILE",
-      description = "Kafka client properties for TLS/SASL (security.protocol, ssl.*, sasl.*), applied to every "
-          + "Kafka client (env REED_COORDINATOR_KAFKA_CONFIG; default: none)")
-  Path kafkaConfig;
+  @Mixin KafkaOptions kafka = new KafkaOptions();
 
   @Option(names = "--bind", paramLabel = "ADDRESS", description = "address every listener binds (default: ${DEFAULT-VALUE})")
   String bind = CoordinatorConfig.DEFAULT_BIND_ADDRESS;
@@ -53,8 +55,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
   @Option(names = "--metrics-port", description = "HTTP port for /metrics and /healthz, -1 = off (default: ${DEFAULT-VALUE})")
   int metricsPort = CoordinatorConfig.DEFAULT_METRICS_PORT;
 
-  @Option(names = "--dims", description = "coordinate dimensions: 2, 3, 4, 5, 8 or 10 (default: ${DEFAULT-VALUE})")
-  int dims = Rounds.DEFAULT.dimensions();
+  @Mixin DimensionsOption dimensions = new DimensionsOption();
 
   @Option(names = "--height",
       description = "add a height (access-link delay) to every coordinate (default: ${DEFAULT-VALUE})")
@@ -123,16 +124,16 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "0 = refuse them (needs --api-keys); off = no limit (default: ${DEFAULT-VALUE})")
   String anonymousRate = String.valueOf((int) Api.DEFAULT_ANONYMOUS_RATE); // text: "off" too
 
-  @Option(names = "--log-client-addresses", defaultValue = "false",
-      description = "let log lines name clients' addresses (to trace a flood); by default none does, at any level")
-  boolean logClientAddresses;
+  @Mixin ClientAddressLogging clientAddresses = new ClientAddressLogging();
 
   @Option(names = "--round-interval", paramLabel = "DURATION",
       description = "how often landmarks are embedded and targets positioned (default: ${DEFAULT-VALUE})")
   String roundInterval = Durations.format(Rounds.DEFAULT.interval());
 
-  @Option(names = "--window", description = "landmark rounds kept per (landmark, target) window (default: ${DEFAULT-VALUE})")
-  int window = Rounds.DEFAULT.window();
+  @Option(names = "--window-rounds", paramLabel = "N",
+      description = "landmark rounds of samples kept per (landmark, target) and (landmark, landmark) window "
+          + "(default: ${DEFAULT-VALUE})")
+  int windowRounds = Rounds.DEFAULT.window();
 
   @Option(names = "--replay", paramLabel = "DURATION",
       description = "samples replayed at start to rebuild the windows (default: ${DEFAULT-VALUE})")
@@ -156,15 +157,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
       description = "Kubernetes Lease used for leader election (default: ${DEFAULT-VALUE})")
   String lease = Leadership.DEFAULT.leaseNamespace() + "/" + Leadership.DEFAULT.leaseName();
 
-  @Option(names = "--geoip", paramLabel = "FILE", split = ",",
-      description = "IP-to-location databases, first match wins: MaxMind DB (.mmdb, e.g. DB-IP Lite city) or "
-          + "ip-location-db city CSV (.csv, .csv.gz); checked at start (env REED_COORDINATOR_GEOIP; default: none)")
-  List<Path> geoip;
-
-  @Option(names = "--asn", paramLabel = "FILE", split = ",",
-      description = "IP-to-AS databases, first match wins: .mmdb or ip-location-db AS CSV; checked at start "
-          + "(env REED_COORDINATOR_ASN; default: none)")
-  List<Path> asn;
+  @Mixin GeoDatabaseOptions geo = new GeoDatabaseOptions();
 
   // the second name makes the variable REED_COORDINATOR_TRUSTED_PROXIES (a list, comma-separated)
   @Option(names = {"--trusted-proxy", "--trusted-proxies"}, paramLabel = "CIDR", split = "\\s*,\\s*",
@@ -204,15 +197,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
           + "replicas (env REED_COORDINATOR_REPORT_KEY_FILE; default: a random key per process)")
   Path reportKeyFile = CoordinatorConfig.Reports.DEFAULT.keyFile();
 
-  @Option(names = "--report-param", paramLabel = "NAME=VALUE",
-      description = "override a client-report learning setting (kernelMs, priorWeight, groupCap, maxFactor, perServer, "
-          + "maxAgeMillis, movedMs, triangleSlackMs, ...; coordinates ReportConfig); repeatable")
-  Map<String, String> reportParams;
-
-  @Option(names = "--integrity-param", paramLabel = "NAME=VALUE",
-      description = "override a host integrity tolerance (absoluteToleranceMs, relativeTolerance, nearShare, "
-          + "minViolatingPairs, lightToleranceMs, minReplyTells; coordinates IntegrityConfig); repeatable")
-  Map<String, String> integrityParams;
+  @Mixin SettingsFileOptions settingsFiles = new SettingsFileOptions();
 
   @Option(names = "--serve-only",
       description = "a serving replica: reads the index topics and answers gRPC and HTTP queries, but takes no share "
@@ -253,36 +238,37 @@ public final class CoordinatorCommand implements Callable<Integer> {
 
   /** The configuration these options describe. */
   CoordinatorConfig config() {
-    if (kafka == null || kafka.isBlank()) {
+    if (kafka.bootstrap() == null || kafka.bootstrap().isBlank()) {
       throw new IllegalArgumentException("--kafka HOST:PORT is required (or REED_COORDINATOR_KAFKA)");
     }
     String[] ns = lease.split("/", 2);
     if (ns.length != 2 || ns[0].isBlank() || ns[1].isBlank()) {
       throw new IllegalArgumentException("--lease: expected NAMESPACE/NAME, got '" + lease + "'");
     }
-    return CoordinatorConfig.builder(kafka)
-        .kafkaProperties(kafkaConfig == null ? Map.of()
-            : KafkaClientProperties.read(kafkaConfig, CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator"))
-        .bindAddress(bind).grpcPort(grpcPort).metricsPort(metricsPort).dimensions(dims).height(height)
+    return CoordinatorConfig.builder(kafka.bootstrap())
+        .kafkaProperties(kafka.config() == null ? Map.of()
+            : KafkaClientProperties.read(kafka.config(), CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator"))
+        .bindAddress(bind).grpcPort(grpcPort).metricsPort(metricsPort).dimensions(dimensions.dimensions()).height(height)
         .snapshotDir(snapshotDir).snapshotEvery(duration("--snapshot-every", snapshotEvery)).snapshotKeep(snapshotKeep)
         .checkpoints(new IndexFeed.Checkpoints(indexCheckpoint, duration("--index-checkpoint-every", indexCheckpointEvery),
             duration("--index-checkpoint-serve-within", indexCheckpointServeWithin)))
         .targetsFile(targets).denyFile(deny).quake3MasterPort(q3MasterPort).valveMasterPort(valveMasterPort)
         .crawlMasters(crawl == null ? List.of() : crawl).crawlEvery(duration("--crawl-every", crawlEvery))
         .tls(tlsCert, tlsKey).apiKeysFile(apiKeys)
-        .roundInterval(duration("--round-interval", roundInterval)).window(window)
+        .roundInterval(duration("--round-interval", roundInterval)).window(windowRounds)
         .replay(duration("--replay", replay)).expireAfter(duration("--expire-after", expireAfter))
         .leaderElection(leaderElection).lease(ns[0], ns[1]).leaseFile(leaseFile).groupId(groupId)
-        .geo(geoip == null ? List.of() : geoip, asn == null ? List.of() : asn)
+        .geo(geo.locations(), geo.asns())
         .trustedProxies(trustedProxies == null ? List.of() : trustedProxies)
-        .anonymousRate(anonymousRate(anonymousRate)).logClientAddresses(logClientAddresses)
+        .anonymousRate(anonymousRate(anonymousRate)).logClientAddresses(clientAddresses.enabled())
         .http(http == null || http.isBlank() ? null : httpAddress(http))
         .corsOrigins(corsOrigins == null ? List.of() : corsOrigins)
         .wsOverheadMs(wsOverheadMs)
         .quarantine(landmarkQuarantine ? dev.reed.coordinates.integrity.QuarantineConfig.defaults()
             : dev.reed.coordinates.integrity.QuarantineConfig.off())
-        .reports(reports).reportKeyFile(reportKeyFile).reportParams(reportParams == null ? Map.of() : reportParams)
-        .integrityParams(integrityParams == null ? Map.of() : integrityParams)
+        .reports(reports).reportKeyFile(reportKeyFile)
+        .reportConfig(ModelFile.option("--reports-config", settingsFiles.reports(), ReportConfig.defaults()))
+        .integrityConfig(ModelFile.option("--integrity-config", settingsFiles.integrity(), IntegrityConfig.defaults()))
         .serveOnly(serveOnly)
         .build();
   }

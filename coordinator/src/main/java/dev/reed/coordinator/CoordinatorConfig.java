@@ -60,7 +60,7 @@ public record CoordinatorConfig(
     Integrity integrity,
     boolean serveOnly) {
 
-  public static final List<Integer> SUPPORTED_DIMENSIONS = List.of(2, 3, 4, 5, 8, 10);
+  public static final List<Integer> SUPPORTED_DIMENSIONS = dev.reed.runtime.options.DimensionsOption.SUPPORTED;
 
   /**
    * Kafka client settings the coordinator sets itself and {@code --kafka-config} cannot override:
@@ -97,31 +97,14 @@ public record CoordinatorConfig(
    * The host integrity check: each server's landmark RTTs against the landmark mesh,
    * every round (coordinator README, "Hosts that lie").
    *
-   * @param params overrides of {@link dev.reed.coordinates.integrity.IntegrityConfig}'s defaults by
-   *     name ({@code --integrity-param relativeTolerance=0.4}); checked here
+   * @param config the tolerances ({@code --integrity-config FILE}, coordinator/config/integrity.properties)
    */
-  public record Integrity(Map<String, String> params) {
+  public record Integrity(dev.reed.coordinates.integrity.IntegrityConfig config) {
     /** The tolerances measured on planetlab490, seattle99 and azure54 (docs/research/host-integrity.md). */
-    public static final Integrity DEFAULT = new Integrity(Map.of());
+    public static final Integrity DEFAULT = new Integrity(dev.reed.coordinates.integrity.IntegrityConfig.defaults());
 
     public Integrity {
-      params = Map.copyOf(params == null ? Map.of() : params);
-      try {
-        config(params);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--integrity-param: " + e.getMessage(), e);
-      }
-    }
-
-    /** The tolerances. */
-    public dev.reed.coordinates.integrity.IntegrityConfig config() {
-      return config(params);
-    }
-
-    private static dev.reed.coordinates.integrity.IntegrityConfig config(Map<String, String> params) {
-      dev.reed.coordinates.integrity.IntegrityConfig c = dev.reed.coordinates.integrity.IntegrityConfig.defaults();
-      for (Map.Entry<String, String> e : new java.util.TreeMap<>(params).entrySet()) c = c.with(e.getKey(), e.getValue());
-      return c;
+      Objects.requireNonNull(config, "config");
     }
   }
 
@@ -163,25 +146,14 @@ public record CoordinatorConfig(
    *     FAILED_PRECONDITION and no factor is served
    * @param keyFile the secret the group keys are hashed with ({@code --report-key-file}, at least 16
    *     bytes); null = a random key per process (replicas then cap sources separately)
-   * @param params overrides of {@link dev.reed.coordinates.reports.ReportConfig}'s defaults by name
-   *     ({@code --report-param kernelMs=2}); checked here
+   * @param config the learning parameters ({@code --reports-config FILE}, coordinator/config/reports.properties)
    */
-  public record Reports(boolean enabled, Path keyFile, Map<String, String> params) {
+  public record Reports(boolean enabled, Path keyFile, dev.reed.coordinates.reports.ReportConfig config) {
     /** Defaults: on, a random key, the measured ReportConfig defaults. */
-    public static final Reports DEFAULT = new Reports(true, null, Map.of());
+    public static final Reports DEFAULT = new Reports(true, null, dev.reed.coordinates.reports.ReportConfig.defaults());
 
     public Reports {
-      params = Map.copyOf(params == null ? Map.of() : params);
-      try {
-        dev.reed.coordinates.reports.ReportConfig.defaults().with(params);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--report-param: " + e.getMessage(), e);
-      }
-    }
-
-    /** The learning parameters. */
-    public dev.reed.coordinates.reports.ReportConfig config() {
-      return dev.reed.coordinates.reports.ReportConfig.defaults().with(params);
+      Objects.requireNonNull(config, "config");
     }
   }
 
@@ -301,7 +273,7 @@ public record CoordinatorConfig(
         throw new IllegalArgumentException("dimensions must be one of " + SUPPORTED_DIMENSIONS + ": " + dimensions);
       }
       positive("round-interval", interval);
-      if (window < 1 || window > 64) throw new IllegalArgumentException("window must be 1-64 rounds: " + window);
+      if (window < 1 || window > 64) throw new IllegalArgumentException("window-rounds must be 1-64: " + window);
       positive("replay", replay);
       positive("expire-after", expireAfter);
       if (minMeshPeers < 1) throw new IllegalArgumentException("min-mesh-peers must be >= 1");
@@ -458,8 +430,8 @@ public record CoordinatorConfig(
     private double wsOverheadMs;
     private boolean reports;
     private Path reportKeyFile;
-    private Map<String, String> reportParams;
-    private Map<String, String> integrityParams;
+    private dev.reed.coordinates.reports.ReportConfig reportConfig;
+    private dev.reed.coordinates.integrity.IntegrityConfig integrityConfig;
     private boolean serveOnly;
 
     private Builder(String kafkaBootstrap) {
@@ -514,8 +486,8 @@ public record CoordinatorConfig(
       wsOverheadMs = c.http.wsOverheadMs();
       reports = c.reports.enabled();
       reportKeyFile = c.reports.keyFile();
-      reportParams = c.reports.params();
-      integrityParams = c.integrity.params();
+      reportConfig = c.reports.config();
+      integrityConfig = c.integrity.config();
       serveOnly = c.serveOnly;
     }
 
@@ -573,10 +545,10 @@ public record CoordinatorConfig(
     public Builder reports(boolean v) { reports = v; return this; }
     /** The group keys' secret ({@code --report-key-file}); null = random per process. */
     public Builder reportKeyFile(Path v) { reportKeyFile = v; return this; }
-    /** ReportConfig overrides by name ({@code --report-param}). */
-    public Builder reportParams(Map<String, String> v) { reportParams = v; return this; }
-    /** IntegrityConfig overrides by name ({@code --integrity-param}). */
-    public Builder integrityParams(Map<String, String> v) { integrityParams = v; return this; }
+    /** How client reports are learned from ({@code --reports-config}). */
+    public Builder reportConfig(dev.reed.coordinates.reports.ReportConfig v) { reportConfig = v; return this; }
+    /** The host integrity check's tolerances ({@code --integrity-config}). */
+    public Builder integrityConfig(dev.reed.coordinates.integrity.IntegrityConfig v) { integrityConfig = v; return this; }
     /** Location and AS database files ({@code --geoip}, {@code --asn}); checked when the coordinator starts. */
     public Builder geo(List<Path> locationFiles, List<Path> asnFiles) { geo = GeoFiles.of(locationFiles, asnFiles); return this; }
     /** The databases as a whole, e.g. the testbed's {@code HostLocationsCsv.geoFiles(file)} for the demo. */
@@ -599,8 +571,8 @@ public record CoordinatorConfig(
           new Snapshots(snapshotDir, snapshotEvery, snapshotKeep), checkpoints,
           new Leadership(leaderElection, leaseNamespace, leaseName, identity, leaseFile), geo, clock,
           new Http(http, corsOrigins, wsOverheadMs),
-          new Reports(reports, reportKeyFile, reportParams),
-          new Integrity(integrityParams), serveOnly);
+          new Reports(reports, reportKeyFile, reportConfig),
+          new Integrity(integrityConfig), serveOnly);
     }
   }
 }

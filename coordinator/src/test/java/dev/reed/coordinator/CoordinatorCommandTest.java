@@ -26,9 +26,10 @@ class CoordinatorCommandTest {
 
   @Test
   void optionsMapToTheConfiguration() {
-    CoordinatorConfig c = parse("--kafka", "127.0.0.1:9092", "--grpc-port", "0", "--dims", "3", "--snapshot-dir", "/tmp/s",
+    CoordinatorConfig c = parse("--kafka", "127.0.0.1:9092", "--grpc-port", "0", "--dimensions", "3", "--snapshot-dir", "/tmp/s",
         "--snapshot-every", "90s", "--targets", "t.txt", "--q3-master-port", "-1", "--valve-master-port", "27012",
-        "--round-interval", "500ms", "--crawl", "q3:10.0.0.1:27950,valve:10.0.0.2:27011", "--lease", "games/leader")
+        "--round-interval", "500ms", "--window-rounds", "12", "--log-client-addresses", "--geoip", "a.mmdb,b.csv",
+        "--asn", "asn.mmdb", "--crawl", "q3:10.0.0.1:27950,valve:10.0.0.2:27011", "--lease", "games/leader")
         .config();
     assertThat(c.kafka().bootstrap()).isEqualTo("127.0.0.1:9092");
     assertThat(c.api().grpcPort()).isZero();
@@ -38,6 +39,10 @@ class CoordinatorCommandTest {
     assertThat(c.catalog().quake3MasterPort()).isEqualTo(-1);
     assertThat(c.catalog().valveMasterPort()).isEqualTo(27012);
     assertThat(c.rounds().interval()).isEqualTo(Duration.ofMillis(500));
+    assertThat(c.rounds().window()).isEqualTo(12);
+    assertThat(c.api().logClientAddresses()).isTrue();
+    assertThat(c.geo()).isEqualTo(dev.reed.geo.GeoFiles.of(java.util.List.of(Path.of("a.mmdb"), Path.of("b.csv")),
+        java.util.List.of(Path.of("asn.mmdb"))));
     assertThat(c.catalog().crawlMasters()).containsExactly("q3:10.0.0.1:27950", "valve:10.0.0.2:27011");
     assertThat(c.leadership().leaseNamespace()).isEqualTo("games");
     CoordinatorConfig d = parse("--kafka", "k:1").config();
@@ -45,6 +50,9 @@ class CoordinatorCommandTest {
     // one configuration with ./reed eval's defaults (EvalCommandTest.theDefaultsAreTheProductsConfiguration)
     assertThat(d.rounds().dimensions()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().dimensions());
     assertThat(d.rounds().height()).isEqualTo(dev.reed.coordinates.CoordinateConfig.defaults().height());
+    assertThat(dev.reed.runtime.options.DimensionsOption.DEFAULT).as("the shared --dimensions option's default")
+        .isEqualTo(d.rounds().dimensions());
+    assertThat(d.api().logClientAddresses()).isFalse();
     assertThat(d.snapshots().every()).isEqualTo(Duration.ofMinutes(5));
     assertThat(d.catalog().quake3MasterPort()).isEqualTo(27950);
     assertThat(d.catalog().valveMasterPort()).isEqualTo(27011);
@@ -58,7 +66,7 @@ class CoordinatorCommandTest {
 
   @Test
   void environmentVariablesAreDefaults() {
-    Map<String, String> env = Map.of("REED_COORDINATOR_KAFKA", "10.1.1.1:9092", "REED_COORDINATOR_DIMS", "5",
+    Map<String, String> env = Map.of("REED_COORDINATOR_KAFKA", "10.1.1.1:9092", "REED_COORDINATOR_DIMENSIONS", "5",
         "REED_COORDINATOR_SNAPSHOT_EVERY", "2m", "REED_COORDINATOR_HEIGHT", "true",
         "REED_COORDINATOR_CRAWL", "q3:10.0.0.1:27950,valve:10.0.0.2:27011", "REED_COORDINATOR_LEASE", "games/lead");
     CoordinatorConfig c = parse(env).config();
@@ -69,7 +77,7 @@ class CoordinatorCommandTest {
     assertThat(c.catalog().crawlMasters()).containsExactly("q3:10.0.0.1:27950", "valve:10.0.0.2:27011");
     assertThat(c.leadership().leaseName()).isEqualTo("lead");
     assertThat(c.rounds().window()).as("an option without its variable keeps its default").isEqualTo(8);
-    assertThat(parse(env, "--dims", "2").config().rounds().dimensions()).as("the command line wins").isEqualTo(2);
+    assertThat(parse(env, "--dimensions", "2").config().rounds().dimensions()).as("the command line wins").isEqualTo(2);
   }
 
   @Test
@@ -153,9 +161,9 @@ class CoordinatorCommandTest {
   @Test
   void badInputSaysWhatIsWrong() {
     StringWriter err = new StringWriter();
-    int code = new CommandLine(new CoordinatorCommand()).setErr(new PrintWriter(err)).execute("--dims", "4");
+    int code = new CommandLine(new CoordinatorCommand()).setErr(new PrintWriter(err)).execute("--dimensions", "4");
     assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--dims", "7").config()))
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--dimensions", "7").config()))
         .hasMessageContaining("dimensions must be one of");
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--snapshot-every", "soon").config()))
         .hasMessageContaining("--snapshot-every: invalid duration 'soon'");
@@ -182,20 +190,73 @@ class CoordinatorCommandTest {
   }
 
   @Test
-  void clientReportsAreOnByDefaultAndSetByOptionOrEnvironment() {
+  void clientReportsAreOnByDefaultAndSetByOptionOrEnvironment(@TempDir Path dir) throws Exception {
     CoordinatorConfig d = parse("--kafka", "k:1").config();
     assertThat(d.reports().enabled()).isTrue();
     assertThat(d.reports().keyFile()).isNull();
     assertThat(d.reports().config()).isEqualTo(dev.reed.coordinates.reports.ReportConfig.defaults());
+    Path settings = Files.writeString(dir.resolve("reports.properties"), "kernelMs = 2\nmaxFactor = 2\n");
     CoordinatorConfig c = parse("--kafka", "k:1", "--no-reports", "--report-key-file", "/etc/reed/report.key",
-        "--report-param", "kernelMs=2", "--report-param", "maxFactor=2").config();
+        "--reports-config", settings.toString()).config();
     assertThat(c.reports().enabled()).isFalse();
     assertThat(c.reports().keyFile()).isEqualTo(Path.of("/etc/reed/report.key"));
     assertThat(c.reports().config().kernelMs()).isEqualTo(2);
     assertThat(c.reports().config().maxFactor()).isEqualTo(2);
     assertThat(parse(Map.of("REED_COORDINATOR_REPORTS", "false"), "--kafka", "k:1").config().reports().enabled()).isFalse();
-    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> parse("--kafka", "k:1", "--report-param", "speed=3").config()))
-        .hasMessageContaining("--report-param: unknown report setting speed");
+    assertThat(c.reports().config().perServer()).as("a key left out keeps its default")
+        .isEqualTo(dev.reed.coordinates.reports.ReportConfig.defaults().perServer());
+  }
+
+  /** The settings files' errors reach the operator naming the option, the file and the key. */
+  @Test
+  void badSettingsFilesAreUsageErrorsNamingOptionFileAndKey(@TempDir Path dir) throws Exception {
+    Path unknown = Files.writeString(dir.resolve("unknown.properties"), "speed = 3\n");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--reports-config", unknown.toString()).config())
+        .hasMessageStartingWith("--reports-config " + unknown + ": unknown key speed; allowed: kernelMs, priorWeight");
+    Path bad = Files.writeString(dir.resolve("bad.properties"), "minViolatingPairs = two\n");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--integrity-config", bad.toString()).config())
+        .hasMessage("--integrity-config " + bad + ": minViolatingPairs must be a whole number, got 'two'");
+    Path outOfRange = Files.writeString(dir.resolve("range.properties"), "nearShare = 0\n");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--integrity-config", outOfRange.toString()).config())
+        .hasMessageContaining("0 < nearShare <= 1");
+    Path missing = dir.resolve("missing.properties");
+    assertThatThrownBy(() -> parse("--kafka", "k:1", "--reports-config", missing.toString()).config())
+        .hasMessage("--reports-config " + missing + ": no such file");
+
+    StringWriter err = new StringWriter();
+    int code = new CommandLine(new CoordinatorCommand()).setErr(new PrintWriter(err))
+        .execute("--kafka", "k:1", "--integrity-config", unknown.toString());
+    assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
+  }
+
+  /**
+   * The settings files shipped in coordinator/config hold every key, at its default: an operator
+   * copies one and edits a line, and what the file says is what runs.
+   */
+  @Test
+  void theShippedSettingsFilesHoldEveryKeyAtItsDefault() throws Exception {
+    Path reports = Path.of("config/reports.properties");
+    Path integrity = Path.of("config/integrity.properties");
+    assertThat(dev.reed.coordinates.reports.ReportConfig.load(reports)).isEqualTo(dev.reed.coordinates.reports.ReportConfig.defaults());
+    assertThat(dev.reed.coordinates.integrity.IntegrityConfig.load(integrity))
+        .isEqualTo(dev.reed.coordinates.integrity.IntegrityConfig.defaults());
+    assertThat(keys(reports)).containsExactlyElementsOf(
+        dev.reed.coordinates.ModelFile.keys(dev.reed.coordinates.reports.ReportConfig.class));
+    assertThat(keys(integrity)).containsExactlyElementsOf(
+        dev.reed.coordinates.ModelFile.keys(dev.reed.coordinates.integrity.IntegrityConfig.class));
+  }
+
+  /** The keys a properties file sets, in file order, each after a comment that documents it. */
+  private static java.util.List<String> keys(Path file) throws java.io.IOException {
+    java.util.List<String> lines = Files.readAllLines(file);
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String l = lines.get(i).strip();
+      if (l.isEmpty() || l.startsWith("#")) continue;
+      assertThat(lines.get(i - 1)).as(file + ": the line before " + l + " documents it").startsWith("#");
+      keys.add(l.substring(0, l.indexOf('=')).strip());
+    }
+    return keys;
   }
 
   @Test

@@ -44,7 +44,7 @@ class CoordinatorProcessTest {
         "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path")));
     if (Runtime.version().feature() >= 24) cmd.add(1, "--sun-misc-unsafe-memory-access=allow");
     cmd.addAll(List.of(CoordinatorCommand.class.getName(), "--kafka", bootstrap, "--bind", "127.0.0.1",
-        "--grpc-port", Integer.toString(grpcPort), "--q3-master-port", "-1", "--valve-master-port", "-1", "--dims", "2",
+        "--grpc-port", Integer.toString(grpcPort), "--q3-master-port", "-1", "--valve-master-port", "-1", "--dimensions", "2",
         "--round-interval", "300ms", "--leader-election", "standalone"));
     log = dir.resolve("coordinator-" + System.nanoTime() + ".log");
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -3,6 +3,10 @@ package dev.reed.eval;
 import dev.reed.coordinates.CoordinateConfig;
 import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.coordinates.geo.EstimatorModel;
+import dev.reed.runtime.options.DimensionsOption;
+import dev.reed.runtime.options.IntelligentStopOptions;
+import dev.reed.runtime.options.NCloseOption;
+import dev.reed.runtime.options.SettingsFileOptions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +21,7 @@ import java.util.concurrent.Executors;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -66,8 +71,7 @@ public final class EvalCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true)
   Landmarks landmarks = new Landmarks();
 
-  @Option(names = "--dims", description = "Dimensions (2, 3, 4, 5, 8, 10; default ${DEFAULT-VALUE}, the coordinator's).")
-  int dims = CoordinateConfig.defaults().dimensions();
+  @Mixin DimensionsOption dimensions = new DimensionsOption();
 
   @Option(names = "--height", negatable = true, fallbackValue = "true",
       description = "Height model (2-D+height etc.; default: off, the coordinator's model).")
@@ -83,16 +87,10 @@ public final class EvalCommand implements Callable<Integer> {
           + " stay the servers (0 = the hosts are the clients; default ${DEFAULT-VALUE}).")
   int players;
 
-  @Option(names = "--n-close", defaultValue = "10", description = "N_close (default ${DEFAULT-VALUE}).")
-  int nClose;
+  /** N_close 10: the paper's evaluation (browse and the demo want 40, a server list's first page). */
+  @Mixin NCloseOption nClose = new NCloseOption(10);
 
-  @Option(names = "--window", defaultValue = "20", description = "W of Intelligent N_close (default ${DEFAULT-VALUE}).")
-  int window;
-
-  @Option(names = "--window-margin", defaultValue = "0", paramLabel = "MS",
-      description = "Intelligent N_close: an improvement of the N_close set by no more than MS does not restart the window"
-          + " (default ${DEFAULT-VALUE} = the paper's Algorithm 6).")
-  double windowMargin;
+  @Mixin IntelligentStopOptions intelligent = new IntelligentStopOptions();
 
   @Option(names = "--rate", defaultValue = "140", description = "Probes per second for the time axis (default ${DEFAULT-VALUE}).")
   double rate;
@@ -159,9 +157,7 @@ public final class EvalCommand implements Callable<Integer> {
           + " clients they are not near (default ${DEFAULT-VALUE}).")
   String reportAttack;
 
-  @Option(names = "--report-param", paramLabel = "NAME=VALUE",
-      description = "Change a setting of the coordinator's report learning (ReportConfig, e.g. kernelMs=3); repeatable.")
-  Map<String, String> reportParams = new java.util.LinkedHashMap<>();
+  @Mixin SettingsFileOptions settingsFiles = new SettingsFileOptions();
 
   @Option(names = "--integrity", description = "Instead of the discovery evaluation: the host integrity check"
       + " on every non-landmark node as a server: false alarms, detection of --attack, honest clients' P@10 with the"
@@ -175,11 +171,6 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--attack-share", defaultValue = "0.02", paramLabel = "F",
       description = "With --integrity and --attack: share of the servers that lie (default ${DEFAULT-VALUE}).")
   double attackShare;
-
-  @Option(names = "--integrity-param", paramLabel = "NAME=VALUE",
-      description = "Repeatable: a tolerance of coordinates.integrity.IntegrityConfig (absoluteToleranceMs,"
-          + " relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs, minReplyTells).")
-  List<String> integrityParams = new java.util.ArrayList<>();
 
   @Option(names = "--integrity-clients", defaultValue = "200", hidden = true)
   int integrityClients;
@@ -239,9 +230,9 @@ public final class EvalCommand implements Callable<Integer> {
         if (java.util.Arrays.stream(settings.landmarkList()).distinct().count() != settings.landmarkList().length) {
           throw new IllegalArgumentException("--landmark-list: duplicate index");
         }
-      } else if (settings.landmarks() < dims + 2 || settings.landmarks() >= m.size() - 1) {
-        throw new IllegalArgumentException("--landmarks must be " + (dims + 2) + ".." + (m.size() - 2) + " for "
-            + m.size() + " nodes and " + dims + " dimensions, got " + settings.landmarks());
+      } else if (settings.landmarks() < dimensions.dimensions() + 2 || settings.landmarks() >= m.size() - 1) {
+        throw new IllegalArgumentException("--landmarks must be " + (dimensions.dimensions() + 2) + ".." + (m.size() - 2) + " for "
+            + m.size() + " nodes and " + dimensions.dimensions() + " dimensions, got " + settings.landmarks());
       }
       if (settings.players() > 0) {
         if (settings.clients() != EvalSettings.ClientMode.ALL) {
@@ -274,7 +265,7 @@ public final class EvalCommand implements Callable<Integer> {
         matrix.getFileName(), m.hosts(),
         settings.landmarkList() != null ? settings.landmarkList().length : settings.landmarks(),
         settings.landmarkList() != null ? "listed" : settings.strategy().name().toLowerCase(Locale.ROOT),
-        dims, settings.coordinates().height() ? "+height" : "", settings.players() > 0 ? settings.players() + " players near every host"
+        dimensions.dimensions(), settings.coordinates().height() ? "+height" : "", settings.players() > 0 ? settings.players() + " players near every host"
             : settings.clients().name().toLowerCase(Locale.ROOT),
         settings.seeds(), settings.threads());
     err.flush();
@@ -302,7 +293,7 @@ public final class EvalCommand implements Callable<Integer> {
   }
 
   EvalSettings settings() {
-    CoordinateConfig cfg = CoordinateConfig.defaults().withDimensions(dims);
+    CoordinateConfig cfg = CoordinateConfig.defaults().withDimensions(dimensions.dimensions());
     if (height != null) {
       cfg = cfg.withHeight(height);
     }
@@ -330,8 +321,8 @@ public final class EvalCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("--model " + model + ": " + e.getMessage(), e);
     }
-    if (discovery.calibrationProbes() < dims + 1) {
-      throw new IllegalArgumentException("--model: calibrationProbes must be >= dimensions + 1 = " + (dims + 1));
+    if (discovery.calibrationProbes() < dimensions.dimensions() + 1) {
+      throw new IllegalArgumentException("--model: calibrationProbes must be >= dimensions + 1 = " + (dimensions.dimensions() + 1));
     }
     if (estimator != null && !Files.isRegularFile(estimator)) {
       throw new IllegalArgumentException("--estimator " + estimator + ": no such file");
@@ -351,7 +342,7 @@ public final class EvalCommand implements Callable<Integer> {
         .landmarks(landmarks.count, landmarks.list)
         .strategy(st)
         .clients(mode)
-        .probing(nClose, window, windowMargin, rate)
+        .probing(nClose.nClose(), intelligent.window(), intelligent.windowMargin(), rate)
         .kmedoidsCap(kmedoidsCap)
         .clientStride(clientStride)
         .seeds(seed, seeds)
@@ -378,14 +369,8 @@ public final class EvalCommand implements Callable<Integer> {
     if (settings.landmarkList() != null) {
       throw new IllegalArgumentException("--integrity chooses landmarks with --strategy; --landmark-list is not supported");
     }
-    dev.reed.coordinates.integrity.IntegrityConfig ic = dev.reed.coordinates.integrity.IntegrityConfig.defaults();
-    for (String p : integrityParams) {
-      try {
-        ic = ic.with(p);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--integrity-param: " + e.getMessage(), e);
-      }
-    }
+    dev.reed.coordinates.integrity.IntegrityConfig ic = dev.reed.coordinates.ModelFile.option("--integrity-config",
+        settingsFiles.integrity(), dev.reed.coordinates.integrity.IntegrityConfig.defaults());
     return new IntegrityStudy.Settings(ic, a, attackShare, settings.coordinates(), settings.landmarks(),
         settings.strategy(), settings.kmedoidsCapMs(), settings.seed(), settings.seeds(), integrityClients);
   }
@@ -400,12 +385,7 @@ public final class EvalCommand implements Callable<Integer> {
       case "random" -> ReportSimulation.LiarKind.RANDOM;
       default -> throw new IllegalArgumentException("--liar-kind must be five-ms or random, got " + liarKind);
     };
-    ReportConfig config;
-    try {
-      config = ReportConfig.defaults().with(reportParams);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--report-param: " + e.getMessage(), e);
-    }
+    ReportConfig config = dev.reed.coordinates.ModelFile.option("--reports-config", settingsFiles.reports(), ReportConfig.defaults());
     return new ReportSimulation(mode.equals("half"), mode.equals("withheld"), liars, kind, config,
         ReportAttack.parse(reportAttack));
   }

@@ -70,7 +70,7 @@ public record EvalSettings(
       throw new IllegalArgumentException("--page-size must be 1-5000");
     }
     if (nClose < 1 || window < 1) {
-      throw new IllegalArgumentException("--n-close and --window must be >= 1");
+      throw new IllegalArgumentException("--n-close and --intelligent-window must be >= 1");
     }
     if (!(windowMarginMs >= 0) || Double.isInfinite(windowMarginMs)) {
       throw new IllegalArgumentException("--window-margin must be finite and >= 0");

@@ -81,7 +81,7 @@ class BaselinesTest {
     Path[] w = locatedWorld(dir, 60, 0.05);
     Path out = dir.resolve("out");
     EvalCommandTest.Run r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "10",
-        "--dims", "3", "--seeds", "2", "--threads", "2", "--geo-error", "geoip", "--out", out.toString());
+        "--dimensions", "3", "--seeds", "2", "--threads", "2", "--geo-error", "geoip", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("seed 2 baselines, P@10: reed ");
     JsonObject b = baselines(out);
@@ -121,7 +121,7 @@ class BaselinesTest {
     Path[] w = locatedWorld(dir, 40, 0);
     Path out = dir.resolve("exact");
     EvalCommandTest.Run r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "8",
-        "--dims", "3", "--seeds", "1", "--geo-error", "none", "--out", out.toString());
+        "--dimensions", "3", "--seeds", "1", "--geo-error", "none", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     JsonObject geo = baselines(out).getAsJsonObject("geoExact");
     assertThat(geo.get("precisionAt10").getAsDouble()).isEqualTo(1.0);
@@ -229,7 +229,7 @@ class BaselinesTest {
     Files.write(w[0], split);
     Path out = dir.resolve("asn");
     EvalCommandTest.Run r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "8",
-        "--dims", "3", "--seeds", "1", "--out", out.toString());
+        "--dimensions", "3", "--seeds", "1", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     JsonObject b = baselines(out);
     assertThat(b.keySet()).contains("clusterCountry", "clusterAs");
@@ -245,7 +245,7 @@ class BaselinesTest {
     }
     Files.write(w[0], noAsn);
     Path none = dir.resolve("noasn");
-    r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "8", "--dims", "3",
+    r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "8", "--dimensions", "3",
         "--seeds", "1", "--out", none.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(baselines(none).keySet()).contains("clusterCountry").doesNotContain("clusterAs");
@@ -255,14 +255,14 @@ class BaselinesTest {
   void withoutLocationsOnlyTheRelayEstimateAndGnpRun() throws IOException {
     Path mp = EvalCommandTest.smallMatrix(dir, 40);
     Path out = dir.resolve("plain");
-    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", mp.toString(), "--landmarks", "8", "--dims", "3", "--seeds", "1",
+    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", mp.toString(), "--landmarks", "8", "--dimensions", "3", "--seeds", "1",
         "--geo-error", "geoip", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("--geo-error geoip has no effect: no --nodes");
     assertThat(baselines(out).keySet()).containsExactly("reed", "relay", "gnp");
     assertThat(Files.readString(out.resolve("report.md"))).contains("## Baselines").doesNotContain("By region");
     Path none = dir.resolve("none");
-    assertThat(EvalCommandTest.run("--matrix", mp.toString(), "--landmarks", "8", "--dims", "3", "--seeds", "1",
+    assertThat(EvalCommandTest.run("--matrix", mp.toString(), "--landmarks", "8", "--dimensions", "3", "--seeds", "1",
         "--no-baselines", "--out", none.toString()).code()).isZero();
     assertThat(Files.readString(none.resolve("results.json"))).doesNotContain("\"baselines\":{");
   }

@@ -101,7 +101,7 @@ class DeploymentLikeMeasurementTest {
     Path[] w = BaselinesTest.locatedWorld(dir, 40, 0.05, 10);
     Path out = dir.resolve("players");
     EvalCommandTest.Run r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "8",
-        "--dims", "3", "--seeds", "1", "--players", "2", "--out", out.toString());
+        "--dimensions", "3", "--seeds", "1", "--players", "2", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("2 players near every host");
     JsonObject reed = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject()

@@ -2,6 +2,7 @@ package dev.reed.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.reed.coordinates.reports.ReportConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -70,7 +71,7 @@ class EvalCommandTest {
   void writesEveryOutputOnASmallMatrix() throws IOException {
     Path m = smallMatrix(dir, 60);
     Path out = dir.resolve("out");
-    Run r = run("--matrix", m.toString(), "--landmarks", "10", "--dims", "3", "--seeds", "2", "--threads", "2",
+    Run r = run("--matrix", m.toString(), "--landmarks", "10", "--dimensions", "3", "--seeds", "2", "--threads", "2",
         "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("seed 1 (1/2)").contains("seed 2 (2/2)").contains("done in");
@@ -97,7 +98,7 @@ class EvalCommandTest {
   void sweepsModelsAndLandmarkCounts() throws IOException {
     Path m = smallMatrix(dir, 60);
     Path out = dir.resolve("sweep");
-    Run r = run("--matrix", m.toString(), "--landmarks", "10", "--dims", "2", "--height", "--seeds", "1",
+    Run r = run("--matrix", m.toString(), "--landmarks", "10", "--dimensions", "2", "--height", "--seeds", "1",
         "--clients", "landmarks", "--sweep", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("sweep: model 8:").doesNotContain("sweep: model 10:").contains("sweep: 20 landmarks");
@@ -130,7 +131,7 @@ class EvalCommandTest {
     assertThat(run("--matrix", m.toString(), "--landmark-list", "1,2,300", "--out", out.toString()).err())
         .contains("index 300");
     assertThat(run("--matrix", m.toString(), "--landmarks", "3", "--out", out.toString()).err()).contains("--landmarks must be");
-    assertThat(run("--matrix", m.toString(), "--dims", "0", "--out", out.toString()).err()).contains("dimensions");
+    assertThat(run("--matrix", m.toString(), "--dimensions", "0", "--out", out.toString()).err()).contains("dimensions");
     assertThat(run("--matrix", m.toString(), "--landmarks", "5", "--landmark-list", "1,2", "--out", out.toString()).code())
         .isEqualTo(2); // mutually exclusive
     assertThat(run("--matrix", m.toString(), "--model", dir.resolve("absent.properties").toString(), "--out", out.toString())
@@ -154,8 +155,9 @@ class EvalCommandTest {
         .contains("--liars must be within 0-1");
     assertThat(run("--matrix", m.toString(), "--reports", "half", "--liar-kind", "loud", "--out", out.toString()).err())
         .contains("--liar-kind must be five-ms or random");
-    assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-param", "kernel=1", "--out", out.toString())
-        .err()).contains("--report-param: unknown report setting kernel");
+    Path settings = Files.writeString(out.resolveSibling("kernel.properties"), "kernel = 1\n");
+    assertThat(run("--matrix", m.toString(), "--reports", "half", "--reports-config", settings.toString(), "--out",
+        out.toString()).err()).contains("--reports-config " + settings + ": unknown key kernel; allowed: kernelMs");
     assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-attack", "promote", "--out", out.toString())
         .err()).contains("--report-attack must be none, promote:K, demote:K or sybil:T:N:R");
     assertThat(run("--matrix", m.toString(), "--reports", "half", "--report-attack", "sybil:1:0:2", "--out", out.toString())
@@ -194,10 +196,10 @@ class EvalCommandTest {
     Path on = dir.resolve("on");
     Path off = dir.resolve("off");
     String seven = "calibrationProbes = 7\nspreadProbes = 4\nnearBeaconMaxMs = Infinity\n";
-    Run a = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3", "--model", model("on", seven).toString(),
+    Run a = run("--matrix", m.toString(), "--landmarks", "12", "--dimensions", "3", "--model", model("on", seven).toString(),
         "--seeds", "1", "--out", on.toString());
     assertThat(a.code()).as(a.err()).isZero();
-    Run b = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3",
+    Run b = run("--matrix", m.toString(), "--landmarks", "12", "--dimensions", "3",
         "--model", model("off", seven + "comparison = false\n").toString(), "--seeds", "1", "--out", off.toString());
     assertThat(b.code()).as(b.err()).isZero();
     List<String> orders = Files.readAllLines(on.resolve("orders.csv"));
@@ -223,13 +225,20 @@ class EvalCommandTest {
     for (Object[] c : new Object[][] {{any, "near = any\n"}, {none, "nearBeaconMaxMs = 0\n"},
         {uncapped, "nearBeaconMaxMs = Infinity\n"}}) {
       Path out = (Path) c[0];
-      Run r = run("--matrix", m.toString(), "--landmarks", "12", "--dims", "3",
+      Run r = run("--matrix", m.toString(), "--landmarks", "12", "--dimensions", "3",
           "--model", model(out.getFileName().toString(), base + c[1]).toString(), "--seeds", "1", "--out", out.toString());
       assertThat(r.code()).as(r.err()).isZero();
     }
     assertThat(Files.readAllLines(none.resolve("orders.csv"))).isEqualTo(Files.readAllLines(any.resolve("orders.csv")));
     assertThat(Files.readAllLines(uncapped.resolve("orders.csv"))).isNotEqualTo(Files.readAllLines(any.resolve("orders.csv")));
     assertThat(Files.readString(any.resolve("report.md"))).contains("then the nearest calibration points of any kind");
+  }
+
+  /** The report settings files shipped for research load (every key they set is a ReportConfig key). */
+  @Test
+  void theReportSettingsFilesInTheRepositoryLoad() {
+    assertThat(ReportConfig.load(Path.of("reports/defences-off.properties")).promotedNetworks()).isEqualTo(1000);
+    assertThat(ReportConfig.load(Path.of("reports/vote-per-neighbourhood.properties")).networkPerServer()).isZero();
   }
 
   /** The model files in eval/models load, and default.properties is the SDK's model. */

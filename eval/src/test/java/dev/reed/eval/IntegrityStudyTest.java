@@ -70,7 +70,7 @@ class IntegrityStudyTest {
   void theCommandWritesIntegrityJsonAndRejectsBadInput() throws Exception {
     Path m = EvalCommandTest.smallMatrix(dir, 60);
     Path out = dir.resolve("out");
-    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", m.toString(), "--landmarks", "10", "--dims", "3", "--seeds",
+    EvalCommandTest.Run r = EvalCommandTest.run("--matrix", m.toString(), "--landmarks", "10", "--dimensions", "3", "--seeds",
         "2", "--integrity", "--attack", "anycast", "--attack-share", "0.1", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("integrity seed 1:").contains("anycast attackers detected");
@@ -80,7 +80,8 @@ class IntegrityStudyTest {
         out.toString()).err()).contains("--attack must be none, anycast or proxy, got bogus");
     assertThat(EvalCommandTest.run("--matrix", m.toString(), "--integrity", "--attack-share", "0.9", "--out",
         out.toString()).code()).isEqualTo(2);
-    assertThat(EvalCommandTest.run("--matrix", m.toString(), "--integrity", "--integrity-param", "nope=1", "--out",
-        out.toString()).err()).contains("--integrity-param: unknown integrity setting nope");
+    Path settings = Files.writeString(out.resolveSibling("nope.properties"), "nope = 1\n");
+    assertThat(EvalCommandTest.run("--matrix", m.toString(), "--integrity", "--integrity-config", settings.toString(),
+        "--out", out.toString()).err()).contains("--integrity-config " + settings + ": unknown key nope; allowed:");
   }
 }

@@ -34,7 +34,7 @@ class LocatedReedTest {
   @Test
   void locationsLiftReedAboveNoisyGeoDistanceAndItself() throws IOException {
     Path[] w = accessDelayWorld(70);
-    String[] args = {"--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "10", "--dims", "3", "--seeds",
+    String[] args = {"--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks", "10", "--dimensions", "3", "--seeds",
         "2", "--threads", "2", "--geo-error", "geoip:300:1000:0.1"};
     JsonObject with = run(args, "with");
     Path off = dir.resolve("off.properties");
@@ -69,9 +69,9 @@ class LocatedReedTest {
     Path bad = dir.resolve("bad.properties");
     Files.writeString(bad, "quantil = 0.5\n");
     EvalCommandTest.Run r = EvalCommandTest.run("--matrix", w[1].toString(), "--nodes", w[0].toString(), "--landmarks",
-        "8", "--dims", "3", "--estimator", bad.toString(), "--out", dir.resolve("o").toString());
+        "8", "--dimensions", "3", "--estimator", bad.toString(), "--out", dir.resolve("o").toString());
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--estimator", "unknown estimator key(s) [quantil]");
+    assertThat(r.err()).contains("--estimator", "unknown key quantil");
     r = EvalCommandTest.run("--matrix", w[1].toString(), "--estimator", dir.resolve("none").toString(), "--out",
         dir.resolve("o").toString());
     assertThat(r.code()).isEqualTo(2);

@@ -6,6 +6,8 @@ import dev.reed.proto.Endpoints;
 import dev.reed.runtime.Durations;
 import dev.reed.runtime.EnvironmentDefaults;
 import dev.reed.runtime.KafkaClientProperties;
+import dev.reed.runtime.options.ClientAddressLogging;
+import dev.reed.runtime.options.KafkaOptions;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,14 +44,7 @@ public final class AgentCommand implements Callable<Integer> {
       description = "Landmark id, unique in the deployment (A-Z a-z 0-9 . _ -). Required. Env: REED_AGENT_ID.")
   String id;
 
-  @Option(names = "--kafka", paramLabel = "HOST:PORT",
-      description = "Kafka bootstrap servers (comma-separated). Required. Env: REED_AGENT_KAFKA.")
-  String kafka;
-
-  @Option(names = "--kafka-config", paramLabel = "FILE",
-      description = "Kafka client properties (TLS/SASL: security.protocol, sasl.*, ssl.*) for producer and consumers. "
-          + "Env: REED_AGENT_KAFKA_CONFIG.")
-  Path kafkaConfig;
+  @Mixin KafkaOptions kafka = new KafkaOptions();
 
   @Option(names = "--region", paramLabel = "NAME", 
       description = "Region label for people, e.g. Europe/Frankfurt. Env: REED_AGENT_REGION.")
@@ -113,10 +109,7 @@ public final class AgentCommand implements Callable<Integer> {
           + "Env: REED_AGENT_BEACON_RATE.")
   double beaconRate = AgentConfig.DEFAULT_BEACON_RATE;
 
-  @Option(names = "--log-client-addresses", defaultValue = "false",
-      description = "Name clients' addresses in the WebSocket beacon's DEBUG lines (to trace a flood); by default no "
-          + "client address is logged at any level. Env: REED_AGENT_LOG_CLIENT_ADDRESSES.")
-  boolean logClientAddresses;
+  @Mixin ClientAddressLogging clientAddresses = new ClientAddressLogging();
 
   @Option(names = "--targets", paramLabel = "FILE",
       description = "Static targets added to those of the reed.targets topic. Env: REED_AGENT_TARGETS.")
@@ -169,12 +162,13 @@ public final class AgentCommand implements Callable<Integer> {
   /** Builds the configuration, or throws a ParameterException naming the bad option. */
   AgentConfig config() {
     if (id == null || id.isBlank()) throw usage("--id is required (or REED_AGENT_ID)");
-    if (kafka == null || kafka.isBlank()) throw usage("--kafka is required (or REED_AGENT_KAFKA)");
+    if (kafka.bootstrap() == null || kafka.bootstrap().isBlank()) throw usage("--kafka is required (or REED_AGENT_KAFKA)");
     try {
-      AgentConfig.Builder b = AgentConfig.builder(id, kafka)
+      AgentConfig.Builder b = AgentConfig.builder(id, kafka.bootstrap())
           .region(region)
           .location(location == null || location.isBlank() ? null : option("--location", () -> AgentConfig.location(location)))
-          .kafkaProperties(kafkaConfig == null ? Map.of() : KafkaClientProperties.read(kafkaConfig, AgentConfig.KAFKA_OWNED_KEYS, "agent"))
+          .kafkaProperties(kafka.config() == null ? Map.of()
+              : KafkaClientProperties.read(kafka.config(), AgentConfig.KAFKA_OWNED_KEYS, "agent"))
           .bind(option("--bind", () -> Endpoints.socketAddress(bind, 0)))
           .beacon(option("--beacon", () -> Endpoints.socketAddress(beacon, AgentConfig.DEFAULT_BEACON_PORT)))
           .interval(option("--interval", () -> Durations.parse(interval)))
@@ -193,7 +187,7 @@ public final class AgentCommand implements Callable<Integer> {
       if (wsBeacon != null && !wsBeacon.isBlank()) {
         b.wsBeacon(new WsBeaconConfig(option("--ws-beacon", () -> Endpoints.socketAddress(wsBeacon, -1)),
             wsAdvertise == null || wsAdvertise.isBlank() ? null : option("--ws-advertise", () -> unresolved(wsAdvertise)),
-            wsTlsCert, wsTlsKey, wsOrigins, wsMaxConnections, wsRate, logClientAddresses));
+            wsTlsCert, wsTlsKey, wsOrigins, wsMaxConnections, wsRate, clientAddresses.enabled()));
       } else if (wsTlsCert != null || wsTlsKey != null || wsAdvertise != null) {
         throw usage("--ws-tls-cert, --ws-tls-key and --ws-advertise need --ws-beacon");
       }

@@ -10,7 +10,8 @@ import dev.reed.client.GroupMember;
 import dev.reed.client.GroupObjective;
 import dev.reed.client.GroupRanking;
 import dev.reed.client.GroupServer;
-import dev.reed.coordinates.discovery.DiscoveryModel.NearCalibration;
+import dev.reed.coordinates.ModelFile;
+import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.client.ClusterBy;
 import dev.reed.client.PredictedServer;
 import dev.reed.client.ReedClient;
@@ -19,6 +20,9 @@ import dev.reed.client.ReedClientException;
 import dev.reed.client.ServerListSource;
 import dev.reed.client.StopRule;
 import dev.reed.proto.Endpoints;
+import dev.reed.runtime.options.GeoDatabaseOptions;
+import dev.reed.runtime.options.IntelligentStopOptions;
+import dev.reed.runtime.options.NCloseOption;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -30,6 +34,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -89,21 +94,15 @@ public final class BrowseCommand implements Callable<Integer> {
   @Option(names = "--password", paramLabel = "any|exclude|only", description = "Password-protected servers (default: ${DEFAULT-VALUE}).")
   String password = "any";
 
-  @Option(names = "--n-close", paramLabel = "N", description = "N_close for the first/intelligent auto-stop (default: ${DEFAULT-VALUE}).")
-  int nClose = 40;
+  /** N_close 40: a server list's first page. */
+  @Mixin NCloseOption nClose = new NCloseOption(40);
+
+  @Mixin IntelligentStopOptions intelligent = new IntelligentStopOptions();
 
   @Option(names = "--autostop", paramLabel = "first|intelligent|rtt-stop|rtt-limit|none",
       description = "When to stop probing (default: ${DEFAULT-VALUE}); none = probe every listed server.")
   String autostop = "first";
 
-  @Option(names = "--window", paramLabel = "N",
-      description = "Probes without improvement before intelligent stops (default: ${DEFAULT-VALUE}).")
-  int window = 20;
-
-  @Option(names = "--window-margin", paramLabel = "MS",
-      description = "Intelligent: an improvement of the N_close set by no more than MS does not restart the window"
-          + " (default: ${DEFAULT-VALUE}, the paper's rule).")
-  double windowMargin = 0;
 
   @Option(names = "--rtt-stop", paramLabel = "MS", description = "RTT_stop for --autostop rtt-stop (default: ${DEFAULT-VALUE}).")
   double rttStop = 150;
@@ -120,13 +119,11 @@ public final class BrowseCommand implements Callable<Integer> {
   @Option(names = "--rate", paramLabel = "PROBES/S", description = "Probe rate (default: ${DEFAULT-VALUE}, the paper's DSL setting).")
   double rate = 140;
 
-  @Option(names = "--calib", paramLabel = "N", description = "Calibration servers to probe (default: ${DEFAULT-VALUE}).")
-  int calib = 10;
-
-  @Option(names = "--near-calibration", paramLabel = "beacons|any",
-      description = "What the second calibration phase probes: the nearest landmark beacons within 100 ms, topped up with"
-          + " game servers; or the nearest calibration servers of any kind (default: ${DEFAULT-VALUE}).")
-  String nearCalibration = "beacons";
+  @Option(names = "--model", paramLabel = "FILE",
+      description = "The discovery model (calibration probes, ordering, learning) as a properties file, as ./reed eval"
+          + " --model reads it; keys left out keep the SDK's defaults (eval/models/default.properties lists every one)."
+          + " Default: the SDK's model.")
+  Path model;
 
   @Option(names = "--bind", paramLabel = "ADDR", description = "Local address to probe from: IP or IP:PORT (default: any).")
   String bind;
@@ -179,13 +176,8 @@ public final class BrowseCommand implements Callable<Integer> {
       + " clustering with --geoip/--asn, else traditional discovery.")
   boolean fallback;
 
-  @Option(names = "--geoip", paramLabel = "FILE", split = ",",
-      description = "IP-to-location databases for --fallback's clustering by country: .mmdb (DB-IP Lite city) or ip-location-db city CSV.")
-  List<Path> geoip = List.of();
-
-  @Option(names = "--asn", paramLabel = "FILE", split = ",",
-      description = "IP-to-AS databases for --fallback's clustering by origin AS: .mmdb or ip-location-db AS CSV.")
-  List<Path> asn = List.of();
+  /** For --fallback's clustering: by country with --geoip, by origin AS with --asn. */
+  @Mixin GeoDatabaseOptions geo = new GeoDatabaseOptions();
 
   @Option(names = "--cluster-by", paramLabel = "auto|as|country",
       description = "What --fallback's clustering groups by (default: ${DEFAULT-VALUE}: the origin AS when --asn knows any listed address, else the country).")
@@ -325,7 +317,7 @@ public final class BrowseCommand implements Callable<Integer> {
     GroupRanking ranking;
     try {
       ranking = client.rankForGroup(members, obj, obj == GroupObjective.MEAN_UNDER_CEILING ? ceiling : 0, filter(),
-          Math.max(1, Math.min(5000, nClose)));
+          Math.max(1, Math.min(5000, nClose.nClose())));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -360,12 +352,14 @@ public final class BrowseCommand implements Callable<Integer> {
   }
 
   private DiscoveryRequest request() {
+    int nClose = this.nClose.nClose();
+    double windowMargin = intelligent.windowMargin();
     if (!(windowMargin >= 0) || Double.isInfinite(windowMargin)) {
       throw new IllegalArgumentException("--window-margin must be finite and >= 0 ms: " + windowMargin);
     }
     StopRule stop = switch (autostop.toLowerCase(Locale.ROOT)) {
       case "first" -> StopRule.first(nClose);
-      case "intelligent" -> new StopRule.IntelligentClose(nClose, window, windowMargin);
+      case "intelligent" -> new StopRule.IntelligentClose(nClose, intelligent.window(), windowMargin);
       case "rtt-stop" -> new StopRule.RttStop(rttStop, rttWindow);
       case "rtt-limit" -> StopRule.rttLimit(rttLimit, delta);
       case "none", "exhaustive" -> StopRule.exhaustive();
@@ -411,13 +405,8 @@ public final class BrowseCommand implements Callable<Integer> {
   }
 
   private ReedClient.Builder clientBuilder(String target) {
-    NearCalibration near = switch (nearCalibration.toLowerCase(java.util.Locale.ROOT)) {
-      case "beacons" -> NearCalibration.BEACONS;
-      case "any" -> NearCalibration.ANY;
-      default -> throw new CommandLine.ParameterException(spec.commandLine(),
-          "--near-calibration must be beacons or any: " + nearCalibration);
-    };
-    ReedClient.Builder b = ReedClient.builder().coordinator(target).rate(rate).calibrationCount(calib).nearCalibration(near)
+    ReedClient.Builder b = ReedClient.builder().coordinator(target).rate(rate)
+        .model(ModelFile.option("--model", model, DiscoveryModel.defaults()))
         .probeTimeout(Duration.ofMillis(positive(timeoutMs, "--timeout"))).rpcDeadline(Duration.ofMillis(positive(deadlineMs, "--deadline")));
     if (bind != null) b.bind(bindAddress(bind));
     b.reportMeasurements(report);
@@ -451,9 +440,9 @@ public final class BrowseCommand implements Callable<Integer> {
       case "country" -> ClusterBy.COUNTRY;
       default -> throw new IllegalArgumentException("--cluster-by must be auto, as or country: " + clusterBy);
     };
-    if (!geoip.isEmpty() || !asn.isEmpty()) {
+    if (!geo.locations().isEmpty() || !geo.asns().isEmpty()) {
       if (!fallback) throw new IllegalArgumentException("--geoip and --asn are for --fallback's clustering: add --fallback");
-      b.geoDatabases(GeoFiles.of(geoip, asn)).clustering(by);
+      b.geoDatabases(GeoFiles.of(geo.locations(), geo.asns())).clustering(by);
     }
     return b;
   }

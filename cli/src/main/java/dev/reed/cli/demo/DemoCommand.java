@@ -1,5 +1,7 @@
 package dev.reed.cli.demo;
 
+import dev.reed.runtime.options.DimensionsOption;
+import dev.reed.runtime.options.NCloseOption;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -9,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -41,8 +44,7 @@ public final class DemoCommand implements Callable<Integer> {
           + "e.g. matrix:data/planetlab490_netlatency (default: ${DEFAULT-VALUE}).")
   String world = "synthetic";
 
-  @Option(names = "--dimensions", paramLabel = "D", description = "Coordinate dimensions: 2, 3, 4, 5, 8 or 10 (default: ${DEFAULT-VALUE}, the paper's best).")
-  int dimensions = 4;
+  @Mixin DimensionsOption dimensions = new DimensionsOption();
 
   @Option(names = "--no-height", description = "Plain Euclidean coordinates, without the height (access-link delay) the demo adds by default.")
   boolean noHeight;
@@ -80,8 +82,7 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Stop measuring when the median fit error improves by less than this fraction (default: ${DEFAULT-VALUE}).")
   double convergence = 0.05;
 
-  @Option(names = "--n-close", paramLabel = "N", description = "N_close of the REED stop rules (default: ${DEFAULT-VALUE}, the paper's).")
-  int nClose = 40;
+  @Mixin NCloseOption nClose = new NCloseOption(40);
 
   @Option(names = "--calibration", paramLabel = "N",
       description = "N_calib: calibration servers each REED discovery probes (default: ${DEFAULT-VALUE}, the client SDK's; the paper used 14).")
@@ -130,7 +131,7 @@ public final class DemoCommand implements Callable<Integer> {
     PrintWriter stderr = spec.commandLine().getErr();
     DemoOptions options;
     try {
-      options = new DemoOptions(servers, landmarks, world, dimensions, !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose,
+      options = new DemoOptions(servers, landmarks, world, dimensions.dimensions(), !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose.nClose(),
           calibration, rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity,
           !noReports, realtime);
     } catch (IllegalArgumentException e) {

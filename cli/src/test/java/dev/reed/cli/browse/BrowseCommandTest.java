@@ -31,10 +31,13 @@ import picocli.CommandLine;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BrowseCommandTest {
   private static LoopbackWorldAccess world;
+  /** A discovery model with 6 calibration probes instead of 10: the world has 24 servers. */
+  private static Path sixCalibrationProbes;
 
   @BeforeAll
-  static void startWorld() throws IOException {
+  static void startWorld(@TempDir Path dir) throws IOException {
     world = LoopbackWorldAccess.start(24, 11);
+    sixCalibrationProbes = Files.writeString(dir.resolve("six.properties"), "calibrationProbes = 6\n");
   }
 
   @AfterAll
@@ -56,7 +59,7 @@ class BrowseCommandTest {
 
   @Test
   void plainTableAsRepliesArriveThenASummary() {
-    Run r = browse("--coordinator", world.coordinator(), "--calib", "6", "--n-close", "5", "--plain", "--bind", "127.0.0.1");
+    Run r = browse("--coordinator", world.coordinator(), "--model", sixCalibrationProbes.toString(), "--n-close", "5", "--plain", "--bind", "127.0.0.1");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains(LiveTable.HEADER);
     assertThat(r.out().lines().filter(l -> l.startsWith("loop-"))).hasSizeGreaterThanOrEqualTo(5);
@@ -66,8 +69,8 @@ class BrowseCommandTest {
 
   @Test
   void jsonWithTraditionalComparisonIsOneObject() {
-    Run r = browse("--coordinator", world.coordinator(), "--calib", "6", "--n-close", "5", "--autostop", "intelligent",
-        "--window", "5", "--compare-traditional", "--json", "--rate", "500");
+    Run r = browse("--coordinator", world.coordinator(), "--model", sixCalibrationProbes.toString(), "--n-close", "5", "--autostop", "intelligent",
+        "--intelligent-window", "5", "--compare-traditional", "--json", "--rate", "500");
     assertThat(r.code()).as(r.err()).isZero();
     JsonObject j = JsonParser.parseString(r.out()).getAsJsonObject();
     assertThat(r.out().strip().lines()).hasSize(1);
@@ -91,7 +94,7 @@ class BrowseCommandTest {
   @Test
   void coordinatorDownIsAClearErrorAlsoInJson() throws IOException {
     String target = "127.0.0.1:" + closedPort();
-    Run r = browse("--coordinator", target, "--calib", "6");
+    Run r = browse("--coordinator", target, "--model", sixCalibrationProbes.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("reed browse: coordinator " + target + " is unreachable");
     Run j = browse("--coordinator", target, "--json");
@@ -121,7 +124,7 @@ class BrowseCommandTest {
 
   @Test
   void locatePrintsAGroupFileLine() {
-    Run r = browse("--coordinator", world.coordinator(), "--calib", "6", "--locate");
+    Run r = browse("--coordinator", world.coordinator(), "--model", sixCalibrationProbes.toString(), "--locate");
     assertThat(r.code()).as(r.err()).isZero();
     String[] t = r.out().strip().split(" ");
     assertThat(t).hasSize(3); // "me x y": the fake deployment is 2-D without height
@@ -134,14 +137,14 @@ class BrowseCommandTest {
   void groupRanksForEveryMember(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("group.txt");
     Files.writeString(file, "alice 0 0\nbob 40 10\nme @" + world.coordinator() + "\n");
-    Run r = browse("--coordinator", world.coordinator(), "--calib", "6", "--group", file.toString(), "--n-close", "5", "--json");
+    Run r = browse("--coordinator", world.coordinator(), "--model", sixCalibrationProbes.toString(), "--group", file.toString(), "--n-close", "5", "--json");
     assertThat(r.code()).as(r.err()).isZero();
     JsonObject j = JsonParser.parseString(r.out()).getAsJsonObject();
     assertThat(j.getAsJsonArray("members")).hasSize(3);
     JsonArray servers = j.getAsJsonArray("servers");
     assertThat(servers).hasSize(5);
     assertThat(servers.get(0).getAsJsonObject().getAsJsonArray("member_predicted_ms")).hasSize(3);
-    Run table = browse("--coordinator", world.coordinator(), "--calib", "6", "--group", file.toString(), "--n-close", "3");
+    Run table = browse("--coordinator", world.coordinator(), "--model", sixCalibrationProbes.toString(), "--group", file.toString(), "--n-close", "3");
     assertThat(table.out()).contains("group of 3 (MIN_MAX): alice, bob, me");
   }
 
@@ -186,9 +189,9 @@ class BrowseCommandTest {
     assertThat(where.err()).contains("--location: latitude must be -90..90");
     assertThat(browse("--coordinator", world.coordinator(), "--location", "Tokyo").err())
         .contains("--location must be LAT,LON in degrees");
-    Run near = browse("--coordinator", world.coordinator(), "--near-calibration", "closest");
+    Run near = browse("--coordinator", world.coordinator(), "--model", sixCalibrationProbes.resolveSibling("missing").toString());
     assertThat(near.code()).isEqualTo(2);
-    assertThat(near.err()).contains("--near-calibration must be beacons or any: closest");
+    assertThat(near.err()).contains("--model " + sixCalibrationProbes.resolveSibling("missing") + ": no such file");
   }
 
   @Test
@@ -203,10 +206,10 @@ class BrowseCommandTest {
   @Test
   void reportsWhatItMeasuredUnlessToldNot() {
     int before = world.reportsReceived();
-    Run on = browse("--coordinator", world.coordinator(), "--calib", "6", "--n-close", "5", "--plain", "--bind", "127.0.0.1");
+    Run on = browse("--coordinator", world.coordinator(), "--model", sixCalibrationProbes.toString(), "--n-close", "5", "--plain", "--bind", "127.0.0.1");
     assertThat(on.code()).as(on.err()).isZero();
     assertThat(world.reportsReceived()).as("the reference browser reports by default, before it exits").isEqualTo(before + 1);
-    Run off = browse("--coordinator", world.coordinator(), "--calib", "6", "--n-close", "5", "--plain", "--bind", "127.0.0.1",
+    Run off = browse("--coordinator", world.coordinator(), "--model", sixCalibrationProbes.toString(), "--n-close", "5", "--plain", "--bind", "127.0.0.1",
         "--no-report");
     assertThat(off.code()).as(off.err()).isZero();
     assertThat(world.reportsReceived()).isEqualTo(before + 1);

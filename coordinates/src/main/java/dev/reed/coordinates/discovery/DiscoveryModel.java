@@ -3,7 +3,6 @@ package dev.reed.coordinates.discovery;
 import dev.reed.coordinates.ModelFile;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
 
@@ -90,9 +89,7 @@ public record DiscoveryModel(
   }
 
   /** The keys of a model file, one per component, in declaration order. */
-  public static final Set<String> KEYS = Set.of("calibrationProbes", "spreadProbes", "near", "nearBeaconMaxMs",
-      "comparison", "lowerBoundBeyondMs", "nearDifferenceWeight", "refitLimit", "serverSigmaMs", "kernelMs", "prior",
-      "refetchMovedMs", "geo", "geoMisfitMaxMs", "geoSureMs", "kernelKm", "localProbes");
+  public static final Set<String> KEYS = Set.copyOf(ModelFile.keys(DiscoveryModel.class));
 
   public DiscoveryModel {
     if (calibrationProbes < 2 || calibrationProbes > 64) {
@@ -162,72 +159,12 @@ public record DiscoveryModel(
 
   /** A model from properties (see {@link #load}); missing keys keep their defaults. */
   public static DiscoveryModel of(Properties p) {
-    ModelFile.requireKnown(p, KEYS, "model");
-    DiscoveryModel d = defaults();
-    return new DiscoveryModel(
-        ModelFile.integer(p, "calibrationProbes", d.calibrationProbes),
-        ModelFile.integer(p, "spreadProbes", d.spreadProbes),
-        nearKind(p.getProperty("near"), d.near),
-        ModelFile.real(p, "nearBeaconMaxMs", d.nearBeaconMaxMs),
-        bool(p, "comparison", d.comparison),
-        ModelFile.real(p, "lowerBoundBeyondMs", d.lowerBoundBeyondMs),
-        ModelFile.real(p, "nearDifferenceWeight", d.nearDifferenceWeight),
-        ModelFile.integer(p, "refitLimit", d.refitLimit),
-        ModelFile.real(p, "serverSigmaMs", d.serverSigmaMs),
-        ModelFile.real(p, "kernelMs", d.kernelMs),
-        ModelFile.real(p, "prior", d.prior),
-        ModelFile.real(p, "refetchMovedMs", d.refetchMovedMs),
-        bool(p, "geo", d.geo),
-        ModelFile.real(p, "geoMisfitMaxMs", d.geoMisfitMaxMs),
-        ModelFile.real(p, "geoSureMs", d.geoSureMs),
-        ModelFile.real(p, "kernelKm", d.kernelKm),
-        ModelFile.integer(p, "localProbes", d.localProbes));
+    return ModelFile.of(p, DiscoveryModel.class, defaults());
   }
 
   /** The model as a properties file would hold it (every key). */
   public Properties toProperties() {
-    Properties p = new Properties();
-    p.setProperty("calibrationProbes", Integer.toString(calibrationProbes));
-    p.setProperty("spreadProbes", Integer.toString(spreadProbes));
-    p.setProperty("near", near.name().toLowerCase(Locale.ROOT));
-    p.setProperty("nearBeaconMaxMs", Double.toString(nearBeaconMaxMs));
-    p.setProperty("comparison", Boolean.toString(comparison));
-    p.setProperty("lowerBoundBeyondMs", Double.toString(lowerBoundBeyondMs));
-    p.setProperty("nearDifferenceWeight", Double.toString(nearDifferenceWeight));
-    p.setProperty("refitLimit", Integer.toString(refitLimit));
-    p.setProperty("serverSigmaMs", Double.toString(serverSigmaMs));
-    p.setProperty("kernelMs", Double.toString(kernelMs));
-    p.setProperty("prior", Double.toString(prior));
-    p.setProperty("refetchMovedMs", Double.toString(refetchMovedMs));
-    p.setProperty("geo", Boolean.toString(geo));
-    p.setProperty("geoMisfitMaxMs", Double.toString(geoMisfitMaxMs));
-    p.setProperty("geoSureMs", Double.toString(geoSureMs));
-    p.setProperty("kernelKm", Double.toString(kernelKm));
-    p.setProperty("localProbes", Integer.toString(localProbes));
-    return p;
-  }
-
-  private static NearCalibration nearKind(String v, NearCalibration dflt) {
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      return NearCalibration.valueOf(v.strip().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("near must be beacons or any, got '" + v + "'");
-    }
-  }
-
-  private static boolean bool(Properties p, String key, boolean dflt) {
-    String v = p.getProperty(key);
-    if (v == null) {
-      return dflt;
-    }
-    return switch (v.strip().toLowerCase(Locale.ROOT)) {
-      case "true", "on", "yes" -> true;
-      case "false", "off", "no" -> false;
-      default -> throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
-    };
+    return ModelFile.toProperties(this);
   }
 
   private static void requireMs(double v, String name, boolean infinityAllowed) {

@@ -35,9 +35,7 @@ public record EstimatorModel(double quantile, double minMsPerKm, double maxMsPer
     int excessMinLandmarks, double weightStep, double cvLocationErrorKm, double locateMarginMs) {
 
   /** The keys of a model file, one per component. */
-  public static final Set<String> KEYS = Set.of("quantile", "minMsPerKm", "maxMsPerKm", "regionMinPairs",
-      "excessMinLandmarks", "weightStep", "cvLocationErrorKm",
-      "locateMarginMs");
+  public static final Set<String> KEYS = Set.copyOf(ModelFile.keys(EstimatorModel.class));
 
   public EstimatorModel {
     if (!(quantile > 0 && quantile < 1)) {
@@ -80,25 +78,11 @@ public record EstimatorModel(double quantile, double minMsPerKm, double maxMsPer
 
   /** A model from properties (see {@link #load}); missing keys keep their defaults. */
   public static EstimatorModel of(Properties p) {
-    ModelFile.requireKnown(p, KEYS, "estimator");
-    EstimatorModel d = defaults();
-    return new EstimatorModel(ModelFile.real(p, "quantile", d.quantile), ModelFile.real(p, "minMsPerKm", d.minMsPerKm),
-        ModelFile.real(p, "maxMsPerKm", d.maxMsPerKm), ModelFile.integer(p, "regionMinPairs", d.regionMinPairs),
-        ModelFile.integer(p, "excessMinLandmarks", d.excessMinLandmarks), ModelFile.real(p, "weightStep", d.weightStep),
-        ModelFile.real(p, "cvLocationErrorKm", d.cvLocationErrorKm), ModelFile.real(p, "locateMarginMs", d.locateMarginMs));
+    return ModelFile.of(p, EstimatorModel.class, defaults());
   }
 
   /** The model as a properties file holds it (every key). */
   public Properties toProperties() {
-    Properties p = new Properties();
-    p.setProperty("quantile", Double.toString(quantile));
-    p.setProperty("minMsPerKm", Double.toString(minMsPerKm));
-    p.setProperty("maxMsPerKm", Double.toString(maxMsPerKm));
-    p.setProperty("regionMinPairs", Integer.toString(regionMinPairs));
-    p.setProperty("excessMinLandmarks", Integer.toString(excessMinLandmarks));
-    p.setProperty("weightStep", Double.toString(weightStep));
-    p.setProperty("cvLocationErrorKm", Double.toString(cvLocationErrorKm));
-    p.setProperty("locateMarginMs", Double.toString(locateMarginMs));
-    return p;
+    return ModelFile.toProperties(this);
   }
 }

@@ -1,6 +1,9 @@
 package dev.reed.coordinates.integrity;
 
+import dev.reed.coordinates.ModelFile;
+import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Every tolerance of the host integrity check, with defaults tuned on the measured matrices
@@ -56,46 +59,19 @@ public record IntegrityConfig(double absoluteToleranceMs, double relativeToleran
   }
 
   /**
-   * These settings with one replaced by component name ({@code relativeTolerance=0.3}); for the
-   * evaluator's and the coordinator's {@code --integrity-param}.
+   * Reads a settings file ({@code --integrity-config}): Java properties whose keys are this
+   * record's component names; keys not given keep {@link #defaults()}.
+   *
+   * @throws IllegalArgumentException naming the file and the key of an unknown key or bad value,
+   *     or a missing file
    */
-  public IntegrityConfig with(String name, String value) {
-    double v;
-    try {
-      v = Double.parseDouble(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + ": not a number: " + value);
-    }
-    return switch (name.trim()) {
-      case "absoluteToleranceMs" -> new IntegrityConfig(v, relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs,
-          minReplyTells);
-      case "relativeTolerance" -> new IntegrityConfig(absoluteToleranceMs, v, nearShare, minViolatingPairs, lightToleranceMs,
-          minReplyTells);
-      case "nearShare" -> new IntegrityConfig(absoluteToleranceMs, relativeTolerance, v, minViolatingPairs, lightToleranceMs,
-          minReplyTells);
-      case "minViolatingPairs" -> new IntegrityConfig(absoluteToleranceMs, relativeTolerance, nearShare, wholeNumber(name, v),
-          lightToleranceMs, minReplyTells);
-      case "lightToleranceMs" -> new IntegrityConfig(absoluteToleranceMs, relativeTolerance, nearShare, minViolatingPairs, v,
-          minReplyTells);
-      case "minReplyTells" -> new IntegrityConfig(absoluteToleranceMs, relativeTolerance, nearShare, minViolatingPairs,
-          lightToleranceMs, wholeNumber(name, v));
-      default -> throw new IllegalArgumentException("unknown integrity setting " + name
-          + " (absoluteToleranceMs, relativeTolerance, nearShare, minViolatingPairs, lightToleranceMs, minReplyTells)");
-    };
+  public static IntegrityConfig load(Path file) {
+    return ModelFile.load(file, IntegrityConfig.class, defaults());
   }
 
-  /** {@code NAME=VALUE} applied to these settings. */
-  public IntegrityConfig with(String assignment) {
-    int eq = assignment.indexOf('=');
-    if (eq <= 0) throw new IllegalArgumentException("expected NAME=VALUE, got " + assignment);
-    return with(assignment.substring(0, eq), assignment.substring(eq + 1));
-  }
-
-  private static int wholeNumber(String name, double v) {
-    if (v != Math.rint(v) || v < 1 || v > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(name + " must be a whole number >= 1, got " + v);
-    }
-    return (int) v;
+  /** These settings with some replaced by component name ({@code relativeTolerance -> 0.3}). */
+  public IntegrityConfig with(Map<String, String> changes) {
+    return ModelFile.with(this, changes);
   }
 
   @Override

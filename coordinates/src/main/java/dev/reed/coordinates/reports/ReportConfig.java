@@ -1,5 +1,9 @@
 package dev.reed.coordinates.reports;
 
+import dev.reed.coordinates.ModelFile;
+import java.nio.file.Path;
+import java.util.Map;
+
 /**
  * Every parameter of learning from client reports, with the defaults measured on planetlab490
  * (docs/research/client-reports.md).
@@ -88,33 +92,19 @@ public record ReportConfig(double kernelMs, double priorWeight, double groupCap,
   }
 
   /**
-   * These settings with some replaced, by component name ({@code kernelMs=3}, ...); for the
-   * evaluator's {@code --report-param} and the coordinator's options.
+   * Reads a settings file ({@code --reports-config}): Java properties whose keys are this record's
+   * component names; keys not given keep {@link #defaults()}.
    *
-   * @throws IllegalArgumentException naming an unknown setting or a bad value
+   * @throws IllegalArgumentException naming the file and the key of an unknown key or bad value,
+   *     or a missing file
    */
-  public ReportConfig with(java.util.Map<String, String> changes) {
-    double[] d = {kernelMs, priorWeight, groupCap, maxFactor, perServer, maxAgeMillis, movedMs, triangleSlackMs,
-        triangleSlackFraction, upperSlackFactor, maxRejectedFraction, transfer, boundRank, minLandmarks, servedError,
-        disagreeUncertainties, maxDisagreeingFraction, correctionBaseMs, correctionPerNetwork, promotedNetworks,
-        networkPerServer};
-    java.util.List<String> names = java.util.List.of("kernelMs", "priorWeight", "groupCap", "maxFactor", "perServer",
-        "maxAgeMillis", "movedMs", "triangleSlackMs", "triangleSlackFraction", "upperSlackFactor", "maxRejectedFraction", "transfer", "boundRank",
-        "minLandmarks", "servedError", "disagreeUncertainties", "maxDisagreeingFraction", "correctionBaseMs",
-        "correctionPerNetwork", "promotedNetworks", "networkPerServer");
-    for (java.util.Map.Entry<String, String> e : changes.entrySet()) {
-      int i = names.indexOf(e.getKey());
-      if (i < 0) {
-        throw new IllegalArgumentException("unknown report setting " + e.getKey() + " (known: " + names + ")");
-      }
-      try {
-        d[i] = Double.parseDouble(e.getValue());
-      } catch (NumberFormatException bad) {
-        throw new IllegalArgumentException(e.getKey() + ": not a number: " + e.getValue(), bad);
-      }
-    }
-    return new ReportConfig(d[0], d[1], d[2], d[3], (int) d[4], (long) d[5], d[6], d[7], d[8], d[9], d[10], d[11], (int) d[12],
-        (int) d[13], d[14], d[15], d[16], d[17], d[18], (int) d[19], (int) d[20]);
+  public static ReportConfig load(Path file) {
+    return ModelFile.load(file, ReportConfig.class, defaults());
+  }
+
+  /** These settings with some replaced by component name ({@code kernelMs -> 3}). */
+  public ReportConfig with(Map<String, String> changes) {
+    return ModelFile.with(this, changes);
   }
 
   /** The bound on how far corrections move a prediction. */

@@ -44,16 +44,16 @@ class DiscoveryModelTest {
   void badFilesSayWhatIsWrong() throws IOException {
     Path f = dir.resolve("bad.properties");
     Files.writeString(f, "kernel = 5\n");
-    assertThatThrownBy(() -> DiscoveryModel.load(f)).hasMessageContaining("bad.properties").hasMessageContaining("unknown model key")
+    assertThatThrownBy(() -> DiscoveryModel.load(f)).hasMessageContaining("bad.properties").hasMessageContaining("unknown key")
         .hasMessageContaining("kernelMs");
     Files.writeString(f, "calibrationProbes = ten\n");
-    assertThatThrownBy(() -> DiscoveryModel.load(f)).hasMessageContaining("calibrationProbes must be an integer");
+    assertThatThrownBy(() -> DiscoveryModel.load(f)).hasMessageContaining("calibrationProbes must be a whole number");
     Files.writeString(f, "kernelMs = NaN\n");
     assertThatThrownBy(() -> DiscoveryModel.load(f)).hasMessageContaining("kernelMs");
     Files.writeString(f, "spreadProbes = 20\n");
     assertThatThrownBy(() -> DiscoveryModel.load(f)).hasMessageContaining("spreadProbes");
     Files.writeString(f, "near = closest\n");
-    assertThatThrownBy(() -> DiscoveryModel.load(f)).hasMessageContaining("beacons or any");
+    assertThatThrownBy(() -> DiscoveryModel.load(f)).hasMessageContaining("near must be one of [beacons, any]");
   }
 
   @Test

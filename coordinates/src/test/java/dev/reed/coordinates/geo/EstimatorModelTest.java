@@ -35,9 +35,9 @@ class EstimatorModelTest {
     Path f = dir.resolve("bad.properties");
     Files.writeString(f, "quantile = 0.5\nslope = 2\n");
     assertThatThrownBy(() -> EstimatorModel.load(f)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(f.toString()).hasMessageContaining("unknown estimator key(s) [slope]");
+        .hasMessageContaining(f.toString()).hasMessageContaining("unknown key slope");
     Files.writeString(f, "regionMinPairs = many\n");
-    assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("regionMinPairs must be an integer");
+    assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("regionMinPairs must be a whole number");
     Files.writeString(f, "quantile = NaN\n");
     assertThatThrownBy(() -> EstimatorModel.load(f)).hasMessageContaining("quantile must be in (0, 1)");
     Files.writeString(f, "quantile = 1\n");

@@ -77,10 +77,10 @@ class ReplyEvidenceTest {
 
   @Test
   void theThresholdIsASetting() {
-    ServerConsistency strict = new ServerConsistency(IntegrityConfig.defaults().with("minReplyTells=5"));
+    ServerConsistency strict = new ServerConsistency(IntegrityConfig.defaults().with(java.util.Map.of("minReplyTells", "5")));
     assertThat(strict.check(bounds, hostAt(100), null, null, new ReplyEvidence(4, null)).kind()).isEqualTo(IntegrityKind.OK);
     assertThat(strict.check(bounds, hostAt(100), null, null, new ReplyEvidence(5, null)).kind()).isEqualTo(IntegrityKind.PROXY);
-    assertThatThrownBy(() -> IntegrityConfig.defaults().with("minReplyTells=0")).hasMessageContaining("minReplyTells");
+    assertThatThrownBy(() -> IntegrityConfig.defaults().with(java.util.Map.of("minReplyTells", "0"))).hasMessageContaining("minReplyTells");
     assertThatThrownBy(() -> new ReplyEvidence(-1, null)).hasMessageContaining("tells < 0");
   }
 }

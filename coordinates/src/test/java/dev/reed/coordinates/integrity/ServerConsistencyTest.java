@@ -110,8 +110,9 @@ class ServerConsistencyTest {
     MeshBounds b = check.bounds(mesh(), null, null);
     assertThatThrownBy(() -> check.check(b, new double[3], null, null)).hasMessageContaining("3 values for 5");
     assertThatThrownBy(() -> check.bounds(new double[][] {{0, 1}, {1}}, null, null)).hasMessageContaining("square");
-    assertThatThrownBy(() -> IntegrityConfig.defaults().with("nearShare=0")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> IntegrityConfig.defaults().with("bogus=1")).hasMessageContaining("unknown integrity setting");
-    assertThat(IntegrityConfig.defaults().with("relativeTolerance=0.3").relativeTolerance()).isEqualTo(0.3);
+    assertThatThrownBy(() -> IntegrityConfig.defaults().with(java.util.Map.of("nearShare", "0"))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> IntegrityConfig.defaults().with(java.util.Map.of("bogus", "1")))
+        .hasMessageContaining("unknown key bogus; allowed: absoluteToleranceMs, relativeTolerance");
+    assertThat(IntegrityConfig.defaults().with(java.util.Map.of("relativeTolerance", "0.3")).relativeTolerance()).isEqualTo(0.3);
   }
 }

@@ -96,8 +96,8 @@ class NeighbourhoodCorrectionsTest {
   @Test
   void settingsAreValidatedAndChangedByName() {
     assertThat(config.with(Map.of("kernelMs", "3")).kernelMs()).isEqualTo(3.0);
-    assertThatThrownBy(() -> config.with(Map.of("nope", "1"))).hasMessageContaining("unknown report setting nope");
-    assertThatThrownBy(() -> config.with(Map.of("kernelMs", "x"))).hasMessageContaining("not a number");
+    assertThatThrownBy(() -> config.with(Map.of("nope", "1"))).hasMessageContaining("unknown key nope; allowed: kernelMs");
+    assertThatThrownBy(() -> config.with(Map.of("kernelMs", "x"))).hasMessageContaining("kernelMs must be a number");
     assertThatThrownBy(() -> config.with(Map.of("maxFactor", "0.5"))).isInstanceOf(IllegalArgumentException.class);
   }
 
