@@ -7,24 +7,11 @@ import org.junit.jupiter.api.Test;
 
 /** How the agents' reply forensics name and flag what answers for a server ({@link ServerConsistency}). */
 class ReplyEvidenceTest {
-  // five landmarks on a line, 1 ms of RTT per unit
-  private static final double[] AT = {0, 40, 100, 150, 160};
+  // ServerConsistencyTest's five landmarks on a line
   private final ServerConsistency check = new ServerConsistency(IntegrityConfig.defaults());
-  private final MeshBounds bounds = check.bounds(mesh(), null, null);
+  private final MeshBounds bounds = check.bounds(ServerConsistencyTest.mesh(), null, null);
   /** Near landmark 0 and landmark 4, 160 ms apart: the anycast/proxy pattern. */
   private static final double[] NEAR_BOTH_ENDS = {3, 45, 60, 8, 4};
-
-  private static double[][] mesh() {
-    double[][] m = new double[AT.length][AT.length];
-    for (int a = 0; a < AT.length; a++) for (int b = 0; b < AT.length; b++) m[a][b] = Math.abs(AT[a] - AT[b]);
-    return m;
-  }
-
-  private static double[] hostAt(double x) {
-    double[] r = new double[AT.length];
-    for (int k = 0; k < AT.length; k++) r[k] = Math.abs(AT[k] - x) + 2;
-    return r;
-  }
 
   @Test
   void identicalRepliesAtImpossibleRttsAreOneCachedReply() {
@@ -56,7 +43,7 @@ class ReplyEvidenceTest {
   void digestsNeverFlagAConsistentServer() {
     long[] identical = {5, 5, 5, 5, 5};
     for (double x = -50; x <= 210; x += 5) {
-      IntegrityVerdict v = check.check(bounds, hostAt(x), null, null, new ReplyEvidence(0, identical));
+      IntegrityVerdict v = check.check(bounds, ServerConsistencyTest.hostAt(x), null, null, new ReplyEvidence(0, identical));
       assertThat(v.kind()).as("x=%s", x).isEqualTo(IntegrityKind.OK);
       assertThat(v.evidence()).isEmpty();
     }
@@ -64,10 +51,10 @@ class ReplyEvidenceTest {
 
   @Test
   void repliesARealServerWouldNotSendFlagAProxyWhateverItsRtts() {
-    IntegrityVerdict one = check.check(bounds, hostAt(100), null, null, new ReplyEvidence(1, null));
+    IntegrityVerdict one = check.check(bounds, ServerConsistencyTest.hostAt(100), null, null, new ReplyEvidence(1, null));
     assertThat(one.kind()).as("one stale echo: a late reply can do that").isEqualTo(IntegrityKind.OK);
     assertThat(one.replyTells()).isEqualTo(1);
-    IntegrityVerdict two = check.check(bounds, hostAt(100), null, null, new ReplyEvidence(2, null));
+    IntegrityVerdict two = check.check(bounds, ServerConsistencyTest.hostAt(100), null, null, new ReplyEvidence(2, null));
     assertThat(two.kind()).isEqualTo(IntegrityKind.PROXY);
     assertThat(two.evidence()).isEqualTo("2 replies a real server would not send");
     // tells name a proxy even where different digests would say anycast
@@ -78,8 +65,8 @@ class ReplyEvidenceTest {
   @Test
   void theThresholdIsASetting() {
     ServerConsistency strict = new ServerConsistency(IntegrityConfig.defaults().with(java.util.Map.of("minReplyTells", "5")));
-    assertThat(strict.check(bounds, hostAt(100), null, null, new ReplyEvidence(4, null)).kind()).isEqualTo(IntegrityKind.OK);
-    assertThat(strict.check(bounds, hostAt(100), null, null, new ReplyEvidence(5, null)).kind()).isEqualTo(IntegrityKind.PROXY);
+    assertThat(strict.check(bounds, ServerConsistencyTest.hostAt(100), null, null, new ReplyEvidence(4, null)).kind()).isEqualTo(IntegrityKind.OK);
+    assertThat(strict.check(bounds, ServerConsistencyTest.hostAt(100), null, null, new ReplyEvidence(5, null)).kind()).isEqualTo(IntegrityKind.PROXY);
     assertThatThrownBy(() -> IntegrityConfig.defaults().with(java.util.Map.of("minReplyTells", "0"))).hasMessageContaining("minReplyTells");
     assertThatThrownBy(() -> new ReplyEvidence(-1, null)).hasMessageContaining("tells < 0");
   }

@@ -11,13 +11,13 @@ class ServerConsistencyTest {
   private static final double[] AT = {0, 40, 100, 150, 160};
   private final ServerConsistency check = new ServerConsistency(IntegrityConfig.defaults());
 
-  private static double[][] mesh() {
+  static double[][] mesh() {
     double[][] m = new double[AT.length][AT.length];
     for (int a = 0; a < AT.length; a++) for (int b = 0; b < AT.length; b++) m[a][b] = Math.abs(AT[a] - AT[b]);
     return m;
   }
 
-  private static double[] hostAt(double x) {
+  static double[] hostAt(double x) {
     double[] r = new double[AT.length];
     for (int k = 0; k < AT.length; k++) r[k] = Math.abs(AT[k] - x) + 2;
     return r;
