@@ -73,7 +73,7 @@ class MeasuredMatrixAccuracyTest {
     Evaluation.Result lying = run(m, base.toBuilder().reports(new ReportSimulation(true, false, 0.2,
         ReportSimulation.LiarKind.FIVE_MS, config)).build());
     // measured on seed 1: P@10 0.665 withheld, 0.730 with half the clients reporting, 0.696 with a
-    // fifth of them lying "5 ms to every server" (10 seeds: eval/README.md, "Client reports")
+    // fifth of them lying "5 ms to every server" (10 seeds: docs/defences-measured.md, "Client reports")
     assertThat(lying.overall().get("precisionAt10")).isGreaterThan(withheld.get("precisionAt10") + 0.02);
     assertThat(lying.overall().get("allNearestSeen")).isLessThan(withheld.get("allNearestSeen"));
     SeedRun.Reports r = lying.first().reports();
