@@ -3,6 +3,7 @@ package dev.reed.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.reed.coordinator.api.EachCallDeadline;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.ChallengeCheck;
@@ -243,7 +244,7 @@ class HostIntegrityTest {
       ManagedChannel ch = Grpc.newChannelBuilderForAddress("127.0.0.1", c.grpcAddress().getPort(),
           InsecureChannelCredentials.create()).build();
       try {
-        ReedServiceGrpc.ReedServiceBlockingStub api = ReedServiceGrpc.newBlockingStub(ch).withDeadlineAfter(20, TimeUnit.SECONDS);
+        ReedServiceGrpc.ReedServiceBlockingStub api = ReedServiceGrpc.newBlockingStub(ch).withInterceptors(new EachCallDeadline(20));
         // a client where the anycast server's coordinate is: by prediction it is the nearest server
         GetOrderedServersRequest.Builder req = GetOrderedServersRequest.newBuilder().setClient(anycast.getCoordinate())
             .setPageSize(10);
@@ -257,38 +258,42 @@ class HostIntegrityTest {
         assertThat(include.getServers(1).getPredictedRttUnreliable()).isFalse();
         assertThat(include.getTotalMatching()).isEqualTo(ALL);
 
-        // hidden: neither liar anywhere in the ranking
-        List<RankedServer> hidden = all(api, req.clone()
-            .setFilter(ServerFilter.newBuilder().setSuspectServers(SuspectServers.SUSPECT_SERVERS_HIDE)).build());
-        assertThat(hidden).hasSize(HONEST).noneMatch(s -> s.getPredictedRttUnreliable());
+        // the landmark embedding can publish a new epoch meanwhile and move every server (later on a slow
+        // machine); each comparison below holds on any one state, so they are retried until one state lasts
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+          // hidden: neither liar anywhere in the ranking
+          List<RankedServer> hidden = all(api, req.clone()
+              .setFilter(ServerFilter.newBuilder().setSuspectServers(SuspectServers.SUSPECT_SERVERS_HIDE)).build());
+          assertThat(hidden).hasSize(HONEST).noneMatch(s -> s.getPredictedRttUnreliable());
 
-        // the default, demoted: every honest server first, in predicted order, then the three liars
-        GetOrderedServersRequest demoteReq = req.clone().setPageSize(40).build();
-        assertThat(api.getOrderedServers(demoteReq).getTotalMatching()).isEqualTo(ALL);
-        List<RankedServer> demoted = all(api, demoteReq);
-        assertThat(demoted).hasSize(ALL);
-        assertThat(demoted.subList(0, HONEST)).noneMatch(RankedServer::getPredictedRttUnreliable);
-        assertThat(demoted.subList(HONEST, ALL)).allMatch(RankedServer::getPredictedRttUnreliable);
-        assertThat(demoted.subList(0, HONEST)).extracting(s -> Endpoints.key(s.getEndpoint()))
-            .containsExactlyElementsOf(hidden.stream().map(s -> Endpoints.key(s.getEndpoint())).toList());
-        for (int i = 1; i < HONEST; i++) {
-          assertThat(demoted.get(i).getPredictedRttUs()).isGreaterThanOrEqualTo(demoted.get(i - 1).getPredictedRttUs());
-        }
-        // the stream and the group ranking demote the same way
-        List<RankedServer> streamed = new ArrayList<>();
-        api.streamOrderedServers(dev.reed.proto.v1.StreamOrderedServersRequest.newBuilder()
-            .setClient(anycast.getCoordinate()).setPageSize(64).build()).forEachRemaining(r -> streamed.addAll(r.getServersList()));
-        assertThat(streamed).extracting(s -> Endpoints.key(s.getEndpoint()))
-            .containsExactlyElementsOf(demoted.stream().map(s -> Endpoints.key(s.getEndpoint())).toList());
-        dev.reed.proto.v1.RankForGroupRequest.Builder group = dev.reed.proto.v1.RankForGroupRequest.newBuilder()
-            .addMembers(dev.reed.proto.v1.GroupMember.newBuilder().setMemberId("a").setCoordinate(anycast.getCoordinate()))
-            .addMembers(dev.reed.proto.v1.GroupMember.newBuilder().setMemberId("b").setCoordinate(anycast.getCoordinate()))
-            .setObjective(dev.reed.proto.v1.GroupObjective.GROUP_OBJECTIVE_MIN_MAX).setPageSize(500);
-        List<dev.reed.proto.v1.GroupRankedServer> grouped = api.rankForGroup(group.build()).getServersList();
-        assertThat(grouped).hasSize(ALL);
-        assertThat(grouped.subList(HONEST, ALL)).allMatch(g -> g.getServer().getPredictedRttUnreliable());
-        assertThat(api.rankForGroup(group.setFilter(ServerFilter.newBuilder()
-            .setSuspectServers(SuspectServers.SUSPECT_SERVERS_HIDE)).build()).getServersList()).hasSize(HONEST);
+          // the default, demoted: every honest server first, in predicted order, then the three liars
+          GetOrderedServersRequest demoteReq = req.clone().setPageSize(40).build();
+          assertThat(api.getOrderedServers(demoteReq).getTotalMatching()).isEqualTo(ALL);
+          List<RankedServer> demoted = all(api, demoteReq);
+          assertThat(demoted).hasSize(ALL);
+          assertThat(demoted.subList(0, HONEST)).noneMatch(RankedServer::getPredictedRttUnreliable);
+          assertThat(demoted.subList(HONEST, ALL)).allMatch(RankedServer::getPredictedRttUnreliable);
+          assertThat(demoted.subList(0, HONEST)).extracting(s -> Endpoints.key(s.getEndpoint()))
+              .containsExactlyElementsOf(hidden.stream().map(s -> Endpoints.key(s.getEndpoint())).toList());
+          for (int i = 1; i < HONEST; i++) {
+            assertThat(demoted.get(i).getPredictedRttUs()).isGreaterThanOrEqualTo(demoted.get(i - 1).getPredictedRttUs());
+          }
+          // the stream and the group ranking demote the same way
+          List<RankedServer> streamed = new ArrayList<>();
+          api.streamOrderedServers(dev.reed.proto.v1.StreamOrderedServersRequest.newBuilder()
+              .setClient(anycast.getCoordinate()).setPageSize(64).build()).forEachRemaining(r -> streamed.addAll(r.getServersList()));
+          assertThat(streamed).extracting(s -> Endpoints.key(s.getEndpoint()))
+              .containsExactlyElementsOf(demoted.stream().map(s -> Endpoints.key(s.getEndpoint())).toList());
+          dev.reed.proto.v1.RankForGroupRequest.Builder group = dev.reed.proto.v1.RankForGroupRequest.newBuilder()
+              .addMembers(dev.reed.proto.v1.GroupMember.newBuilder().setMemberId("a").setCoordinate(anycast.getCoordinate()))
+              .addMembers(dev.reed.proto.v1.GroupMember.newBuilder().setMemberId("b").setCoordinate(anycast.getCoordinate()))
+              .setObjective(dev.reed.proto.v1.GroupObjective.GROUP_OBJECTIVE_MIN_MAX).setPageSize(500);
+          List<dev.reed.proto.v1.GroupRankedServer> grouped = api.rankForGroup(group.build()).getServersList();
+          assertThat(grouped).hasSize(ALL);
+          assertThat(grouped.subList(HONEST, ALL)).allMatch(g -> g.getServer().getPredictedRttUnreliable());
+          assertThat(api.rankForGroup(group.setFilter(ServerFilter.newBuilder()
+              .setSuspectServers(SuspectServers.SUSPECT_SERVERS_HIDE)).build()).getServersList()).hasSize(HONEST);
+        });
 
         // a filter still applies to both halves
         GetOrderedServersResponse limited = api.getOrderedServers(req.clone().setPageSize(500)
