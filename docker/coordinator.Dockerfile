@@ -55,7 +55,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 # Kubernetes overlays set their own heap; a container's memory limit must be the heap + 512 MiB.
 # -XX:-UsePerfData: no hsperfdata files.
 # ThreadPriorityPolicy/JavaPriority1_To_OSPriority: background threads at nice 10, queries first
-# (coordinator/README.md, "Thread priorities"); as user 10001 the JVM warns once that raising a
+# (coordinator/README.md, "Pipeline details"); as user 10001 the JVM warns once that raising a
 # priority would need permission, lowering does not.
 ENTRYPOINT ["java", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", \
             "-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10", \

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The monitoring component (Prometheus Operator PodMonitors and a PrometheusRule), rendered together
  * with the base, the in-cluster agents and the serving replicas: every PodMonitor selects one workload and scrapes a port
  * it has; every alert is well-formed, uses only metrics the services register, and links a runbook
- * section of docs/operations.md that exists. The prod overlay includes it.
+ * section of docs/runbook.md that exists. The prod overlay includes it.
  */
 @Tag("integration")
 class MonitoringTest {
@@ -54,7 +54,7 @@ class MonitoringTest {
     ManifestSet set = renderEverything();
     Manifest rule = set.one("PrometheusRule", "reed");
     RegisteredMetrics registered = RegisteredMetrics.fromSources();
-    Set<String> anchors = anchors(Files.readString(Checkout.root().resolve("docs/operations.md")));
+    Set<String> anchors = anchors(Files.readString(Checkout.root().resolve("docs/runbook.md")));
     int alerts = 0;
     for (Map<String, Object> group : Manifest.maps(rule.at("spec.groups"))) {
       assertThat(group.get("name")).isNotNull();
@@ -70,7 +70,7 @@ class MonitoringTest {
         assertThat(Manifest.at(r, "labels.severity")).as(name).isIn("warning", "critical");
         assertThat((String) Manifest.at(r, "annotations.summary")).as(name).isNotBlank();
         String runbook = (String) Manifest.at(r, "annotations.runbook");
-        assertThat(runbook).as(name).startsWith("docs/operations.md#");
+        assertThat(runbook).as(name).startsWith("docs/runbook.md#");
         assertThat(anchors).as("%s links an existing section", name).contains(runbook.substring(runbook.indexOf('#') + 1));
         alerts++;
       }

@@ -50,7 +50,7 @@ final class ReplicaProcess implements AutoCloseable {
     this.name = (serveOnly ? "serving-" : "replica-") + index;
     this.log = outDir.resolve(name + ".log");
     this.outDir = outDir;
-    // The priority flags are ./reed coordinator's (coordinator README, "Thread priorities"); the
+    // The priority flags are ./reed coordinator's (coordinator README, "Pipeline details"); the
     // GC log (collections and safepoints) shows the pauses behind the query tail.
     List<String> jvm = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap));
     jvm.addAll(gcOptions);

@@ -26,7 +26,7 @@ import java.util.Map;
 public final class QuarantineBaselines {
   /**
    * Rounds a baseline is held: 36, three hours at the agents' 5-minute round, long past the alert
-   * an operator gets on the quarantine (docs/operations.md).
+   * an operator gets on the quarantine (docs/runbook.md).
    */
   public static final int HOLD_ROUNDS = 36;
 

@@ -58,7 +58,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code load-http HOST:HTTP_PORT seconds concurrency pageSize [compact|full]}. {@code bodies DIR count pageSize
  * [compact|full]} writes gRPC-framed request bodies (random clients, as {@code load} sends) for a load
  * generator in C that costs the shared cores less: h2load from nghttp2-client, one process per body
- * (coordinator README, "gRPC GetOrderedServers").
+ * (coordinator README, "Benchmarks").
  */
 public final class GrpcLoadGenerator {
   private GrpcLoadGenerator() {}

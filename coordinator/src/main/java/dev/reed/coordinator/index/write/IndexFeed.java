@@ -464,7 +464,7 @@ public final class IndexFeed implements AutoCloseable {
   /** Caught up with everything there was to read: the feed is background work from now on. */
   private void toBackground() {
     decoder.shutdown();
-    // queries come first (coordinator README, "Thread priorities")
+    // queries come first (coordinator README, "Pipeline details")
     Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
   }
 
