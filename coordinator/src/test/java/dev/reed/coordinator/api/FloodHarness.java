@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * clients, each from its own /24 (127.1.N.1), call GetOrderedServers 5 times a second each
  * throughout; after the quiet phase one host floods from {@code attackers} addresses of 127.0.0.0/24
  * with {@code inFlight} calls always outstanding. Prints the honest clients' p50/p99 per phase, what
- * the attacker got through, and the honest calls refused (there should be none).
+ * the attacker got through, and the honest calls refused (there should be none). {@code honest} and
+ * {@code attack} (same arguments) run the two halves in processes of their own, as an attacker on a
+ * machine of its own would: in one JVM the attacker's collections pause the honest clients' clocks.
  *
  * <pre>
  * ./reed bench coordinator dev.reed.coordinator.api.FloodHarness serve 47071 &amp;
@@ -47,10 +49,12 @@ public final class FloodHarness {
   public static void main(String[] a) throws Exception {
     if (a.length >= 2 && a[0].equals("serve")) {
       serve(Integer.parseInt(a[1]), a.length > 2 ? Integer.parseInt(a[2]) : 36_000, a.length > 3 ? Double.parseDouble(a[3]) : 20);
-    } else if (a.length >= 2 && a[0].equals("load")) {
-      load(a[1], arg(a, 2, 10), arg(a, 3, 30), arg(a, 4, 200), arg(a, 5, 64));
+    } else if (a.length >= 2 && (a[0].equals("load") || a[0].equals("honest") || a[0].equals("attack"))) {
+      load(a[1], arg(a, 2, 10), arg(a, 3, 30), a[0].equals("attack") ? 0 : HONEST, a[0].equals("honest") ? 0 : arg(a, 4, 200),
+          arg(a, 5, 64));
     } else {
-      System.err.println("usage: FloodHarness serve PORT [servers] [rate] | load HOST:PORT [quietSeconds] [floodSeconds] [attackers] [inFlight]");
+      System.err.println("usage: FloodHarness serve PORT [servers] [rate] | load|honest|attack HOST:PORT [quietSeconds] [floodSeconds]"
+          + " [attackers] [inFlight]");
       System.exit(2);
     }
   }
@@ -91,14 +95,15 @@ public final class FloodHarness {
         .POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
   }
 
-  private static void load(String target, int quietSeconds, int floodSeconds, int attackers, int inFlight) throws Exception {
+  private static void load(String target, int quietSeconds, int floodSeconds, int honestClients, int attackers, int inFlight)
+      throws Exception {
     HttpRequest req = request(target);
     ConcurrentLinkedQueue<long[]> honest = new ConcurrentLinkedQueue<>(); // {startNanos, latencyNanos, status}
     long t0 = System.nanoTime();
     long floodStart = t0 + TimeUnit.SECONDS.toNanos(quietSeconds);
     long end = floodStart + TimeUnit.SECONDS.toNanos(floodSeconds);
     List<Thread> threads = new ArrayList<>();
-    for (int h = 0; h < HONEST; h++) {
+    for (int h = 0; h < honestClients; h++) {
       HttpClient c = from("127.1." + (h + 1) + ".1");
       threads.add(Thread.ofPlatform().name("honest-" + h).start(() -> {
         long next = System.nanoTime();
@@ -122,6 +127,7 @@ public final class FloodHarness {
     AtomicLong refused = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     java.util.concurrent.locks.LockSupport.parkNanos(floodStart - System.nanoTime());
+    if (attackers == 0) java.util.concurrent.locks.LockSupport.parkNanos(end - System.nanoTime());
     List<HttpClient> attack = new ArrayList<>();
     for (int i = 0; i < attackers; i++) attack.add(from("127.0.0." + (2 + i % 250)));
     Semaphore window = new Semaphore(inFlight);
@@ -138,10 +144,12 @@ public final class FloodHarness {
     }
     for (Thread t : threads) t.join();
     window.acquire(inFlight);
-    System.out.printf(Locale.ROOT, "honest clients (%d, each its own /24, %d calls/s each):%n", HONEST, HONEST_PER_SECOND);
-    report("  quiet", honest, t0, floodStart);
-    report("  flood", honest, floodStart, end);
-    System.out.printf(Locale.ROOT, "attacker (%d addresses of 127.0.0.0/24, %d in flight): %d calls in %d s, %d served "
+    if (honestClients > 0) {
+      System.out.printf(Locale.ROOT, "honest clients (%d, each its own /24, %d calls/s each):%n", honestClients, HONEST_PER_SECOND);
+      report("  quiet", honest, t0, floodStart);
+      report("  flood", honest, floodStart, end);
+    }
+    if (attackers > 0) System.out.printf(Locale.ROOT, "attacker (%d addresses of 127.0.0.0/24, %d in flight): %d calls in %d s, %d served "
         + "(%.1f/s), %d refused (429), %d failed%n", attackers, inFlight, sent.get(), floodSeconds, served.get(),
         served.get() / (double) floodSeconds, refused.get(), failed.get());
   }
