@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import dev.reed.coordinator.api.EachCallDeadline;
 import dev.reed.coordinator.reports.ReportLearning;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
@@ -121,8 +122,8 @@ class ClientReportsTest {
     Metadata h = new Metadata();
     if (apiKey != null) h.put(Metadata.Key.of("x-api-key", Metadata.ASCII_STRING_MARSHALLER), apiKey);
     if (forwardedFor != null) h.put(Metadata.Key.of("x-forwarded-for", Metadata.ASCII_STRING_MARSHALLER), forwardedFor);
-    return ReedServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h))
-        .withDeadlineAfter(20, TimeUnit.SECONDS);
+    return ReedServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h),
+        new EachCallDeadline(20));
   }
 
   List<LandmarkRtt> landmarkRtts() {

@@ -3,6 +3,7 @@ package dev.reed.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.reed.coordinator.api.EachCallDeadline;
 import dev.reed.coordinator.ingest.DeadLetters;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
@@ -82,7 +83,7 @@ class CoordinatorPipelineTest {
       before = new HashMap<>(c.servingState().servers());
       ManagedChannel ch = NettyChannelBuilder.forAddress(c.grpcAddress()).usePlaintext().build();
       try {
-        ReedServiceGrpc.ReedServiceBlockingStub stub = ReedServiceGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.SECONDS);
+        ReedServiceGrpc.ReedServiceBlockingStub stub = ReedServiceGrpc.newBlockingStub(ch).withInterceptors(new EachCallDeadline(10));
         // a client at a known point: calibrate, measure true RTTs, locate, rank
         double[] client = {150, 60};
         GetCalibrationServersResponse cal = stub.getCalibrationServers(GetCalibrationServersRequest.newBuilder().setCount(8).build());

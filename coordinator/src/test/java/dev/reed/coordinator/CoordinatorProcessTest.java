@@ -61,17 +61,24 @@ class CoordinatorProcessTest {
             .setPageSize(50).build());
   }
 
-  /** Polls until the coordinator answers with all servers; returns the answer. */
-  static GetOrderedServersResponse awaitServing(ManagedChannel ch, int servers, Duration timeout) throws Exception {
+  /**
+   * Polls until the coordinator answers with all servers, each positioned from every published round
+   * (an answer from before the last round would not be the state a restart comes back with); returns it.
+   */
+  static GetOrderedServersResponse awaitServing(ManagedChannel ch, int servers, int rounds, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       try {
         GetOrderedServersResponse r = query(ch);
-        if (r.getServersCount() == servers) return r;
+        if (r.getServersCount() == servers && r.getServersList().stream().allMatch(s -> s.getStability().getRounds() == rounds)) {
+          return r;
+        }
       } catch (StatusRuntimeException e) {
         // not up yet
       }
-      if (System.nanoTime() > deadline) throw new AssertionError("coordinator not serving " + servers + " servers after " + timeout);
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("coordinator not serving " + servers + " servers of " + rounds + " rounds after " + timeout);
+      }
       Thread.sleep(100);
     }
   }
@@ -90,12 +97,12 @@ class CoordinatorProcessTest {
     Process first = start(bootstrap, port);
     Process second = null;
     try {
-      List<RankedServer> before = awaitServing(ch, 25, Duration.ofSeconds(90)).getServersList();
+      List<RankedServer> before = awaitServing(ch, 25, 3, Duration.ofSeconds(90)).getServersList();
       first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL
       assertThat(first.isAlive()).isFalse();
       long t0 = System.nanoTime();
       second = start(bootstrap, port);
-      List<RankedServer> after = awaitServing(ch, 25, Duration.ofSeconds(30)).getServersList();
+      List<RankedServer> after = awaitServing(ch, 25, 3, Duration.ofSeconds(30)).getServersList();
       double seconds = (System.nanoTime() - t0) / 1e9;
       assertThat(seconds).as("seconds from process start to serving").isLessThan(15);
       assertThat(after).isEqualTo(before);

@@ -1,11 +1,11 @@
 package dev.reed.coordinator;
 
-import dev.reed.coordinator.api.EachCallDeadline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.reed.coordinates.geo.Place;
+import dev.reed.coordinator.api.EachCallDeadline;
 import dev.reed.coordinator.location.GeoModel;
 import dev.reed.geo.Asn;
 import dev.reed.geo.GeoFiles;
@@ -440,7 +440,7 @@ class GeoCoordinatorTest {
       ManagedChannel ch = Grpc.newChannelBuilder("127.0.0.1:" + c.grpcAddress().getPort(), InsecureChannelCredentials.create())
           .build();
       try {
-        ReedServiceGrpc.ReedServiceBlockingStub stub = ReedServiceGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS);
+        ReedServiceGrpc.ReedServiceBlockingStub stub = ReedServiceGrpc.newBlockingStub(ch).withInterceptors(new EachCallDeadline(30));
         GetCalibrationServersResponse forwarded = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h))
             .getCalibrationServers(GetCalibrationServersRequest.getDefaultInstance());
         assertThat(forwarded.getClientPlacement().getCountry()).isEqualTo("JP");

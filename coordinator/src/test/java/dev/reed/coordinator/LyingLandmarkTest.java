@@ -3,6 +3,7 @@ package dev.reed.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.reed.coordinator.api.EachCallDeadline;
 import dev.reed.proto.Endpoints;
 import dev.reed.proto.Topic;
 import dev.reed.proto.v1.CalibrationServer;
@@ -173,7 +174,7 @@ class LyingLandmarkTest {
             .map(CalibrationServer::getLandmarkId).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
         assertThat(beacons).hasSize(LANDMARKS - 1).doesNotContain(id(3));
         SnapshotServiceGrpc.SnapshotServiceBlockingStub snap = SnapshotServiceGrpc.newBlockingStub(ch)
-            .withDeadlineAfter(10, TimeUnit.SECONDS);
+            .withInterceptors(new EachCallDeadline(10));
         assertThat(snap.listLandmarks(ListLandmarksRequest.getDefaultInstance()).getLandmarksList())
             .extracting(LandmarkCoordinate::getLandmarkId).hasSize(LANDMARKS - 1).doesNotContain(id(3));
         ListLandmarksResponse all = snap.listLandmarks(ListLandmarksRequest.newBuilder().setIncludeQuarantined(true).build());

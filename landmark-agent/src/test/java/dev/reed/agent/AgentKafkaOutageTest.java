@@ -68,13 +68,13 @@ class AgentKafkaOutageTest {
         CompletableFuture<RoundReport> round = CompletableFuture.supplyAsync(agent::runRound, roundThread);
         roundThread.shutdown();
         // wait until samples of this round are flowing, then take the broker away
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (published(agent) < 5) {
-          assertThat(System.nanoTime()).as("samples start flowing").isLessThan(deadline);
-          Thread.sleep(20);
-        }
+        org.awaitility.Awaitility.await("samples start flowing").atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(20)).until(() -> published(agent) >= 5);
         KAFKA.broker().stop();
-        Thread.sleep(4_000);
+        // the outage must outlast the producer's delivery timeout (3 s), or the read-back-then-replay
+        // path this test is about never runs: wait until the publisher has failed a batch
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            .until(() -> agent.meterRegistry().get("reed.agent.publish.failures").counter().count() > 0);
         assertThat(round).as("the round goes on without the broker").isNotDone();
         KAFKA.broker().start();
         RoundReport r = round.get(180, TimeUnit.SECONDS);

@@ -216,6 +216,22 @@ class TerraformModulesTest {
             + v.get("ws_beacon_port").get("default").asInt() + "/tcp");
   }
 
+  /** One heap for the agent however it runs, the one its README measured. */
+  @Test
+  void agentVmsRunTheContainerImagesMeasuredHeap() throws IOException {
+    Pattern options = Pattern.compile("JDK_JAVA_OPTIONS=\"([^\"]+)\"");
+    String unit = Files.readString(ROOT.resolve("modules/landmark-agent/templates/reed-agent.service"));
+    String dockerfile = Files.readString(ROOT.resolve("../docker/landmark-agent.Dockerfile"));
+    Matcher vm = options.matcher(unit);
+    Matcher image = options.matcher(dockerfile);
+    assertThat(vm.find()).as("reed-agent.service sets JDK_JAVA_OPTIONS").isTrue();
+    assertThat(image.find()).as("the agent image sets JDK_JAVA_OPTIONS").isTrue();
+    assertThat(vm.group(1)).isEqualTo(image.group(1)).containsPattern("-Xmx\\d+[mg]");
+    assertThat(unit + dockerfile).doesNotContain("MaxRAMPercentage");
+    assertThat(Files.readString(ROOT.resolve("../landmark-agent/README.md")))
+        .as("the README states the heap it measured").contains("`" + image.group(1) + "`");
+  }
+
   @Test
   void theGlobalExamplePlacesFifteenAgentsFivePerContinent() {
     JsonNode agents = configs.get(EXAMPLE).locals().get("agents");

@@ -116,36 +116,24 @@ class WebPageBrowserTest {
   @Test
   @Order(1)
   void pageOrdersLikeTheCoordinatorAndPredictsWithinItsErrorOfTheTruth() throws Exception {
-    driver.get(pageUrl(""));
-    JsonObject state = awaitState(s -> "ready".equals(str(s, "phase")) || "error".equals(str(s, "phase")));
-    assertThat(str(state, "phase")).as("page state %s", state).isEqualTo("ready");
-    screenshot();
-
-    // the same RTTs and location, through the coordinator's gRPC API
-    JsonObject rtts = state.getAsJsonObject("rtts");
-    assertThat(rtts.size()).as("beacons measured").isGreaterThanOrEqualTo(5);
-    LocateRequest.Builder locate = LocateRequest.newBuilder().setLocation(point(browserPlace));
-    for (JsonElement l : state.getAsJsonArray("landmarks")) {
-      JsonObject lm = l.getAsJsonObject();
-      String id = str(lm, "id");
-      if (!rtts.has(id)) continue;
-      JsonObject e = lm.getAsJsonObject("endpoint");
-      locate.addMeasurements(CalibrationMeasurement.newBuilder()
-          .setEndpoint(Endpoint.newBuilder().setIp(str(e, "ip")).setPort(e.get("port").getAsInt()))
-          .setRttUs((int) Math.round(rtts.get(id).getAsDouble() * 1000)).setTransport(Transport.TRANSPORT_WEBSOCKET));
+    // the demo goes on measuring, and each new serving state can move coordinates and rankings: the
+    // page and the gRPC calls are compared on one state, and again only if the state changed meanwhile
+    JsonObject state;
+    LocateResponse located;
+    for (int attempt = 1; ; attempt++) {
+      java.time.Instant built = demo.coordinator().servingState().builtAt();
+      try {
+        driver.get(pageUrl(""));
+        state = awaitState(s -> "ready".equals(str(s, "phase")) || "error".equals(str(s, "phase")));
+        assertThat(str(state, "phase")).as("page state %s", state).isEqualTo("ready");
+        located = sameAsTheCoordinator(state);
+        break;
+      } catch (AssertionError e) {
+        if (attempt == 3 || demo.coordinator().servingState().builtAt().equals(built)) throw e;
+        System.out.println("the serving state changed during the comparison, comparing again: " + e.getMessage());
+      }
     }
-    ReedServiceGrpc.ReedServiceBlockingStub stub = ReedServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
-    LocateResponse located = stub.locate(locate.build());
-    Coordinate pageCoordinate = coordinate(state.getAsJsonObject("located").getAsJsonObject("coordinate"));
-    assertThat(distanceMs(pageCoordinate, located.getCoordinate())).as("page's coordinate vs Locate over gRPC").isLessThan(0.5);
-
-    GetOrderedServersRequest.Builder request = GetOrderedServersRequest.newBuilder();
-    JsonFormat.parser().ignoringUnknownFields().merge(state.getAsJsonObject("request").toString(), request);
-    GetOrderedServersResponse sdk = stub.withDeadlineAfter(10, TimeUnit.SECONDS).getOrderedServers(request.build());
-    List<String> pageKeys = keys(state.getAsJsonArray("list"), TOP);
-    List<String> sdkKeys = sdk.getServersList().stream().limit(TOP).map(s -> Endpoints.key(s.getEndpoint())).toList();
-    assertThat(pageKeys).as("the page's top %d vs the coordinator's ranking for the same RTTs and location", TOP)
-        .containsExactlyElementsOf(sdkKeys);
+    screenshot();
 
     // predicted pings against the world's truth, within the coordinator's served uncertainty
     List<double[]> rows = new ArrayList<>();   // {predicted, uncertainty, truth}
@@ -358,6 +346,36 @@ class WebPageBrowserTest {
   }
 
   // ------------------------------------------------------------------ helpers
+
+  /** The page's coordinate and top of its list, against Locate and GetOrderedServers for the same RTTs and location. */
+  private static LocateResponse sameAsTheCoordinator(JsonObject state) throws Exception {
+    // the same RTTs and location, through the coordinator's gRPC API
+    JsonObject rtts = state.getAsJsonObject("rtts");
+    assertThat(rtts.size()).as("beacons measured").isGreaterThanOrEqualTo(5);
+    LocateRequest.Builder locate = LocateRequest.newBuilder().setLocation(point(browserPlace));
+    for (JsonElement l : state.getAsJsonArray("landmarks")) {
+      JsonObject lm = l.getAsJsonObject();
+      String id = str(lm, "id");
+      if (!rtts.has(id)) continue;
+      JsonObject e = lm.getAsJsonObject("endpoint");
+      locate.addMeasurements(CalibrationMeasurement.newBuilder()
+          .setEndpoint(Endpoint.newBuilder().setIp(str(e, "ip")).setPort(e.get("port").getAsInt()))
+          .setRttUs((int) Math.round(rtts.get(id).getAsDouble() * 1000)).setTransport(Transport.TRANSPORT_WEBSOCKET));
+    }
+    ReedServiceGrpc.ReedServiceBlockingStub stub = ReedServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    LocateResponse located = stub.locate(locate.build());
+    Coordinate pageCoordinate = coordinate(state.getAsJsonObject("located").getAsJsonObject("coordinate"));
+    assertThat(distanceMs(pageCoordinate, located.getCoordinate())).as("page's coordinate vs Locate over gRPC").isLessThan(0.5);
+
+    GetOrderedServersRequest.Builder request = GetOrderedServersRequest.newBuilder();
+    JsonFormat.parser().ignoringUnknownFields().merge(state.getAsJsonObject("request").toString(), request);
+    GetOrderedServersResponse sdk = stub.withDeadlineAfter(10, TimeUnit.SECONDS).getOrderedServers(request.build());
+    List<String> pageKeys = keys(state.getAsJsonArray("list"), TOP);
+    List<String> sdkKeys = sdk.getServersList().stream().limit(TOP).map(s -> Endpoints.key(s.getEndpoint())).toList();
+    assertThat(pageKeys).as("the page's top %d vs the coordinator's ranking for the same RTTs and location", TOP)
+        .containsExactlyElementsOf(sdkKeys);
+    return located;
+  }
 
   private static String pageUrl(String more) {
     return demo.pageUrl() + String.format(Locale.ROOT, "?lat=%.4f&lon=%.4f", browserPlace.lat(), browserPlace.lon()) + more;

@@ -149,7 +149,7 @@ class ApiServerTest {
       ManagedChannel ch = Grpc.newChannelBuilder("127.0.0.1:" + api.address().getPort(), InsecureChannelCredentials.create()).build();
       try {
         GetOrderedServersRequest req = GetOrderedServersRequest.newBuilder().setClient(ReedServiceTest.coord(1, 1)).setPageSize(1).build();
-        ReedServiceGrpc.ReedServiceBlockingStub anonymous = ReedServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS);
+        ReedServiceGrpc.ReedServiceBlockingStub anonymous = ReedServiceGrpc.newBlockingStub(ch).withInterceptors(new EachCallDeadline(5));
         assertCode(() -> anonymous.getOrderedServers(req), Status.Code.UNAUTHENTICATED, "missing API key");
         assertCode(() -> withKey(anonymous, "wrong-key-0123456789").getOrderedServers(req), Status.Code.UNAUTHENTICATED,
             "unknown API key");

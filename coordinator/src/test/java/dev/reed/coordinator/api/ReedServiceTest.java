@@ -149,8 +149,8 @@ class ReedServiceTest {
         .addService(ServerInterceptors.intercept(new SnapshotServiceImpl(s), new StatusExceptionInterceptor()))
         .build().start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
-    reed = ReedServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
-    snapshots = SnapshotServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    reed = ReedServiceGrpc.newBlockingStub(channel).withInterceptors(new EachCallDeadline(10));
+    snapshots = SnapshotServiceGrpc.newBlockingStub(channel).withInterceptors(new EachCallDeadline(10));
   }
 
   @AfterEach

@@ -274,8 +274,23 @@ class CoordinatorWithAgentsTest {
       await().atMost(Duration.ofSeconds(30)).until(() -> !coordinator.servingState().targets().containsKey(heartbeatKey));
       assertThat(coordinator.servingState().targets()).hasSize(11);
 
-      // kill and restart: serving again within seconds, with the same coordinates
-      Map<String, ServerCoordinate> before = new HashMap<>(coordinator.servingState().servers());
+      // kill and restart: serving again within seconds, with the same coordinates. The coordinator can
+      // still publish a later embedding epoch until it closes, so the state compared is the last one
+      // it served: its coordinates and ranking read until one state lasts through both.
+      GetOrderedServersRequest cstrike = GetOrderedServersRequest.newBuilder().setClient(located.getCoordinate())
+          .setPageSize(20).setFilter(dev.reed.proto.v1.ServerFilter.newBuilder().setGame("cstrike")).build();
+      Map<String, ServerCoordinate> before = new HashMap<>();
+      List<RankedServer> ranked = new ArrayList<>();
+      await().atMost(Duration.ofSeconds(60)).until(() -> {
+        Map<String, ServerCoordinate> now = new HashMap<>(coordinator.servingState().servers());
+        List<RankedServer> list = stub.withDeadlineAfter(10, TimeUnit.SECONDS).getOrderedServers(cstrike).getServersList();
+        if (!now.equals(coordinator.servingState().servers())) return false;
+        before.clear();
+        before.putAll(now);
+        ranked.clear();
+        ranked.addAll(list);
+        return true;
+      });
       coordinator.close();
       long t0 = System.nanoTime();
       try (Coordinator restarted = Coordinator.start(config)) {
@@ -285,11 +300,9 @@ class CoordinatorWithAgentsTest {
             .isEqualTo(v.getCoordinate()));
         GetOrderedServersResponse again = ReedServiceGrpc.newBlockingStub(
                 NettyChannelBuilder.forAddress(restarted.grpcAddress()).usePlaintext().build())
-            .withDeadlineAfter(10, TimeUnit.SECONDS).getOrderedServers(GetOrderedServersRequest.newBuilder()
-                .setClient(located.getCoordinate()).setPageSize(20)
-                .setFilter(dev.reed.proto.v1.ServerFilter.newBuilder().setGame("cstrike")).build());
+            .withDeadlineAfter(10, TimeUnit.SECONDS).getOrderedServers(cstrike);
         assertThat(again.getServersList()).extracting(RankedServer::getEndpoint)
-            .isEqualTo(page.getServersList().stream().map(RankedServer::getEndpoint).toList());
+            .isEqualTo(ranked.stream().map(RankedServer::getEndpoint).toList());
       }
     } finally {
       pool.shutdownNow();

@@ -25,6 +25,7 @@ public final class FakeLeaseApi implements AutoCloseable {
   private int version;
   final Set<String> cutOff = ConcurrentHashMap.newKeySet();
   final AtomicInteger writes = new AtomicInteger();
+  private final java.util.Map<String, AtomicInteger> answered = new ConcurrentHashMap<>();
 
   public FakeLeaseApi() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
@@ -35,6 +36,12 @@ public final class FakeLeaseApi implements AutoCloseable {
 
   public String baseUrl(String client) {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/" + client;
+  }
+
+  /** Requests from {@code client} that were not cut off. */
+  public int answered(String client) {
+    AtomicInteger n = answered.get(client);
+    return n == null ? 0 : n.get();
   }
 
   public synchronized String holder() {
@@ -49,6 +56,7 @@ public final class FakeLeaseApi implements AutoCloseable {
       reply(x, 503, status(503, "ServiceUnavailable", "cut off"));
       return;
     }
+    answered.computeIfAbsent(client, c -> new AtomicInteger()).incrementAndGet();
     String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
     if (!api.startsWith("/apis/coordination.k8s.io/v1/namespaces/")) {
       reply(x, 404, status(404, "NotFound", "no such path " + api));

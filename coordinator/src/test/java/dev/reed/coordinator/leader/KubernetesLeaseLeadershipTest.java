@@ -37,7 +37,8 @@ class KubernetesLeaseLeadershipTest {
       assertThat(api.holder()).isEqualTo(leaderId.equals("a") ? "b" : "a");
 
       api.cutOff.clear(); // the old leader comes back and stays a follower while the new one renews
-      Thread.sleep(1500);
+      int heard = api.answered(leaderId);
+      await().atMost(Duration.ofSeconds(20)).until(() -> api.answered(leaderId) >= heard + 5); // its tries to take the lease
       assertThat(leader.isLeader()).isFalse();
       assertThat(follower.isLeader()).isTrue();
     }

@@ -8,6 +8,7 @@ import dev.reed.agent.spool.Spool;
 import dev.reed.agent.spool.SpooledRecord;
 import dev.reed.proto.Topic;
 import dev.reed.runtime.KafkaClients;
+import dev.reed.testbed.kafka.EmbeddedKafka;
 import dev.reed.testbed.kafka.KafkaExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -50,12 +51,16 @@ class PublisherOutageTest {
     String topic = Topic.SAMPLES.name();
     int batches = 40;
     int perBatch = 25;
-    try (Spool spool = Spool.open(spoolDir, 64 << 20, 1 << 20, true)) {
-      Publisher publisher = new Publisher(spool, KafkaClients.of(KAFKA.broker().bootstrapServers()), "test-agent",
+    // a broker of its own: the class's other tests make new producers, and a producer made after a
+    // restart of a single-node broker can be handed an idempotent producer id the broker still holds
+    // sequences for; its records then wait out the delivery timeout
+    try (EmbeddedKafka broker = EmbeddedKafka.temporary().start();
+        Spool spool = Spool.open(spoolDir, 64 << 20, 1 << 20, true)) {
+      Publisher publisher = new Publisher(spool, KafkaClients.of(broker.bootstrapServers()), "test-agent",
           Duration.ofSeconds(3), registry).start();
       for (int b = 0; b < batches; b++) {
         spool.append(batch(topic, b, perBatch));
-        if (b == 10) KAFKA.broker().stop();   // mid-stream: some batches in flight, later ones spool up
+        if (b == 10) broker.stop();   // mid-stream: some batches in flight, later ones spool up
         if (b == 30) {
           // The outage must outlast the producer's delivery timeout, or the failure-and-replay path
           // this test is about never runs (on a fast machine the producer's own retries would do).
@@ -63,17 +68,17 @@ class PublisherOutageTest {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                 .until(() -> registry.get("reed.agent.publish.failures").counter().count() > 0);
           } finally {
-            KAFKA.broker().start(); // the class's other tests share this broker
+            broker.start();
           }
         }
         Thread.sleep(100);
       }
       assertThat(spool.awaitEmpty(Duration.ofSeconds(90))).as("spool drained after the broker came back").isTrue();
       publisher.close();
+      Map<String, Long> ids = idsOnTopic(broker.bootstrapServers(), topic);
+      assertThat(ids).hasSize(batches * perBatch);
+      assertThat(ids.values()).allMatch(n -> n == 1L);
     }
-    Map<String, Long> ids = idsOnTopic(KAFKA.broker().bootstrapServers(), topic);
-    assertThat(ids).hasSize(batches * perBatch);
-    assertThat(ids.values()).allMatch(n -> n == 1L);
   }
 
   @Test

@@ -15,7 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -41,6 +46,7 @@ class IndexFeedCheckpointTest {
   void aRestartedFeedReadsOnlyTheRecordsWrittenAfterItsCheckpoint() throws Exception {
     String bootstrap = KAFKA.broker().bootstrapServers();
     Path file = dir.resolve("replica/index.checkpoint");
+    keepEveryRecord();
     IndexFeed.Checkpoints often = new IndexFeed.Checkpoints(file, Duration.ofMillis(100), Duration.ofMinutes(10));
     try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
         new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -100,6 +106,18 @@ class IndexFeedCheckpointTest {
         assertThat(damaged.invalidRecords()).isZero();
         assertSameServers(damaged.current(), whole);
       }
+    }
+  }
+
+  /**
+   * The test counts the records each feed reads, so the cleaner must not compact the topic under it:
+   * the topic rolls a segment a minute (Topic.config), which a slow run crosses.
+   */
+  private static void keepEveryRecord() throws Exception {
+    try (Admin admin = KAFKA.broker().admin()) {
+      admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, Topic.COORDINATES.name()),
+          List.of(new AlterConfigOp(new ConfigEntry("segment.ms", Long.toString(Duration.ofHours(1).toMillis())),
+              AlterConfigOp.OpType.SET)))).all().get();
     }
   }
 
