@@ -17,6 +17,7 @@ import dev.reed.runtime.options.ClientAddressLogging;
 import dev.reed.runtime.options.DimensionsOption;
 import dev.reed.runtime.options.GeoDatabaseOptions;
 import dev.reed.runtime.options.KafkaOptions;
+import dev.reed.runtime.options.MetricsPortOption;
 import dev.reed.runtime.options.SettingsFileOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,8 +53,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
   @Option(names = "--grpc-port", description = "gRPC port, 0 = any free port (default: ${DEFAULT-VALUE})")
   int grpcPort = Api.DEFAULT.grpcPort();
 
-  @Option(names = "--metrics-port", description = "HTTP port for /metrics and /healthz, -1 = off (default: ${DEFAULT-VALUE})")
-  int metricsPort = CoordinatorConfig.DEFAULT_METRICS_PORT;
+  @Mixin MetricsPortOption metricsPort = new MetricsPortOption();
 
   @Mixin DimensionsOption dimensions = new DimensionsOption();
 
@@ -248,7 +248,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
     return CoordinatorConfig.builder(kafka.bootstrap())
         .kafkaProperties(kafka.config() == null ? Map.of()
             : KafkaClientProperties.read(kafka.config(), CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator"))
-        .bindAddress(bind).grpcPort(grpcPort).metricsPort(metricsPort).dimensions(dimensions.dimensions()).height(height)
+        .bindAddress(bind).grpcPort(grpcPort).metricsPort(metricsPort.port()).dimensions(dimensions.dimensions()).height(height)
         .snapshotDir(snapshotDir).snapshotEvery(duration("--snapshot-every", snapshotEvery)).snapshotKeep(snapshotKeep)
         .checkpoints(new IndexFeed.Checkpoints(indexCheckpoint, duration("--index-checkpoint-every", indexCheckpointEvery),
             duration("--index-checkpoint-serve-within", indexCheckpointServeWithin)))

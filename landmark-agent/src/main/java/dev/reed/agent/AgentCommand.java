@@ -8,6 +8,7 @@ import dev.reed.runtime.EnvironmentDefaults;
 import dev.reed.runtime.KafkaClientProperties;
 import dev.reed.runtime.options.ClientAddressLogging;
 import dev.reed.runtime.options.KafkaOptions;
+import dev.reed.runtime.options.MetricsPortOption;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -142,9 +143,7 @@ public final class AgentCommand implements Callable<Integer> {
           + "Env: REED_AGENT_SPOOL_MAX_MB.")
   long spoolMaxMb = AgentConfig.DEFAULT_SPOOL_MAX_BYTES >> 20;
 
-  @Option(names = "--metrics-port", paramLabel = "P", defaultValue = "0",
-      description = "Serve /metrics (Prometheus) and /healthz on this port; 0 = off (default). Env: REED_AGENT_METRICS_PORT.")
-  int metricsPort;
+  @Mixin MetricsPortOption metricsPort = new MetricsPortOption();
 
   @Option(names = "--metrics-host", paramLabel = "ADDR",
       description = "Address of the metrics endpoint (default ${DEFAULT-VALUE}). Env: REED_AGENT_METRICS_HOST.")
@@ -177,7 +176,7 @@ public final class AgentCommand implements Callable<Integer> {
           .deliveryTimeout(option("--delivery-timeout", () -> Durations.parse(deliveryTimeout)))
           .spoolDir(spoolDir)
           .spoolMaxBytes(spoolMaxMb << 20)
-          .metrics(metricsHost, metricsPort)
+          .metrics(metricsHost, metricsPort.port())
           .targetsFile(targets)
           .denyFile(deny)
           .beaconRate(beaconRate);

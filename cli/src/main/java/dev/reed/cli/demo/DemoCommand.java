@@ -1,6 +1,9 @@
 package dev.reed.cli.demo;
 
+import dev.reed.coordinates.ModelFile;
+import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.runtime.options.DimensionsOption;
+import dev.reed.runtime.options.DiscoveryModelOption;
 import dev.reed.runtime.options.NCloseOption;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -84,9 +87,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Mixin NCloseOption nClose = new NCloseOption(40);
 
-  @Option(names = "--calibration", paramLabel = "N",
-      description = "N_calib: calibration servers each REED discovery probes (default: ${DEFAULT-VALUE}, the client SDK's; the paper used 14).")
-  int calibration = 10;
+  @Mixin DiscoveryModelOption model = new DiscoveryModelOption();
 
   @Option(names = "--rate", paramLabel = "PROBES/S", description = "Probe rate of REED discovery (default: ${DEFAULT-VALUE}, the paper's DSL setting).")
   double rate = 140;
@@ -132,7 +133,7 @@ public final class DemoCommand implements Callable<Integer> {
     DemoOptions options;
     try {
       options = new DemoOptions(servers, landmarks, world, dimensions.dimensions(), !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose.nClose(),
-          calibration, rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity,
+          ModelFile.option("--model", model.file(), DiscoveryModel.defaults()), rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity,
           !noReports, realtime);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

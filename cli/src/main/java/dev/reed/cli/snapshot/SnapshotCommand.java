@@ -61,8 +61,10 @@ public final class SnapshotCommand implements Callable<Integer> {
       description = "API key sent as x-api-key (default: env REED_API_KEY)")
   String apiKey;
 
-  @Option(names = "--timeout", defaultValue = "120", paramLabel = "SECONDS", description = "deadline (default: ${DEFAULT-VALUE} s)")
-  long timeoutSeconds;
+  /** The same word and unit as browse's --deadline: a coordinator call's deadline. */
+  @Option(names = "--deadline", defaultValue = "120000", paramLabel = "MS",
+      description = "deadline of the coordinator call (default: ${DEFAULT-VALUE})")
+  long deadlineMs;
 
   @Override
   public Integer call() throws Exception {
@@ -76,7 +78,7 @@ public final class SnapshotCommand implements Callable<Integer> {
     ManagedChannel channel = Grpc.newChannelBuilder(coordinator, creds).build();
     try {
       SnapshotServiceGrpc.SnapshotServiceBlockingStub stub = SnapshotServiceGrpc.newBlockingStub(channel)
-          .withDeadlineAfter(timeoutSeconds, TimeUnit.SECONDS);
+          .withDeadlineAfter(deadlineMs, TimeUnit.MILLISECONDS);
       if (apiKey != null && !apiKey.isBlank()) {
         Metadata h = new Metadata();
         h.put(Metadata.Key.of("x-api-key", Metadata.ASCII_STRING_MARSHALLER), apiKey);
