@@ -7,6 +7,7 @@ import dev.reed.coordinates.geo.EstimatorModel;
 import dev.reed.runtime.options.DimensionsOption;
 import dev.reed.runtime.options.DiscoveryModelOption;
 import dev.reed.runtime.options.NCloseOption;
+import dev.reed.runtime.options.OptionHeadings;
 import dev.reed.runtime.options.SettingsFileOptions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -36,7 +37,22 @@ import picocli.CommandLine.Spec;
         "sequence. The baselines (geo distance, Valve's relay estimate, Armitage's clustering, GNP) are scored",
         "beside it on the same clients.",
         "Writes results.json, report.md, orders.csv, coordinates.csv and PNG plots to --out."})
-public final class EvalCommand implements Callable<Integer> {
+public final class EvalCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Input and output", "--matrix", "--nodes", "--out", "--describe"),
+      OptionHeadings.section("Landmarks and coordinates", "--landmarks", "--landmark-list", "--strategy", "--kmedoids-cap", "--dimensions", "--height", "--robust", "--sweep"),
+      OptionHeadings.section("Clients and discovery", "--clients", "--players", "--model", "--n-close", "--rate", "--page-size"),
+      OptionHeadings.section("Baselines", "--baselines", "--geo-error", "--estimator"),
+      OptionHeadings.section("Client reports", "--reports", "--liars", "--liar-kind", "--report-attack", "--reports-config"),
+      OptionHeadings.section("Integrity and quarantine", "--integrity", "--attack", "--attack-share", "--integrity-config", "--lying-landmark", "--quarantine"),
+      OptionHeadings.section("Runs", "--seed", "--seeds", "--threads"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
 
   @Spec
   CommandLine.Model.CommandSpec spec;
@@ -191,7 +207,7 @@ public final class EvalCommand implements Callable<Integer> {
   Path out;
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new EvalCommand()).execute(args));
+    System.exit(OptionHeadings.commandLine(new EvalCommand()).execute(args));
   }
 
   @Override

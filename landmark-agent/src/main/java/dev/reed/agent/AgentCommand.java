@@ -9,6 +9,7 @@ import dev.reed.runtime.KafkaClientProperties;
 import dev.reed.runtime.options.ClientAddressLogging;
 import dev.reed.runtime.options.KafkaOptions;
 import dev.reed.runtime.options.MetricsPortOption;
+import dev.reed.runtime.options.OptionHeadings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +39,21 @@ import picocli.CommandLine;
         "Exit codes: 0 ok; 2 bad options; 3 (--once) the round's records are still spooled (replayed by the next run)."},
     footer = {"", "Targets file lines: 'q3 HOST:PORT' or 'a2s HOST:PORT'; '#' starts a comment.",
         "Deny file lines: an address, a CIDR block or an IP:PORT endpoint; '#' starts a comment."})
-public final class AgentCommand implements Callable<Integer> {
+public final class AgentCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Identity and Kafka", "--id", "--region", "--location", "--kafka", "--kafka-config"),
+      OptionHeadings.section("Probing", "--bind", "--targets", "--deny", "--interval", "--rate", "--once", "--probe-timeout"),
+      OptionHeadings.section("Calibration beacons", "--beacon", "--beacon-advertise", "--beacon-rate", "--ws-beacon", "--ws-advertise", "--ws-tls-cert", "--ws-tls-key", "--ws-origins", "--ws-max-connections", "--ws-rate"),
+      OptionHeadings.section("Delivery and spool", "--spool-dir", "--spool-max-mb", "--delivery-timeout"),
+      OptionHeadings.section("Operations", "--metrics-port", "--metrics-host", "--log-client-addresses"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
+
   @Spec CommandSpec spec;
 
   @Option(names = "--id", paramLabel = "ID",
@@ -258,6 +273,6 @@ public final class AgentCommand implements Callable<Integer> {
 
   /** Runs the command standalone: {@code java -cp ... dev.reed.agent.AgentCommand --help}. */
   public static void main(String[] args) {
-    System.exit(new CommandLine(new AgentCommand()).execute(args));
+    System.exit(OptionHeadings.commandLine(new AgentCommand()).execute(args));
   }
 }

@@ -23,6 +23,7 @@ import dev.reed.proto.Endpoints;
 import dev.reed.runtime.options.GeoDatabaseOptions;
 import dev.reed.runtime.options.DiscoveryModelOption;
 import dev.reed.runtime.options.NCloseOption;
+import dev.reed.runtime.options.OptionHeadings;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -62,7 +63,22 @@ import picocli.CommandLine;
         "  ./reed browse --coordinator 127.0.0.1:7400 --autostop intelligent --compare-traditional --json",
         "  ./reed browse --coordinator 127.0.0.1:7400 --locate            # prints this machine's coordinate",
         "  ./reed browse --coordinator 127.0.0.1:7400 --group friends.txt # one member per line"})
-public final class BrowseCommand implements Callable<Integer> {
+public final class BrowseCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Coordinator", "--coordinator", "--deadline", "--location", "--report", "--suspect-servers"),
+      OptionHeadings.section("Server filter", "--game", "--map", "--not-full", "--not-empty", "--password"),
+      OptionHeadings.section("Stopping (the rules' tunables are --model keys)", "--autostop", "--n-close", "--rtt-stop", "--rtt-limit", "--max-time"),
+      OptionHeadings.section("Probing", "--rate", "--bind", "--timeout", "--model", "--reposition"),
+      OptionHeadings.section("Traditional discovery and fallback", "--compare-traditional", "--master", "--master-protocol", "--valve-master", "--valve-filter", "--fallback", "--geoip", "--asn", "--cluster-by"),
+      OptionHeadings.section("Other modes", "--zero-probe", "--locate", "--group", "--objective", "--ceiling"),
+      OptionHeadings.section("Output", "--rows", "--plain", "--json"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
 
   @Spec CommandSpec spec;
 

@@ -5,6 +5,7 @@ import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.runtime.options.DimensionsOption;
 import dev.reed.runtime.options.DiscoveryModelOption;
 import dev.reed.runtime.options.NCloseOption;
+import dev.reed.runtime.options.OptionHeadings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -31,7 +32,20 @@ import picocli.CommandLine.Option;
             + "Intelligent N_close, the server list ordered by great-circle distance from the client's location with the same "
             + "stop rules, and traditional) and a table like the paper's Tables III-VI is printed. Plots go to "
             + "--out. Everything it started is stopped at the end (or on Ctrl-C)."})
-public final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("World", "--world", "--servers", "--landmarks", "--seed", "--jitter", "--loss", "--no-geo", "--realtime"),
+      OptionHeadings.section("Measurement", "--agent-rate", "--max-rounds", "--convergence", "--dimensions", "--no-height"),
+      OptionHeadings.section("Discovery", "--model", "--n-close", "--rate", "--traditional-rate", "--no-reports"),
+      OptionHeadings.section("Output", "--out", "--json", "--markdown", "--verbose"),
+      OptionHeadings.section("Serving after the table", "--serve", "--serve-interval", "--browser-city"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -7,6 +7,7 @@ import dev.reed.proto.v1.SnapshotHeader;
 import dev.reed.proto.v1.SnapshotServiceGrpc;
 import dev.reed.proto.v1.StreamSnapshotRequest;
 import dev.reed.proto.v1.StreamSnapshotResponse;
+import dev.reed.runtime.options.OptionHeadings;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -38,7 +39,18 @@ import picocli.CommandLine.Option;
     description = {"Download the live coordinate snapshot from a coordinator (CSV or JSON lines).",
         "Streams every server coordinate through SnapshotService.StreamSnapshot and writes it to --out",
         "(written to a temporary file and moved into place; .gz in the name compresses)."})
-public final class SnapshotCommand implements Callable<Integer> {
+public final class SnapshotCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Coordinator", "--coordinator", "--deadline", "--tls", "--tls-ca", "--api-key"),
+      OptionHeadings.section("Output", "--out", "--format"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
+
   /** Output formats. */
   public enum Format { csv, jsonl }
 
