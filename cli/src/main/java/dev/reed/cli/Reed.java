@@ -7,6 +7,7 @@ import dev.reed.cli.scale.ScaleCommand;
 import dev.reed.cli.snapshot.SnapshotCommand;
 import dev.reed.coordinator.CoordinatorCommand;
 import dev.reed.eval.EvalCommand;
+import dev.reed.runtime.options.OptionHeadings;
 import dev.reed.testbed.kafka.KafkaCommand;
 import dev.reed.testbed.world.WorldCommand;
 import java.util.LinkedHashMap;
@@ -69,6 +70,9 @@ public final class Reed implements Runnable {
   /** The command tree, for main and for tests. */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Reed()).setCaseInsensitiveEnumValuesAllowed(true);
+    for (CommandLine sub : cl.getSubcommands().values()) {
+      if (sub.getCommand() instanceof OptionHeadings.Sectioned s) s.optionHeadings().install(sub);
+    }
     cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING, help -> "");
     cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Reed::groupedCommands);
     return cl;

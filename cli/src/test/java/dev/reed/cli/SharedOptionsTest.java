@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.reed.runtime.options.ClientAddressLogging;
 import dev.reed.runtime.options.DimensionsOption;
+import dev.reed.runtime.options.DiscoveryModelOption;
 import dev.reed.runtime.options.GeoDatabaseOptions;
-import dev.reed.runtime.options.IntelligentStopOptions;
 import dev.reed.runtime.options.KafkaOptions;
+import dev.reed.runtime.options.MetricsPortOption;
 import dev.reed.runtime.options.NCloseOption;
 import dev.reed.runtime.options.SettingsFileOptions;
 import java.util.Arrays;
@@ -32,8 +33,9 @@ class SharedOptionsTest {
       new KafkaOptions(), List.of("agent", "coordinator"),
       new GeoDatabaseOptions(), List.of("browse", "coordinator"),
       new ClientAddressLogging(), List.of("agent", "coordinator"),
+      new MetricsPortOption(), List.of("agent", "coordinator"),
       new NCloseOption(1), List.of("browse", "demo", "eval"),
-      new IntelligentStopOptions(), List.of("browse", "eval"),
+      new DiscoveryModelOption(), List.of("browse", "demo", "eval"),
       new SettingsFileOptions(), List.of("coordinator", "eval"));
 
   @Test
@@ -70,7 +72,10 @@ class SharedOptionsTest {
     return String.join(" ", option.description()).replaceAll("default: [^),;]*", "default: D");
   }
 
-  /** The old names, which meant different things on different commands or took research knobs, are gone. */
+  /**
+   * The old names, which meant different things on different commands or took research knobs, are
+   * gone: the stop rules' tunables and N_calib are keys of the --model file.
+   */
   @Test
   void theOldSpellingsAreGone() {
     Map<String, TreeSet<String>> byName = new TreeMap<>();
@@ -80,6 +85,6 @@ class SharedOptionsTest {
       }
     }
     assertThat(byName).doesNotContainKeys("--dims", "--window", "--report-param", "--integrity-param", "--calib",
-        "--near-calibration");
+        "--near-calibration", "--calibration", "--intelligent-window", "--window-margin", "--rtt-window", "--delta");
   }
 }

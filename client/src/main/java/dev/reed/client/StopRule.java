@@ -1,5 +1,6 @@
 package dev.reed.client;
 
+import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.proto.RttBound;
 
 /**
@@ -62,13 +63,29 @@ public sealed interface StopRule {
     return new FirstClose(nClose);
   }
 
-  /** Intelligent N_close with a window of 20 probes. */
+  /** Intelligent N_close with the default model's window (20 probes) and margin (0). */
   static IntelligentClose intelligent(int nClose) {
-    return new IntelligentClose(nClose, 20);
+    return intelligent(nClose, DiscoveryModel.defaults());
   }
 
+  /** Intelligent N_close with {@code model}'s window and margin. */
+  static IntelligentClose intelligent(int nClose, DiscoveryModel model) {
+    return new IntelligentClose(nClose, model.intelligentWindow(), model.windowMarginMs());
+  }
+
+  /** RTT_stop with the default model's window (100, the paper's). */
   static RttStop rttStop(double rttStopMs) {
-    return new RttStop(rttStopMs, 100);
+    return rttStop(rttStopMs, DiscoveryModel.defaults());
+  }
+
+  /** RTT_stop with {@code model}'s window. */
+  static RttStop rttStop(double rttStopMs, DiscoveryModel model) {
+    return new RttStop(rttStopMs, model.rttStopWindow());
+  }
+
+  /** RTT_limit with {@code model}'s delta. */
+  static RttLimit rttLimit(double limitMs, DiscoveryModel model) {
+    return new RttLimit(limitMs, model.rttLimitDeltaMs());
   }
 
   static RttLimit rttLimit(double limitMs, double deltaMs) {

@@ -411,8 +411,8 @@ class ReedClientTest {
   @Test
   void learnsFromRepliesAndAsksAgainFromAMovedPositionWithoutProbingTwice() {
     // every re-fit moves the position a little: with no tolerance the list is asked again each time
-    DiscoveryModel eager = new DiscoveryModel(CALIB, 0, DiscoveryModel.NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5,
-        0.3, 0, true, 10, 5, 100, 0);
+    DiscoveryModel eager = dev.reed.coordinates.ModelFile.with(DiscoveryModel.defaults(),
+        java.util.Map.of("calibrationProbes", Integer.toString(CALIB), "refetchMovedMs", "0"));
     List<DiscoveryEvent> events = new CopyOnWriteArrayList<>();
     DiscoveryResult r = track(builder().model(eager).build()).discover(DiscoveryRequest.defaults().withStop(StopRule.first(60))
         .withPageSize(40), events::add);

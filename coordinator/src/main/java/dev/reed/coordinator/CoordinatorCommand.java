@@ -17,6 +17,8 @@ import dev.reed.runtime.options.ClientAddressLogging;
 import dev.reed.runtime.options.DimensionsOption;
 import dev.reed.runtime.options.GeoDatabaseOptions;
 import dev.reed.runtime.options.KafkaOptions;
+import dev.reed.runtime.options.MetricsPortOption;
+import dev.reed.runtime.options.OptionHeadings;
 import dev.reed.runtime.options.SettingsFileOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +44,24 @@ import picocli.CommandLine;
         "Ingests reed.samples and reed.mesh-samples, embeds the landmarks (leader) and positions the targets,",
         "publishes reed.coordinates, serves ReedService and SnapshotService, runs the Quake3 and Valve master",
         "front ends and writes snapshot files. Every option can also be set with REED_COORDINATOR_<OPTION>."})
-public final class CoordinatorCommand implements Callable<Integer> {
+public final class CoordinatorCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Kafka", "--kafka", "--kafka-config", "--group-id"),
+      OptionHeadings.section("Serving and API", "--bind", "--grpc-port", "--http", "--cors-origins", "--ws-overhead-ms", "--q3-master-port", "--valve-master-port", "--metrics-port"),
+      OptionHeadings.section("Security", "--tls-cert", "--tls-key", "--api-keys", "--anonymous-rate", "--trusted-proxies", "--log-client-addresses"),
+      OptionHeadings.section("Rounds and model", "--dimensions", "--height", "--round-interval", "--window-rounds", "--replay", "--expire-after", "--landmark-quarantine", "--integrity-config"),
+      OptionHeadings.section("Replicas and leadership", "--leader-election", "--lease-file", "--lease", "--serve-only"),
+      OptionHeadings.section("Catalog", "--targets", "--deny", "--crawl", "--crawl-every"),
+      OptionHeadings.section("Snapshots and checkpoints", "--snapshot-dir", "--snapshot-every", "--snapshot-keep", "--index-checkpoint", "--index-checkpoint-every", "--index-checkpoint-serve-within"),
+      OptionHeadings.section("Locations", "--geoip", "--asn"),
+      OptionHeadings.section("Client reports", "--reports", "--report-key-file", "--reports-config"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
 
   @Mixin KafkaOptions kafka = new KafkaOptions();
 
@@ -52,8 +71,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
   @Option(names = "--grpc-port", description = "gRPC port, 0 = any free port (default: ${DEFAULT-VALUE})")
   int grpcPort = Api.DEFAULT.grpcPort();
 
-  @Option(names = "--metrics-port", description = "HTTP port for /metrics and /healthz, -1 = off (default: ${DEFAULT-VALUE})")
-  int metricsPort = CoordinatorConfig.DEFAULT_METRICS_PORT;
+  @Mixin MetricsPortOption metricsPort = new MetricsPortOption();
 
   @Mixin DimensionsOption dimensions = new DimensionsOption();
 
@@ -248,7 +266,7 @@ public final class CoordinatorCommand implements Callable<Integer> {
     return CoordinatorConfig.builder(kafka.bootstrap())
         .kafkaProperties(kafka.config() == null ? Map.of()
             : KafkaClientProperties.read(kafka.config(), CoordinatorConfig.KAFKA_OWNED_KEYS, "coordinator"))
-        .bindAddress(bind).grpcPort(grpcPort).metricsPort(metricsPort).dimensions(dimensions.dimensions()).height(height)
+        .bindAddress(bind).grpcPort(grpcPort).metricsPort(metricsPort.port()).dimensions(dimensions.dimensions()).height(height)
         .snapshotDir(snapshotDir).snapshotEvery(duration("--snapshot-every", snapshotEvery)).snapshotKeep(snapshotKeep)
         .checkpoints(new IndexFeed.Checkpoints(indexCheckpoint, duration("--index-checkpoint-every", indexCheckpointEvery),
             duration("--index-checkpoint-serve-within", indexCheckpointServeWithin)))
@@ -301,6 +319,6 @@ public final class CoordinatorCommand implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new CoordinatorCommand()).execute(args));
+    System.exit(OptionHeadings.commandLine(new CoordinatorCommand()).execute(args));
   }
 }

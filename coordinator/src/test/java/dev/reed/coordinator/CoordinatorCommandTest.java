@@ -123,7 +123,7 @@ class CoordinatorCommandTest {
     new CommandLine(new CoordinatorCommand()).setDefaultValueProvider(new EnvironmentDefaults(Map.of()))
         .setOut(new PrintWriter(out)).execute("--help");
     assertThat(out.toString()).contains("(default: 5m)").contains("(default: 30s)").contains("(default: 45m)")
-        .contains("(default: 50051)").contains("(default: reed/reed-coordinator-leader)").contains("(default: -1)");
+        .contains("(default: 50051)").contains("(default: reed/reed-coordinator-leader)").contains("(default: off)");
   }
 
   @Test

@@ -1,11 +1,13 @@
 package dev.reed.eval;
 
 import dev.reed.coordinates.CoordinateConfig;
+import dev.reed.coordinates.ModelFile;
 import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.coordinates.geo.EstimatorModel;
 import dev.reed.runtime.options.DimensionsOption;
-import dev.reed.runtime.options.IntelligentStopOptions;
+import dev.reed.runtime.options.DiscoveryModelOption;
 import dev.reed.runtime.options.NCloseOption;
+import dev.reed.runtime.options.OptionHeadings;
 import dev.reed.runtime.options.SettingsFileOptions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -35,7 +37,22 @@ import picocli.CommandLine.Spec;
         "sequence. The baselines (geo distance, Valve's relay estimate, Armitage's clustering, GNP) are scored",
         "beside it on the same clients.",
         "Writes results.json, report.md, orders.csv, coordinates.csv and PNG plots to --out."})
-public final class EvalCommand implements Callable<Integer> {
+public final class EvalCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Input and output", "--matrix", "--nodes", "--out", "--describe"),
+      OptionHeadings.section("Landmarks and coordinates", "--landmarks", "--landmark-list", "--strategy", "--kmedoids-cap", "--dimensions", "--height", "--robust", "--sweep"),
+      OptionHeadings.section("Clients and discovery", "--clients", "--players", "--model", "--n-close", "--rate", "--page-size"),
+      OptionHeadings.section("Baselines", "--baselines", "--geo-error", "--estimator"),
+      OptionHeadings.section("Client reports", "--reports", "--liars", "--liar-kind", "--report-attack", "--reports-config"),
+      OptionHeadings.section("Integrity and quarantine", "--integrity", "--attack", "--attack-share", "--integrity-config", "--lying-landmark", "--quarantine"),
+      OptionHeadings.section("Runs", "--seed", "--seeds", "--threads"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
 
   @Spec
   CommandLine.Model.CommandSpec spec;
@@ -90,15 +107,10 @@ public final class EvalCommand implements Callable<Integer> {
   /** N_close 10: the paper's evaluation (browse and the demo want 40, a server list's first page). */
   @Mixin NCloseOption nClose = new NCloseOption(10);
 
-  @Mixin IntelligentStopOptions intelligent = new IntelligentStopOptions();
-
-  @Option(names = "--rate", defaultValue = "140", description = "Probes per second for the time axis (default ${DEFAULT-VALUE}).")
+  @Option(names = "--rate", paramLabel = "PROBES/S", defaultValue = "140", description = "Probes per second for the time axis (default ${DEFAULT-VALUE}).")
   double rate;
 
-  @Option(names = "--model", paramLabel = "FILE",
-      description = "The client's discovery model (calibration, ordering, learning) as a properties file; keys not"
-          + " given keep the SDK's defaults (eval/README.md lists them). Default: the SDK's model.")
-  Path model;
+  @Mixin DiscoveryModelOption model = new DiscoveryModelOption();
 
   @Option(names = "--estimator", paramLabel = "FILE",
       description = "The fused estimator's parameters (experimental \"reed + geo\" rows, need --nodes with lat/lon) as a"
@@ -195,7 +207,7 @@ public final class EvalCommand implements Callable<Integer> {
   Path out;
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new EvalCommand()).execute(args));
+    System.exit(OptionHeadings.commandLine(new EvalCommand()).execute(args));
   }
 
   @Override
@@ -312,15 +324,7 @@ public final class EvalCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--strategy must be random, spread or kmedoids, got " + strategy);
     }
     int t = threads != null ? threads : Math.max(1, Runtime.getRuntime().availableProcessors());
-    if (model != null && !Files.isRegularFile(model)) {
-      throw new IllegalArgumentException("--model " + model + ": no such file");
-    }
-    DiscoveryModel discovery;
-    try {
-      discovery = model == null ? DiscoveryModel.defaults() : DiscoveryModel.load(model);
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException("--model " + model + ": " + e.getMessage(), e);
-    }
+    DiscoveryModel discovery = ModelFile.option("--model", model.file(), DiscoveryModel.defaults());
     if (discovery.calibrationProbes() < dimensions.dimensions() + 1) {
       throw new IllegalArgumentException("--model: calibrationProbes must be >= dimensions + 1 = " + (dimensions.dimensions() + 1));
     }
@@ -342,7 +346,7 @@ public final class EvalCommand implements Callable<Integer> {
         .landmarks(landmarks.count, landmarks.list)
         .strategy(st)
         .clients(mode)
-        .probing(nClose.nClose(), intelligent.window(), intelligent.windowMargin(), rate)
+        .probing(nClose.nClose(), rate)
         .kmedoidsCap(kmedoidsCap)
         .clientStride(clientStride)
         .seeds(seed, seeds)
@@ -369,7 +373,7 @@ public final class EvalCommand implements Callable<Integer> {
     if (settings.landmarkList() != null) {
       throw new IllegalArgumentException("--integrity chooses landmarks with --strategy; --landmark-list is not supported");
     }
-    dev.reed.coordinates.integrity.IntegrityConfig ic = dev.reed.coordinates.ModelFile.option("--integrity-config",
+    dev.reed.coordinates.integrity.IntegrityConfig ic = ModelFile.option("--integrity-config",
         settingsFiles.integrity(), dev.reed.coordinates.integrity.IntegrityConfig.defaults());
     return new IntegrityStudy.Settings(ic, a, attackShare, settings.coordinates(), settings.landmarks(),
         settings.strategy(), settings.kmedoidsCapMs(), settings.seed(), settings.seeds(), integrityClients);
@@ -385,7 +389,7 @@ public final class EvalCommand implements Callable<Integer> {
       case "random" -> ReportSimulation.LiarKind.RANDOM;
       default -> throw new IllegalArgumentException("--liar-kind must be five-ms or random, got " + liarKind);
     };
-    ReportConfig config = dev.reed.coordinates.ModelFile.option("--reports-config", settingsFiles.reports(), ReportConfig.defaults());
+    ReportConfig config = ModelFile.option("--reports-config", settingsFiles.reports(), ReportConfig.defaults());
     return new ReportSimulation(mode.equals("half"), mode.equals("withheld"), liars, kind, config,
         ReportAttack.parse(reportAttack));
   }

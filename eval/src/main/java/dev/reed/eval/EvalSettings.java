@@ -8,7 +8,8 @@ import dev.reed.coordinates.geo.EstimatorModel;
  * What one evaluation run does.
  *
  * @param coordinates coordinate model and solver settings
- * @param model the client's discovery policy (calibration, ordering, learning): the client SDK's
+ * @param model the client's discovery policy (calibration, ordering, learning) and its stop rules'
+ *     tunables (Intelligent N_close's window and margin, RTT_stop's window): the client SDK's
  *     {@link DiscoveryModel}, read with {@code --model FILE}
  * @param pageSize servers per page of the simulated coordinator's ordered list (the SDK's default 230)
  * @param landmarks number of landmarks (ignored when landmarkList is set)
@@ -16,9 +17,6 @@ import dev.reed.coordinates.geo.EstimatorModel;
  * @param strategy how landmarks are chosen when not listed
  * @param clients ALL (every non-landmark node is a client in turn) or LANDMARKS (paper 5.1.2)
  * @param nClose N_close
- * @param window W of Intelligent N_close
- * @param windowMarginMs an improvement of the N_close set by no more than this does not restart
- *     Intelligent N_close's window (0 = the paper's Algorithm 6)
  * @param rate probes per second (time = probes / rate)
  * @param kmedoidsCapMs k-medoids landmark choice counts RTTs above this as this (LandmarkStrategy)
  * @param clientStride evaluate every k-th client only (1 = all; for quick experiments)
@@ -44,8 +42,6 @@ public record EvalSettings(
     LandmarkStrategy strategy,
     ClientMode clients,
     int nClose,
-    int window,
-    double windowMarginMs,
     double rate,
     double kmedoidsCapMs,
     int clientStride,
@@ -69,11 +65,8 @@ public record EvalSettings(
     if (pageSize < 1 || pageSize > 5000) {
       throw new IllegalArgumentException("--page-size must be 1-5000");
     }
-    if (nClose < 1 || window < 1) {
-      throw new IllegalArgumentException("--n-close and --intelligent-window must be >= 1");
-    }
-    if (!(windowMarginMs >= 0) || Double.isInfinite(windowMarginMs)) {
-      throw new IllegalArgumentException("--window-margin must be finite and >= 0");
+    if (nClose < 1) {
+      throw new IllegalArgumentException("--n-close must be >= 1");
     }
     if (!(rate > 0) || !Double.isFinite(rate)) {
       throw new IllegalArgumentException("--rate must be > 0");
@@ -113,8 +106,6 @@ public record EvalSettings(
     b.strategy = strategy;
     b.clients = clients;
     b.nClose = nClose;
-    b.window = window;
-    b.windowMarginMs = windowMarginMs;
     b.rate = rate;
     b.kmedoidsCapMs = kmedoidsCapMs;
     b.clientStride = clientStride;
@@ -140,8 +131,6 @@ public record EvalSettings(
     private LandmarkStrategy strategy = LandmarkStrategy.KMEDOIDS;
     private ClientMode clients = ClientMode.ALL;
     private int nClose = 10;
-    private int window = 20;
-    private double windowMarginMs = 0;
     private double rate = 140;
     private double kmedoidsCapMs = 30.0;
     private int clientStride = 1;
@@ -186,11 +175,9 @@ public record EvalSettings(
       return this;
     }
 
-    /** N_close, Intelligent's window and margin, and the probe rate. */
-    public Builder probing(int n, int w, double marginMs, double r) {
+    /** N_close and the probe rate (Intelligent N_close's window and margin are the model's). */
+    public Builder probing(int n, double r) {
       nClose = n;
-      window = w;
-      windowMarginMs = marginMs;
       rate = r;
       return this;
     }
@@ -250,14 +237,21 @@ public record EvalSettings(
 
     /** @throws IllegalArgumentException naming the option of a bad value */
     public EvalSettings build() {
-      return new EvalSettings(coordinates, model, pageSize, landmarks, landmarkList, strategy, clients, nClose, window,
-          windowMarginMs, rate, kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError,
+      return new EvalSettings(coordinates, model, pageSize, landmarks, landmarkList, strategy, clients, nClose, rate, kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError,
           estimator, reports, lying, players);
     }
   }
 
   /** Stop thresholds of Algorithm 5 reported (ms). */
   public static final double[] RTT_STOPS = {40, 80, 120, 160};
-  /** Window of Algorithm 5 (paper: 100). */
-  public static final int RTT_STOP_WINDOW = 100;
+
+  /** W of Intelligent N_close: the model's. */
+  public int window() {
+    return model.intelligentWindow();
+  }
+
+  /** Intelligent N_close's window margin (ms; 0 = the paper's Algorithm 6): the model's. */
+  public double windowMarginMs() {
+    return model.windowMarginMs();
+  }
 }

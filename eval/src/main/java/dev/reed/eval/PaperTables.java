@@ -53,7 +53,7 @@ final class PaperTables {
     }
     b.append('\n');
 
-    b.append("## Table IV: Algorithm 5 (RTT_stop, 2nd percentile of the last " + EvalSettings.RTT_STOP_WINDOW
+    b.append("## Table IV: Algorithm 5 (RTT_stop, 2nd percentile of the last " + s.model().rttStopWindow()
         + " probes)\n\n| RTT_stop (ms) | probes | time (s) | playable found per client | playable found | reduction |\n|---|---|---|---|---|---|\n");
     for (double st : EvalSettings.RTT_STOPS) {
       String p = "rttstop" + (int) st;

@@ -79,7 +79,7 @@ final class SequenceScore {
     evaluate(policies, "intelligent", () -> AutoStopPolicy.intelligentNClose(s.nClose(), s.window(), s.windowMarginMs()),
         pred, rtt, probesAt, calib, t, Double.NaN);
     for (double stop : EvalSettings.RTT_STOPS) {
-      evaluate(policies, "rttstop" + (int) stop, () -> AutoStopPolicy.rttStop(stop, EvalSettings.RTT_STOP_WINDOW),
+      evaluate(policies, "rttstop" + (int) stop, () -> AutoStopPolicy.rttStop(stop, s.model().rttStopWindow()),
           pred, rtt, probesAt, calib, t, stop);
     }
     evaluate(policies, "exhaustive", AutoStopPolicy::exhaustive, pred, rtt, probesAt, calib, t, Double.NaN);

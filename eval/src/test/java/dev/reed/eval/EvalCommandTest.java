@@ -143,9 +143,10 @@ class EvalCommandTest {
     assertThat(bad.err()).contains("bad.properties").contains("nearDifferenceWeight must be >= 0");
     assertThat(run("--matrix", m.toString(), "--page-size", "0", "--out", out.toString()).err()).contains("--page-size");
     assertThat(run("--matrix", m.toString(), "--kmedoids-cap", "0", "--out", out.toString()).code()).isEqualTo(2);
-    Run margin = run("--matrix", m.toString(), "--window-margin", "-1", "--out", out.toString());
+    Path badMargin = Files.writeString(dir.resolve("margin.properties"), "windowMarginMs = -1\n");
+    Run margin = run("--matrix", m.toString(), "--model", badMargin.toString(), "--out", out.toString());
     assertThat(margin.code()).isEqualTo(2);
-    assertThat(margin.err()).contains("--window-margin must be finite and >= 0");
+    assertThat(margin.err()).contains("margin.properties", "windowMarginMs must be >= 0 and finite");
     Run reports = run("--matrix", m.toString(), "--reports", "all", "--out", out.toString());
     assertThat(reports.code()).isEqualTo(2);
     assertThat(reports.err()).contains("--reports must be none, half or withheld");
@@ -241,11 +242,17 @@ class EvalCommandTest {
     assertThat(ReportConfig.load(Path.of("reports/vote-per-neighbourhood.properties")).networkPerServer()).isZero();
   }
 
-  /** The model files in eval/models load, and default.properties is the SDK's model. */
+  /** The model files in eval/models load, and default.properties is the SDK's model with every key. */
   @Test
   void theModelFilesInTheRepositoryLoad() throws IOException {
     assertThat(dev.reed.coordinates.discovery.DiscoveryModel.load(Path.of("models/default.properties")))
         .isEqualTo(dev.reed.coordinates.discovery.DiscoveryModel.defaults());
+    java.util.Properties listed = new java.util.Properties();
+    try (var r = Files.newBufferedReader(Path.of("models/default.properties"))) {
+      listed.load(r);
+    }
+    assertThat(listed.stringPropertyNames()).containsExactlyInAnyOrderElementsOf(
+        dev.reed.coordinates.discovery.DiscoveryModel.KEYS);
     try (var files = Files.list(Path.of("models"))) {
       for (Path f : files.toList()) {
         assertThat(dev.reed.coordinates.discovery.DiscoveryModel.load(f)).as(f.toString()).isNotNull();

@@ -8,6 +8,8 @@ import dev.reed.runtime.EnvironmentDefaults;
 import dev.reed.runtime.KafkaClientProperties;
 import dev.reed.runtime.options.ClientAddressLogging;
 import dev.reed.runtime.options.KafkaOptions;
+import dev.reed.runtime.options.MetricsPortOption;
+import dev.reed.runtime.options.OptionHeadings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +39,21 @@ import picocli.CommandLine;
         "Exit codes: 0 ok; 2 bad options; 3 (--once) the round's records are still spooled (replayed by the next run)."},
     footer = {"", "Targets file lines: 'q3 HOST:PORT' or 'a2s HOST:PORT'; '#' starts a comment.",
         "Deny file lines: an address, a CIDR block or an IP:PORT endpoint; '#' starts a comment."})
-public final class AgentCommand implements Callable<Integer> {
+public final class AgentCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Identity and Kafka", "--id", "--region", "--location", "--kafka", "--kafka-config"),
+      OptionHeadings.section("Probing", "--bind", "--targets", "--deny", "--interval", "--rate", "--once", "--probe-timeout"),
+      OptionHeadings.section("Calibration beacons", "--beacon", "--beacon-advertise", "--beacon-rate", "--ws-beacon", "--ws-advertise", "--ws-tls-cert", "--ws-tls-key", "--ws-origins", "--ws-max-connections", "--ws-rate"),
+      OptionHeadings.section("Delivery and spool", "--spool-dir", "--spool-max-mb", "--delivery-timeout"),
+      OptionHeadings.section("Operations", "--metrics-port", "--metrics-host", "--log-client-addresses"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
+
   @Spec CommandSpec spec;
 
   @Option(names = "--id", paramLabel = "ID",
@@ -142,9 +158,7 @@ public final class AgentCommand implements Callable<Integer> {
           + "Env: REED_AGENT_SPOOL_MAX_MB.")
   long spoolMaxMb = AgentConfig.DEFAULT_SPOOL_MAX_BYTES >> 20;
 
-  @Option(names = "--metrics-port", paramLabel = "P", defaultValue = "0",
-      description = "Serve /metrics (Prometheus) and /healthz on this port; 0 = off (default). Env: REED_AGENT_METRICS_PORT.")
-  int metricsPort;
+  @Mixin MetricsPortOption metricsPort = new MetricsPortOption();
 
   @Option(names = "--metrics-host", paramLabel = "ADDR",
       description = "Address of the metrics endpoint (default ${DEFAULT-VALUE}). Env: REED_AGENT_METRICS_HOST.")
@@ -177,7 +191,7 @@ public final class AgentCommand implements Callable<Integer> {
           .deliveryTimeout(option("--delivery-timeout", () -> Durations.parse(deliveryTimeout)))
           .spoolDir(spoolDir)
           .spoolMaxBytes(spoolMaxMb << 20)
-          .metrics(metricsHost, metricsPort)
+          .metrics(metricsHost, metricsPort.port())
           .targetsFile(targets)
           .denyFile(deny)
           .beaconRate(beaconRate);
@@ -259,6 +273,6 @@ public final class AgentCommand implements Callable<Integer> {
 
   /** Runs the command standalone: {@code java -cp ... dev.reed.agent.AgentCommand --help}. */
   public static void main(String[] args) {
-    System.exit(new CommandLine(new AgentCommand()).execute(args));
+    System.exit(OptionHeadings.commandLine(new AgentCommand()).execute(args));
   }
 }

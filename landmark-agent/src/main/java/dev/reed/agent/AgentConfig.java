@@ -44,7 +44,7 @@ import java.util.regex.Pattern;
  * @param spoolDir directory of the on-disk spool (and the persisted round counter)
  * @param spoolMaxBytes bound of the spool; when full the oldest batches are dropped
  * @param metricsHost address of the {@code /metrics} and {@code /healthz} endpoint
- * @param metricsPort its port; 0 = no endpoint
+ * @param metricsPort its port; 0 = any free port, -1 = no endpoint (the default)
  * @param beaconDelay artificial delay of beacon replies (testbed WAN emulation only; NONE in production)
  * @param clock wall clock for timestamps and the round schedule's bookkeeping
  * @param deliveryTimeout how long the producer retries a batch before it stays in the spool for a replay
@@ -150,7 +150,9 @@ public record AgentConfig(
     Objects.requireNonNull(spoolDir, "spoolDir");
     if (spoolMaxBytes < 1 << 20) throw new IllegalArgumentException("spool bound must be >= 1 MiB, got " + spoolMaxBytes);
     metricsHost = metricsHost == null ? "0.0.0.0" : metricsHost;
-    if (metricsPort < 0 || metricsPort > 65535) throw new IllegalArgumentException("metrics port must be 0-65535, got " + metricsPort);
+    if (metricsPort < -1 || metricsPort > 65535) {
+      throw new IllegalArgumentException("metrics port must be 0-65535 or -1 (off), got " + metricsPort);
+    }
     beaconDelay = beaconDelay == null ? ReplyDelay.NONE : beaconDelay;
     wsEchoDelay = wsEchoDelay == null ? EchoDelay.NONE : wsEchoDelay;
     clock = clock == null ? Clock.systemUTC() : clock;
@@ -224,7 +226,7 @@ public record AgentConfig(
     private Path spoolDir = DEFAULT_SPOOL_DIR;
     private long spoolMaxBytes = DEFAULT_SPOOL_MAX_BYTES;
     private String metricsHost = DEFAULT_METRICS_HOST;
-    private int metricsPort;
+    private int metricsPort = -1;
     private ReplyDelay beaconDelay = ReplyDelay.NONE;
     private Clock clock = Clock.systemUTC();
     private Duration deliveryTimeout = DEFAULT_DELIVERY_TIMEOUT;

@@ -174,7 +174,7 @@ public final class LandmarkAgent implements AutoCloseable {
       if (wsBeacon != null) registerWsMeters(registry, wsBeacon);
       OpsServer ops = null;
       LandmarkAgent[] self = new LandmarkAgent[1];
-      if (config.metricsPort() > 0) {
+      if (config.metricsPort() >= 0) {
         ops = OpsServer.start(new InetSocketAddress(config.metricsHost(), config.metricsPort()), registry::scrape,
             () -> self[0] == null ? new OpsServer.Health(false, "starting") : self[0].health());
         opened.push(ops);

@@ -56,7 +56,11 @@ class AgentCommandTest {
     assertThat(d.interval()).isEqualTo(Duration.ofMinutes(5));
     assertThat(d.rate()).isEqualTo(140);
     assertThat(d.beacon().getPort()).isEqualTo(27960);
-    assertThat(d.metricsPort()).isZero();
+    assertThat(d.metricsPort()).as("off").isEqualTo(-1);
+    assertThat(parse(Map.of(), "--id", "x", "--kafka", "k:9092", "--metrics-port", "0").metricsPort()).as("any free port").isZero();
+    assertThat(parse(Map.of(), "--id", "x", "--kafka", "k:9092", "--metrics-port", "off").metricsPort()).isEqualTo(-1);
+    assertThatThrownBy(() -> parse(Map.of(), "--id", "x", "--kafka", "k:9092", "--metrics-port", "70000"))
+        .hasMessageContaining("not a port: 1-65535, 0 (any free port) or off");
     assertThat(d.deliveryTimeout()).isEqualTo(Duration.ofMinutes(2));
   }
 

@@ -54,7 +54,7 @@ class AgentOperationsTest {
       assertThat(health.body()).startsWith("ok: round " + first);
     }
     // a new spool directory (lost disk): the round continues from the landmark's own announcement
-    try (LandmarkAgent a = LandmarkAgent.start(cfg.spoolDir(dir.resolve("spool-restart-new")).metrics("127.0.0.1", 0).build())) {
+    try (LandmarkAgent a = LandmarkAgent.start(cfg.spoolDir(dir.resolve("spool-restart-new")).metrics("127.0.0.1", -1).build())) {
       assertThat(a.runRound().round()).isEqualTo(first + 1);
     }
     try (LandmarkAgent a = LandmarkAgent.start(cfg.spoolDir(spool).build())) {

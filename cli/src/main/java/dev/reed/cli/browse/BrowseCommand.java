@@ -21,8 +21,9 @@ import dev.reed.client.ServerListSource;
 import dev.reed.client.StopRule;
 import dev.reed.proto.Endpoints;
 import dev.reed.runtime.options.GeoDatabaseOptions;
-import dev.reed.runtime.options.IntelligentStopOptions;
+import dev.reed.runtime.options.DiscoveryModelOption;
 import dev.reed.runtime.options.NCloseOption;
+import dev.reed.runtime.options.OptionHeadings;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -62,7 +63,22 @@ import picocli.CommandLine;
         "  ./reed browse --coordinator 127.0.0.1:7400 --autostop intelligent --compare-traditional --json",
         "  ./reed browse --coordinator 127.0.0.1:7400 --locate            # prints this machine's coordinate",
         "  ./reed browse --coordinator 127.0.0.1:7400 --group friends.txt # one member per line"})
-public final class BrowseCommand implements Callable<Integer> {
+public final class BrowseCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Coordinator", "--coordinator", "--deadline", "--location", "--report", "--suspect-servers"),
+      OptionHeadings.section("Server filter", "--game", "--map", "--not-full", "--not-empty", "--password"),
+      OptionHeadings.section("Stopping (the rules' tunables are --model keys)", "--autostop", "--n-close", "--rtt-stop", "--rtt-limit", "--max-time"),
+      OptionHeadings.section("Probing", "--rate", "--bind", "--timeout", "--model", "--reposition"),
+      OptionHeadings.section("Traditional discovery and fallback", "--compare-traditional", "--master", "--master-protocol", "--valve-master", "--valve-filter", "--fallback", "--geoip", "--asn", "--cluster-by"),
+      OptionHeadings.section("Other modes", "--zero-probe", "--locate", "--group", "--objective", "--ceiling"),
+      OptionHeadings.section("Output", "--rows", "--plain", "--json"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
 
   @Spec CommandSpec spec;
 
@@ -97,8 +113,6 @@ public final class BrowseCommand implements Callable<Integer> {
   /** N_close 40: a server list's first page. */
   @Mixin NCloseOption nClose = new NCloseOption(40);
 
-  @Mixin IntelligentStopOptions intelligent = new IntelligentStopOptions();
-
   @Option(names = "--autostop", paramLabel = "first|intelligent|rtt-stop|rtt-limit|none",
       description = "When to stop probing (default: ${DEFAULT-VALUE}); none = probe every listed server.")
   String autostop = "first";
@@ -106,24 +120,13 @@ public final class BrowseCommand implements Callable<Integer> {
 
   @Option(names = "--rtt-stop", paramLabel = "MS", description = "RTT_stop for --autostop rtt-stop (default: ${DEFAULT-VALUE}).")
   double rttStop = 150;
-
-  @Option(names = "--rtt-window", paramLabel = "N", description = "Window W of RTT_stop (default: ${DEFAULT-VALUE}, the paper's).")
-  int rttWindow = 100;
-
   @Option(names = "--rtt-limit", paramLabel = "MS", description = "RTT_limit for --autostop rtt-limit (default: ${DEFAULT-VALUE}).")
   double rttLimit = 150;
-
-  @Option(names = "--delta", paramLabel = "MS", description = "Delta added to RTT_limit (default: ${DEFAULT-VALUE}).")
-  double delta = 30;
 
   @Option(names = "--rate", paramLabel = "PROBES/S", description = "Probe rate (default: ${DEFAULT-VALUE}, the paper's DSL setting).")
   double rate = 140;
 
-  @Option(names = "--model", paramLabel = "FILE",
-      description = "The discovery model (calibration probes, ordering, learning) as a properties file, as ./reed eval"
-          + " --model reads it; keys left out keep the SDK's defaults (eval/models/default.properties lists every one)."
-          + " Default: the SDK's model.")
-  Path model;
+  @Mixin DiscoveryModelOption modelFile = new DiscoveryModelOption();
 
   @Option(names = "--bind", paramLabel = "ADDR", description = "Local address to probe from: IP or IP:PORT (default: any).")
   String bind;
@@ -353,15 +356,12 @@ public final class BrowseCommand implements Callable<Integer> {
 
   private DiscoveryRequest request() {
     int nClose = this.nClose.nClose();
-    double windowMargin = intelligent.windowMargin();
-    if (!(windowMargin >= 0) || Double.isInfinite(windowMargin)) {
-      throw new IllegalArgumentException("--window-margin must be finite and >= 0 ms: " + windowMargin);
-    }
+    DiscoveryModel model = model();
     StopRule stop = switch (autostop.toLowerCase(Locale.ROOT)) {
       case "first" -> StopRule.first(nClose);
-      case "intelligent" -> new StopRule.IntelligentClose(nClose, intelligent.window(), windowMargin);
-      case "rtt-stop" -> new StopRule.RttStop(rttStop, rttWindow);
-      case "rtt-limit" -> StopRule.rttLimit(rttLimit, delta);
+      case "intelligent" -> StopRule.intelligent(nClose, model);
+      case "rtt-stop" -> StopRule.rttStop(rttStop, model);
+      case "rtt-limit" -> StopRule.rttLimit(rttLimit, model);
       case "none", "exhaustive" -> StopRule.exhaustive();
       default -> throw new IllegalArgumentException(
           "--autostop must be first, intelligent, rtt-stop, rtt-limit or none: " + autostop);
@@ -369,6 +369,11 @@ public final class BrowseCommand implements Callable<Integer> {
     if (maxTimeSeconds < 1) throw new IllegalArgumentException("--max-time must be >= 1 s");
     return DiscoveryRequest.defaults().withFilter(filter()).withStop(stop).withReposition(reposition)
         .withMaxDuration(Duration.ofSeconds(maxTimeSeconds));
+  }
+
+  /** The discovery model of --model, its stop rules' tunables included. */
+  private DiscoveryModel model() {
+    return ModelFile.option("--model", modelFile.file(), DiscoveryModel.defaults());
   }
 
   private Filter filter() {
@@ -406,7 +411,7 @@ public final class BrowseCommand implements Callable<Integer> {
 
   private ReedClient.Builder clientBuilder(String target) {
     ReedClient.Builder b = ReedClient.builder().coordinator(target).rate(rate)
-        .model(ModelFile.option("--model", model, DiscoveryModel.defaults()))
+        .model(model())
         .probeTimeout(Duration.ofMillis(positive(timeoutMs, "--timeout"))).rpcDeadline(Duration.ofMillis(positive(deadlineMs, "--deadline")));
     if (bind != null) b.bind(bindAddress(bind));
     b.reportMeasurements(report);

@@ -1,7 +1,11 @@
 package dev.reed.cli.demo;
 
+import dev.reed.coordinates.ModelFile;
+import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.runtime.options.DimensionsOption;
+import dev.reed.runtime.options.DiscoveryModelOption;
 import dev.reed.runtime.options.NCloseOption;
+import dev.reed.runtime.options.OptionHeadings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -28,7 +32,20 @@ import picocli.CommandLine.Option;
             + "Intelligent N_close, the server list ordered by great-circle distance from the client's location with the same "
             + "stop rules, and traditional) and a table like the paper's Tables III-VI is printed. Plots go to "
             + "--out. Everything it started is stopped at the end (or on Ctrl-C)."})
-public final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("World", "--world", "--servers", "--landmarks", "--seed", "--jitter", "--loss", "--no-geo", "--realtime"),
+      OptionHeadings.section("Measurement", "--agent-rate", "--max-rounds", "--convergence", "--dimensions", "--no-height"),
+      OptionHeadings.section("Discovery", "--model", "--n-close", "--rate", "--traditional-rate", "--no-reports"),
+      OptionHeadings.section("Output", "--out", "--json", "--markdown", "--verbose"),
+      OptionHeadings.section("Serving after the table", "--serve", "--serve-interval", "--browser-city"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -84,9 +101,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Mixin NCloseOption nClose = new NCloseOption(40);
 
-  @Option(names = "--calibration", paramLabel = "N",
-      description = "N_calib: calibration servers each REED discovery probes (default: ${DEFAULT-VALUE}, the client SDK's; the paper used 14).")
-  int calibration = 10;
+  @Mixin DiscoveryModelOption model = new DiscoveryModelOption();
 
   @Option(names = "--rate", paramLabel = "PROBES/S", description = "Probe rate of REED discovery (default: ${DEFAULT-VALUE}, the paper's DSL setting).")
   double rate = 140;
@@ -132,7 +147,7 @@ public final class DemoCommand implements Callable<Integer> {
     DemoOptions options;
     try {
       options = new DemoOptions(servers, landmarks, world, dimensions.dimensions(), !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose.nClose(),
-          calibration, rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity,
+          ModelFile.option("--model", model.file(), DiscoveryModel.defaults()), rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity,
           !noReports, realtime);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

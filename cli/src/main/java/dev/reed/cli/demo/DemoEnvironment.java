@@ -1,6 +1,7 @@
 package dev.reed.cli.demo;
 
 import dev.reed.client.ReedClient;
+import dev.reed.coordinates.discovery.DiscoveryModel;
 import dev.reed.coordinates.geo.Place;
 import dev.reed.coordinator.Coordinator;
 import dev.reed.coordinator.CoordinatorConfig;
@@ -308,7 +309,7 @@ final class DemoEnvironment implements AutoCloseable {
         .coordinator(coordinatorAddress())
         .bind(new InetSocketAddress(world.address(site), 0))
         .rate(rate)
-        .calibrationCount(options.calibration())
+        .model(options.model())
         .probeTimeout(PROBE_TIMEOUT)
         .rpcDeadline(Duration.ofSeconds(10))
         .listSeed(options.seed());
@@ -323,6 +324,11 @@ final class DemoEnvironment implements AutoCloseable {
 
   DemoWorld world() {
     return world;
+  }
+
+  /** The clients' discovery model (--model), its stop rules' tunables included. */
+  DiscoveryModel model() {
+    return options.model();
   }
 
   List<EmulatedServer> servers() {

@@ -1,5 +1,6 @@
 package dev.reed.cli.demo;
 
+import dev.reed.coordinates.discovery.DiscoveryModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,8 @@ import java.util.Objects;
  * @param maxRounds measurement rounds at most (with targets)
  * @param convergence relative improvement of the median fit error below which rounds stop
  * @param nClose N_close of the REED stop rules (the paper's example: 40)
- * @param calibration N_calib: calibration servers each REED discovery probes (the client SDK's default: 10)
+ * @param model the client's discovery model (--model): N_calib, ordering, learning, and the
+ *     window and margin of Intelligent N_close (the client SDK's defaults unless a file is given)
  * @param clientRate probes per second of REED discovery (140: the paper's DSL setting)
  * @param traditionalRate probes per second of traditional discovery; above 140 the time at 140
  *     probes/s is computed from the probe count
@@ -43,7 +45,7 @@ import java.util.Objects;
  *     netem runs ahead of every process; needs root, otherwise nothing changes
  */
 record DemoOptions(int servers, int landmarks, String world, int dimensions, boolean height, long seed, double jitterMs, double lossRate,
-    double agentRate, int maxRounds, double convergence, int nClose, int calibration, double clientRate, double traditionalRate,
+    double agentRate, int maxRounds, double convergence, int nClose, DiscoveryModel model, double clientRate, double traditionalRate,
     Path out, Path json, Path markdown, boolean serve, Duration serveInterval, boolean geo, boolean web, String browserCity,
     boolean reports, boolean realtime) {
 
@@ -71,8 +73,10 @@ record DemoOptions(int servers, int landmarks, String world, int dimensions, boo
     if (maxRounds < 1 || maxRounds > 20) throw new IllegalArgumentException("--max-rounds must be 1-20: " + maxRounds);
     if (!(convergence >= 0) || convergence >= 1) throw new IllegalArgumentException("--convergence must be in [0, 1): " + convergence);
     if (nClose < 1 || nClose > servers / 2) throw new IllegalArgumentException("--n-close must be 1-" + servers / 2 + ": " + nClose);
-    if (calibration < dimensions + 2 || calibration > 64) {
-      throw new IllegalArgumentException("--calibration must be " + (dimensions + 2) + "-64: " + calibration);
+    Objects.requireNonNull(model, "model");
+    if (model.calibrationProbes() < dimensions + 2) {
+      throw new IllegalArgumentException("--model: calibrationProbes must be >= dimensions + 2 = " + (dimensions + 2) + ": "
+          + model.calibrationProbes());
     }
     if (!(clientRate >= 10) || clientRate > 5_000) throw new IllegalArgumentException("--rate must be 10-5000: " + clientRate);
     if (!(traditionalRate >= 10) || traditionalRate > 20_000) {

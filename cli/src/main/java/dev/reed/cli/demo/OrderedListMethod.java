@@ -151,7 +151,7 @@ final class OrderedListMethod implements DiscoveryMethod {
       });
     }
     int n = figures.nClose();
-    StopRule.IntelligentClose rule = StopRule.intelligent(n);
+    StopRule.IntelligentClose rule = StopRule.intelligent(n, env.model());
     return List.of(
         figures.replayed(client, prefix + "-first", AutoStopPolicy.firstNClose(n), list, o.predictedMs(), arrivals, rate, optimum),
         figures.replayed(client, prefix + "-intelligent", AutoStopPolicy.intelligentNClose(rule.nClose(), rule.window(),

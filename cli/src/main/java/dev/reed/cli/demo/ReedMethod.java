@@ -40,7 +40,7 @@ final class ReedMethod implements DiscoveryMethod {
   public List<MethodFigures> discover(DemoWorld.Site client, ClientOptimum optimum) {
     int n = figures.nClose();
     return List.of(run(client, prefix + "first", StopRule.first(n), optimum), run(client, prefix + "intelligent",
-        StopRule.intelligent(n), optimum));
+        StopRule.intelligent(n, env.model()), optimum));
   }
 
   private MethodFigures run(DemoWorld.Site client, String method, StopRule rule, ClientOptimum optimum) {

@@ -1,5 +1,6 @@
 package dev.reed.cli.scale;
 
+import dev.reed.runtime.options.OptionHeadings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -19,7 +20,18 @@ import picocli.CommandLine.Option;
             + "summary.tsv to --out.",
         "The harness JVM holds the broker, the world and the query load: give it heap with REED_JAVA_OPTS "
             + "(e.g. -Xmx4g for 250,000 targets)."})
-public final class ScaleCommand implements Callable<Integer> {
+public final class ScaleCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Load", "--targets", "--landmarks", "--timeouts", "--round-seconds", "--rounds", "--query-rate", "--query-warmup", "--page-size"),
+      OptionHeadings.section("Replicas", "--replicas", "--serving-replicas", "--replica-heap", "--replica-gc", "--coordinator-round", "--no-kill"),
+      OptionHeadings.section("Broker and output", "--bootstrap", "--out"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

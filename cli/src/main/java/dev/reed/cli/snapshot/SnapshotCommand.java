@@ -7,6 +7,7 @@ import dev.reed.proto.v1.SnapshotHeader;
 import dev.reed.proto.v1.SnapshotServiceGrpc;
 import dev.reed.proto.v1.StreamSnapshotRequest;
 import dev.reed.proto.v1.StreamSnapshotResponse;
+import dev.reed.runtime.options.OptionHeadings;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -38,7 +39,18 @@ import picocli.CommandLine.Option;
     description = {"Download the live coordinate snapshot from a coordinator (CSV or JSON lines).",
         "Streams every server coordinate through SnapshotService.StreamSnapshot and writes it to --out",
         "(written to a temporary file and moved into place; .gz in the name compresses)."})
-public final class SnapshotCommand implements Callable<Integer> {
+public final class SnapshotCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Coordinator", "--coordinator", "--deadline", "--tls", "--tls-ca", "--api-key"),
+      OptionHeadings.section("Output", "--out", "--format"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
+
   /** Output formats. */
   public enum Format { csv, jsonl }
 
@@ -61,8 +73,10 @@ public final class SnapshotCommand implements Callable<Integer> {
       description = "API key sent as x-api-key (default: env REED_API_KEY)")
   String apiKey;
 
-  @Option(names = "--timeout", defaultValue = "120", paramLabel = "SECONDS", description = "deadline (default: ${DEFAULT-VALUE} s)")
-  long timeoutSeconds;
+  /** The same word and unit as browse's --deadline: a coordinator call's deadline. */
+  @Option(names = "--deadline", defaultValue = "120000", paramLabel = "MS",
+      description = "deadline of the coordinator call (default: ${DEFAULT-VALUE})")
+  long deadlineMs;
 
   @Override
   public Integer call() throws Exception {
@@ -76,7 +90,7 @@ public final class SnapshotCommand implements Callable<Integer> {
     ManagedChannel channel = Grpc.newChannelBuilder(coordinator, creds).build();
     try {
       SnapshotServiceGrpc.SnapshotServiceBlockingStub stub = SnapshotServiceGrpc.newBlockingStub(channel)
-          .withDeadlineAfter(timeoutSeconds, TimeUnit.SECONDS);
+          .withDeadlineAfter(deadlineMs, TimeUnit.MILLISECONDS);
       if (apiKey != null && !apiKey.isBlank()) {
         Metadata h = new Metadata();
         h.put(Metadata.Key.of("x-api-key", Metadata.ASCII_STRING_MARSHALLER), apiKey);

@@ -33,11 +33,16 @@ class BrowseCommandTest {
   private static LoopbackWorldAccess world;
   /** A discovery model with 6 calibration probes instead of 10: the world has 24 servers. */
   private static Path sixCalibrationProbes;
+  /** Six calibration probes and Intelligent N_close's window of 5: the stop rules' tunables are model keys. */
+  private static Path shortWindow;
+  private static Path negativeMargin;
 
   @BeforeAll
   static void startWorld(@TempDir Path dir) throws IOException {
     world = LoopbackWorldAccess.start(24, 11);
     sixCalibrationProbes = Files.writeString(dir.resolve("six.properties"), "calibrationProbes = 6\n");
+    shortWindow = Files.writeString(dir.resolve("window5.properties"), "calibrationProbes = 6\nintelligentWindow = 5\n");
+    negativeMargin = Files.writeString(dir.resolve("margin.properties"), "windowMarginMs = -1\n");
   }
 
   @AfterAll
@@ -69,8 +74,8 @@ class BrowseCommandTest {
 
   @Test
   void jsonWithTraditionalComparisonIsOneObject() {
-    Run r = browse("--coordinator", world.coordinator(), "--model", sixCalibrationProbes.toString(), "--n-close", "5", "--autostop", "intelligent",
-        "--intelligent-window", "5", "--compare-traditional", "--json", "--rate", "500");
+    Run r = browse("--coordinator", world.coordinator(), "--model", shortWindow.toString(), "--n-close", "5", "--autostop", "intelligent",
+        "--compare-traditional", "--json", "--rate", "500");
     assertThat(r.code()).as(r.err()).isZero();
     JsonObject j = JsonParser.parseString(r.out()).getAsJsonObject();
     assertThat(r.out().strip().lines()).hasSize(1);
@@ -173,9 +178,9 @@ class BrowseCommandTest {
     assertThat(r.err()).contains("--autostop must be first, intelligent, rtt-stop, rtt-limit or none");
     assertThat(browse("--coordinator", "nowhere").err()).contains("HOST:PORT");
     assertThat(browse("--coordinator", world.coordinator(), "--fallback").err()).contains("--fallback needs --master");
-    Run margin = browse("--coordinator", world.coordinator(), "--autostop", "intelligent", "--window-margin", "-1");
+    Run margin = browse("--coordinator", world.coordinator(), "--autostop", "intelligent", "--model", negativeMargin.toString());
     assertThat(margin.code()).isEqualTo(2);
-    assertThat(margin.err()).contains("--window-margin must be finite and >= 0 ms");
+    assertThat(margin.err()).contains("--model", "margin.properties", "windowMarginMs must be >= 0 and finite");
     Run geo = browse("--coordinator", world.coordinator(), "--fallback", "--master", "127.0.0.1:27950", "--geoip",
         "/nonexistent/city.csv");
     assertThat(geo.code()).isEqualTo(2);

@@ -181,8 +181,12 @@ class DemoCommandTest {
   }
 
   @Test
-  void badOptionsAreUsageErrors() {
+  void badOptionsAreUsageErrors(@TempDir Path dir) throws Exception {
     assertThat(run("--world", "mars").rc).isEqualTo(2);
+    // N_calib is the --model file's calibrationProbes, as in browse and eval
+    Path few = Files.writeString(dir.resolve("few.properties"), "calibrationProbes = 5\n");
+    assertThat(run("--model", few.toString()).err).contains("--model: calibrationProbes must be >= dimensions + 2 = 6: 5");
+    assertThat(run("--model", dir.resolve("absent.properties").toString()).err).contains("--model", "no such file");
     assertThat(run("--world", "mars").err).contains("--world must be 'synthetic' or 'matrix:PATH'");
     assertThat(run("--landmarks", "5").err).contains("--landmarks");
     assertThat(run("--servers", "10").err).contains("--servers must be 50-50000");

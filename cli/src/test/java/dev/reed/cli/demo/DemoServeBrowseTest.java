@@ -31,7 +31,7 @@ class DemoServeBrowseTest {
 
   @Test
   void browseFindsNearbyServersWithAFractionOfTraditionalsProbes(@TempDir Path dir) throws Exception {
-    DemoOptions options = new DemoOptions(SERVERS, 6, "synthetic", 4, true, 1, 1.0, 0, 2000, 1, 0.05, 10, 10, 140, 140,
+    DemoOptions options = new DemoOptions(SERVERS, 6, "synthetic", 4, true, 1, 1.0, 0, 2000, 1, 0.05, 10, dev.reed.coordinates.discovery.DiscoveryModel.defaults(), 140, 140,
         dir, null, null, false, Duration.ofSeconds(60), false, false, null, false, false);
     try (Demo demo = new Demo(options, new Progress(new PrintWriter(new StringWriter()), System::nanoTime))) {
       DemoResult report = demo.run();

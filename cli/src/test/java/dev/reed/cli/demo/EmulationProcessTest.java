@@ -45,7 +45,7 @@ class EmulationProcessTest {
   private static final DemoWorld WORLD = DemoWorld.synthetic(200, 6, 3, new Noise(0.0, 0));
 
   private static DemoOptions options(Path dir) {
-    return new DemoOptions(200, 6, "synthetic", 4, true, 3, 0.0, 0, 500, 2, 0.05, 40, 10, 140, 140,
+    return new DemoOptions(200, 6, "synthetic", 4, true, 3, 0.0, 0, 500, 2, 0.05, 40, dev.reed.coordinates.discovery.DiscoveryModel.defaults(), 140, 140,
         dir, null, null, false, Duration.ofSeconds(60), false, false, null, false, false);
   }
 

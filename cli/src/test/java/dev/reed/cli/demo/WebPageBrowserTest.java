@@ -87,7 +87,7 @@ class WebPageBrowserTest {
             + "apt-get install chromium chromium-driver");
     out = Files.createTempDirectory("reed-web-test-");
     // no jitter: the page's RTTs minus the emulated delays are then the WebSocket path's own overhead
-    DemoOptions options = new DemoOptions(300, 9, "synthetic", 4, true, 1, 0.0, 0, 2000, 1, 0.05, 20, 10, 140, 140,
+    DemoOptions options = new DemoOptions(300, 9, "synthetic", 4, true, 1, 0.0, 0, 2000, 1, 0.05, 20, dev.reed.coordinates.discovery.DiscoveryModel.defaults(), 140, 140,
         out, null, null, false, Duration.ofSeconds(60), true, true, null, false, false);
     demo = new Demo(options, new Progress(new PrintWriter(System.out, true), System::nanoTime));
     demo.start(new ArrayList<>());

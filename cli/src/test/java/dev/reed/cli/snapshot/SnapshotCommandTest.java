@@ -123,7 +123,7 @@ class SnapshotCommandTest {
 
   @Test
   void anUnreachableCoordinatorExitsWithTwo() {
-    assertThat(snapshot("--coordinator", "127.0.0.1:1", "--out", dir.resolve("x").toString(), "--timeout", "3"))
+    assertThat(snapshot("--coordinator", "127.0.0.1:1", "--out", dir.resolve("x").toString(), "--deadline", "3000"))
         .isEqualTo(2);
   }
 }

@@ -7,7 +7,8 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * Every parameter of the client's discovery policy ({@link DiscoveryPolicy}), in one place: the
+ * Every parameter of the client's discovery policy ({@link DiscoveryPolicy}) and the tunables of its
+ * stop rules, in one place: the
  * client SDK runs with it and {@code ./reed eval --model FILE} measures it, so a figure the
  * evaluator reports is what a user of the SDK gets. Defaults are what won on planetlab490
  * (15 landmarks, 4-D, 10 seeds; eval/README.md has the current figures and docs/research/ how they
@@ -60,6 +61,17 @@ import java.util.Set;
  *     61-63 to 54 with P@10 up 0.02; but with a location prior six times as wrong (median 300 km,
  *     10 % in another country) it cost 0.05 of P@10, so it is for deployments that trust their
  *     location database: eval/models/local-probes.properties)
+ * @param intelligentWindow W of Intelligent N_close (REED Algorithm 6): probes in a row that do
+ *     not improve the set of the N_close lowest RTTs before it stops (default 20, the SDK's since
+ *     the first release; the paper leaves W to the implementation)
+ * @param windowMarginMs Intelligent N_close: an improvement of that set by no more than this (the
+ *     RTT pushed out minus the new one) does not restart the window (default 0, Algorithm 6 as
+ *     published; docs/research/stopping.md: on planetlab490, 2 ms saved 3.2 of 51.6 probes for
+ *     +0.04 ms mean RTT)
+ * @param rttStopWindow W of RTT_stop (REED Algorithm 5): it stops once the 2nd percentile of the
+ *     last W RTTs exceeds RTT_stop (default 100, the paper's)
+ * @param rttLimitDeltaMs delta of RTT_limit + delta (REED section 4.3.2): servers predicted within
+ *     RTT_limit + delta are probed, delta absorbing the prediction error (default 30 ms)
  */
 public record DiscoveryModel(
     int calibrationProbes,
@@ -78,7 +90,11 @@ public record DiscoveryModel(
     double geoMisfitMaxMs,
     double geoSureMs,
     double kernelKm,
-    int localProbes) {
+    int localProbes,
+    int intelligentWindow,
+    double windowMarginMs,
+    int rttStopWindow,
+    double rttLimitDeltaMs) {
 
   /** What the second calibration phase probes. */
   public enum NearCalibration {
@@ -122,11 +138,17 @@ public record DiscoveryModel(
     if (!(kernelKm > 0) || !Double.isFinite(kernelKm)) {
       throw new IllegalArgumentException("kernelKm must be finite and > 0: " + kernelKm);
     }
+    if (intelligentWindow < 1 || rttStopWindow < 1) {
+      throw new IllegalArgumentException("intelligentWindow and rttStopWindow must be >= 1: " + intelligentWindow + ", "
+          + rttStopWindow);
+    }
+    requireMs(windowMarginMs, "windowMarginMs", false);
+    requireMs(rttLimitDeltaMs, "rttLimitDeltaMs", false);
   }
 
   /** The defaults (class comment). */
   public static DiscoveryModel defaults() {
-    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 5, 100, 0);
+    return new DiscoveryModel(10, 0, NearCalibration.BEACONS, 100, true, 50, 0.5, 60, 10, 5, 0.3, 10, true, 10, 5, 100, 0, 20, 0, 100, 30);
   }
 
   /** Spread probes for a deployment of {@code dimensions}: {@link #spreadProbes}, or D+2 when it is 0. */
@@ -136,7 +158,8 @@ public record DiscoveryModel(
 
   public DiscoveryModel withCalibration(int probes, int spread, NearCalibration kind) {
     return new DiscoveryModel(probes, spread, kind, nearBeaconMaxMs, comparison, lowerBoundBeyondMs, nearDifferenceWeight,
-        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm, localProbes);
+        refitLimit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm, localProbes,
+        intelligentWindow, windowMarginMs, rttStopWindow, rttLimitDeltaMs);
   }
 
   /** This model with learning from replies on (the default limit) or off (the coordinator's order as served). */
@@ -144,7 +167,7 @@ public record DiscoveryModel(
     int limit = on ? (refitLimit > 0 ? refitLimit : defaults().refitLimit()) : 0;
     return new DiscoveryModel(calibrationProbes, spreadProbes, near, nearBeaconMaxMs, comparison, lowerBoundBeyondMs,
         nearDifferenceWeight, limit, serverSigmaMs, kernelMs, prior, refetchMovedMs, geo, geoMisfitMaxMs, geoSureMs, kernelKm,
-        localProbes);
+        localProbes, intelligentWindow, windowMarginMs, rttStopWindow, rttLimitDeltaMs);
   }
 
   /**

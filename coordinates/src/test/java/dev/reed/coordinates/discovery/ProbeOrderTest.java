@@ -225,8 +225,7 @@ class ProbeOrderTest {
         new RankedCandidate("s0", Coordinate.of(8, 8), Double.NaN, Map.of("l0", 35.0, "l1", 95.0, "l2", 95.0)),
         new RankedCandidate("s1", Coordinate.of(12, 12), Double.NaN, Map.of("l0", 7.0, "l1", 95.0, "l2", 95.0)),
         new RankedCandidate("s2", Coordinate.of(60, 60), Double.NaN, Map.of("l0", 20.0, "l1", 20.0, "l2", 20.0)));
-    DiscoveryModel plainModel = new DiscoveryModel(10, 0, DiscoveryModel.NearCalibration.BEACONS, 100, false, 50, 0.5,
-        60, 10, 5, 0.3, 10, true, 10, 5, 100, 0);
+    DiscoveryModel plainModel = dev.reed.coordinates.ModelFile.with(DiscoveryModel.defaults(), Map.of("comparison", "false"));
     assertThat(order(plainModel, cfg, cal, start, list).next().candidate().key()).isEqualTo("s0");
     ProbeOrder compared = order(MODEL, cfg, cal, start, list);
     assertThat(compared.next().candidate().key()).isEqualTo("s1");
@@ -245,8 +244,7 @@ class ProbeOrderTest {
     Coordinate start = new dev.reed.coordinates.HostPositioner(cfg)
         .position(List.of(Coordinate.of(0, 0), Coordinate.of(100, 0), Coordinate.of(0, 100)), new double[] {50, 70, 70}, null)
         .coordinate();
-    DiscoveryModel sensitive = new DiscoveryModel(10, 0, DiscoveryModel.NearCalibration.BEACONS, 100, true, 50, 0.5, 60,
-        10, 5, 0.3, 0.5, true, 10, 5, 100, 0);
+    DiscoveryModel sensitive = dev.reed.coordinates.ModelFile.with(DiscoveryModel.defaults(), Map.of("refetchMovedMs", "0.5"));
     ProbeOrder o = new DiscoveryPolicy(sensitive, cfg).order(cal, start, 8);
     PageRequest first = o.pageRequest();
     assertThat(o.pageRequest()).as("one page at a time").isNull();

@@ -1,6 +1,7 @@
 package dev.reed.testbed.kafka;
 
 import dev.reed.proto.Topic;
+import dev.reed.runtime.options.OptionHeadings;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -15,7 +16,17 @@ import picocli.CommandLine.Option;
       "Runs a real single-node Kafka broker on 127.0.0.1 with the project's topics.",
       "KRaft, in-process, until interrupted. A restart on the same --data-dir keeps the data."
     })
-public final class KafkaCommand implements Callable<Integer> {
+public final class KafkaCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("Broker", "--port", "--data-dir"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
+
   @Option(names = "--port", defaultValue = "9092", description = "Client port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
   int port;
 

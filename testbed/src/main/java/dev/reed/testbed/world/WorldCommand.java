@@ -1,5 +1,6 @@
 package dev.reed.testbed.world;
 
+import dev.reed.runtime.options.OptionHeadings;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,7 +29,18 @@ import picocli.CommandLine.Spec;
         "region) and, with landmarks, DIR/landmarks.txt (their indices, for eval's",
         "--landmark-list). Compare it with a measured matrix:",
         "  ./reed eval --describe --matrix DIR/matrix.csv --nodes DIR/nodes.csv"})
-public final class WorldCommand implements Callable<Integer> {
+public final class WorldCommand implements Callable<Integer>, OptionHeadings.Sectioned {
+
+  /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
+  static final OptionHeadings HEADINGS = OptionHeadings.of(
+      OptionHeadings.section("World", "--cities", "--servers", "--landmarks", "--seed"),
+      OptionHeadings.section("Output", "--out"));
+
+  @Override
+  public OptionHeadings optionHeadings() {
+    return HEADINGS;
+  }
+
   @Spec
   CommandLine.Model.CommandSpec spec;
 
