@@ -64,14 +64,16 @@ public final class Reed implements Runnable {
 
   /** Commands the launcher script runs itself (they need Maven, not this JVM), with their help line. */
   private static final Map<String, String> LAUNCHER = Map.of(
-      "bench", "Runs a module's benchmarks: JMH, or a load harness from its test sources (handled by the launcher).",
-      "test", "Runs the test suite: ./mvnw verify; --unit: the fast unit tests only, ./mvnw test (handled by the launcher).");
+      "bench", "Run a module's benchmarks: JMH, or a load harness from its test sources (handled by the launcher).",
+      "test", "Run the test suite: ./mvnw verify; --unit: the fast unit tests only, ./mvnw test (handled by the launcher).");
 
   /** The command tree, for main and for tests. */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Reed()).setCaseInsensitiveEnumValuesAllowed(true);
     for (CommandLine sub : cl.getSubcommands().values()) {
       if (sub.getCommand() instanceof OptionHeadings.Sectioned s) s.optionHeadings().install(sub);
+      // "reed coordinator [OPTIONS]": the headed list below says the rest, not 30 lines of brackets
+      if (sub.getCommandSpec().usageMessage().customSynopsis().length == 0) sub.getCommandSpec().usageMessage().abbreviateSynopsis(true);
     }
     cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING, help -> "");
     cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Reed::groupedCommands);

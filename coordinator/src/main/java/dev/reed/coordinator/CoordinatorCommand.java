@@ -41,9 +41,9 @@ import picocli.CommandLine;
 @Command(name = "coordinator", mixinStandardHelpOptions = true, sortOptions = false,
     defaultValueProvider = EnvironmentDefaults.class,
     description = {"Run a REED coordinator: samples from Kafka to coordinates to rankings over gRPC.",
-        "Ingests reed.samples and reed.mesh-samples, embeds the landmarks (leader) and positions the targets,",
-        "publishes reed.coordinates, serves ReedService and SnapshotService, runs the Quake3 and Valve master",
-        "front ends and writes snapshot files. Every option can also be set with REED_COORDINATOR_<OPTION>."})
+        "Ingests reed.samples and reed.mesh-samples, embeds the landmarks (leader) and positions the targets,"
+            + " publishes reed.coordinates, serves ReedService and SnapshotService, runs the Quake3 and Valve master"
+            + " front ends and writes snapshot files. Every option can also be set with REED_COORDINATOR_<OPTION>."})
 public final class CoordinatorCommand implements Callable<Integer>, OptionHeadings.Sectioned {
 
   /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */

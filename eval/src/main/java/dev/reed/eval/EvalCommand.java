@@ -31,11 +31,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "eval", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
         "Evaluate REED offline on a measured RTT matrix (paper section 5): accuracy, probe order, auto-stop.",
-        "Landmarks embed from their own sub-matrix (GNP); every other node is positioned from its RTTs to the",
-        "landmarks only; each client runs the client SDK's discovery policy (calibration, ordered probing that",
-        "learns from every reply) against a simulated coordinator, and each auto-stop policy is applied to its probe",
-        "sequence. The baselines (geo distance, Valve's relay estimate, Armitage's clustering, GNP) are scored",
-        "beside it on the same clients.",
+        "Landmarks embed from their own sub-matrix (GNP); every other node is positioned from its RTTs to the"
+            + " landmarks only; each client runs the client SDK's discovery policy (calibration, ordered probing that"
+            + " learns from every reply) against a simulated coordinator, and each auto-stop policy is applied to its"
+            + " probe sequence. The baselines (geo distance, Valve's relay estimate, Armitage's clustering, GNP) are"
+            + " scored beside it on the same clients.",
         "Writes results.json, report.md, orders.csv, coordinates.csv and PNG plots to --out."})
 public final class EvalCommand implements Callable<Integer>, OptionHeadings.Sectioned {
 

@@ -53,7 +53,7 @@ import picocli.CommandLine;
     sortOptions = false,
     usageHelpWidth = 100,
     description = {
-        "Finds nearby game servers with REED: calibrate, probe in predicted-RTT order, stop early.",
+        "Find nearby game servers with REED: calibrate, probe in predicted-RTT order, stop early.",
         "",
         "Asks the coordinator for calibration servers, probes them, positions this machine, then probes",
         "servers in ascending predicted RTT at --rate probes/s and stops by --autostop. Exit status: 0 ok,",

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * optionally a running system to try {@code ./reed browse} against.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, usageHelpWidth = 100,
-    description = {"Runs the whole REED system on this machine in an emulated world and compares REED with traditional discovery.",
+    description = {"Run the whole REED system on this machine in an emulated world and compare REED with traditional discovery.",
         "",
         "Starts an embedded Kafka broker, a coordinator, landmark agents (Europe, North America, Asia) and emulated game "
             + "servers, each on its own 127.x address with the world's latency; measures until the coordinates converge; "

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code ./reed scale}: one step of the scale harness; a sweep is several runs. */
 @Command(name = "scale", mixinStandardHelpOptions = true, usageHelpWidth = 100,
     description = {
-        "Scale harness: publishes what L landmark agents would send for T game servers (a synthetic geographic "
+        "Measure the coordinator at fleet size. Publishes what L landmark agents would send for T game servers (a synthetic geographic "
             + "world, jitter, timeouts, the landmark mesh; every target once per landmark per round, spread over the "
             + "round) into Kafka, runs R coordinator replicas as separate processes sharing the sample partitions "
             + "(leader: a file lock), and measures ingest rate, consumer lag, time from a round's end to every target "

@@ -37,8 +37,8 @@ import picocli.CommandLine.Option;
 /** {@code ./reed snapshot}: pulls the live coordinate snapshot from a coordinator through SnapshotService. */
 @Command(name = "snapshot", mixinStandardHelpOptions = true,
     description = {"Download the live coordinate snapshot from a coordinator (CSV or JSON lines).",
-        "Streams every server coordinate through SnapshotService.StreamSnapshot and writes it to --out",
-        "(written to a temporary file and moved into place; .gz in the name compresses)."})
+        "Streams every server coordinate through SnapshotService.StreamSnapshot and writes it to --out"
+            + " (written to a temporary file and moved into place; .gz in the name compresses)."})
 public final class SnapshotCommand implements Callable<Integer>, OptionHeadings.Sectioned {
 
   /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */

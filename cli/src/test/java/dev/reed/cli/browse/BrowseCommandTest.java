@@ -203,7 +203,7 @@ class BrowseCommandTest {
   void helpDescribesTheCommand() {
     Run r = browse("--help");
     assertThat(r.code()).isZero();
-    assertThat(r.out()).contains("Finds nearby game servers with REED").contains("--compare-traditional");
+    assertThat(r.out()).contains("Find nearby game servers with REED").contains("--compare-traditional");
     assertThat(r.out().replaceAll("\\s+", " ")).contains("--[no-]report")
         .contains("keeps no address of this machine").contains("each probed server's RTT or timeout");
   }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
     name = "kafka",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs a real single-node Kafka broker on 127.0.0.1 with the project's topics.",
+      "Run a real single-node Kafka broker on 127.0.0.1 with the project's topics.",
       "KRaft, in-process, until interrupted. A restart on the same --data-dir keeps the data."
     })
 public final class KafkaCommand implements Callable<Integer>, OptionHeadings.Sectioned {
