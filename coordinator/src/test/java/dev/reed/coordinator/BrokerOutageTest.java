@@ -44,7 +44,7 @@ class BrokerOutageTest {
           assertThat(served).as("served from memory while Kafka is down").isEqualTo(12);
           KAFKA.broker().start();
           new SyntheticWorld(16).round(p, 3); // same landmarks, 4 more targets (and fresh samples)
-          await().atMost(Duration.ofSeconds(90)).until(() -> c.servingState().servers().size() == 16);
+          await().atMost(Duration.ofSeconds(180)).until(() -> c.servingState().servers().size() == 16);
           assertThat(c.roundsCompleted()).isGreaterThan(rounds);
         } finally {
           ch.shutdownNow();

@@ -22,13 +22,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * A server list in a given order, no calibration: the first {@value #LIST_PER_N_CLOSE} x N_close
- * of it probed for real through the SDK's list discovery from the client's address at the REED
- * rows' rate; First and Intelligent N_close are then replayed on the replies in probe order, as
- * the SDK applies them. The orders: {@link #geoDistance} (great-circle distance from the client's
- * location) and {@link #zeroProbe} (the coordinator's ranking from the client's stated location).
+ * A server list in a given order, no calibration: the start of it probed for real through the
+ * SDK's list discovery from the client's address at the REED rows' rate; First and Intelligent
+ * N_close are then replayed on the replies in probe order, as the SDK applies them. The orders:
+ * {@link #geoDistance} (great-circle distance from the client's location) and {@link #zeroProbe}
+ * (the coordinator's ranking from the client's stated location).
  */
 final class OrderedListMethod implements DiscoveryMethod {
   /**
@@ -36,6 +37,14 @@ final class OrderedListMethod implements DiscoveryMethod {
    * the synthetic world, 3 s at 140 probes/s instead of the whole list.
    */
   static final int LIST_PER_N_CLOSE = 10;
+
+  /**
+   * The rules decide after 100-140 probes of those 400 in the synthetic world: a first pass probes
+   * the first {@value #FIRST_PASS_PER_N_CLOSE} x N_close, and the whole list is probed (again, from
+   * its start) only when a rule had not decided with probes of the pass still to send. A decision
+   * replayed on the pass is the one the whole list gives: up to it, the same probes went out.
+   */
+  static final int FIRST_PASS_PER_N_CLOSE = 5;
 
   /** Where an order comes from: the servers in order with their predicted RTT (NaN: none), or null and a reason. */
   interface Order {
@@ -122,7 +131,32 @@ final class OrderedListMethod implements DiscoveryMethod {
       progress.line("  %s %s unavailable: %s", client.id(), name, o.unavailable());
       return List.of();
     }
-    List<EmulatedServer> list = o.servers();
+    int n = figures.nClose();
+    StopRule.IntelligentClose rule = StopRule.intelligent(n, env.model());
+    List<Supplier<AutoStopPolicy>> rules = List.of(() -> AutoStopPolicy.firstNClose(n),
+        () -> AutoStopPolicy.intelligentNClose(rule.nClose(), rule.window(), rule.marginMs()));
+    int pass = Math.min(o.servers().size(), FIRST_PASS_PER_N_CLOSE * n);
+    List<EmulatedServer> list = o.servers().subList(0, pass);
+    List<GeoDistanceOrder.Outcome> firstPass = probe(client, list);
+    List<GeoDistanceOrder.Outcome> arrivals = firstPass;
+    if (pass < o.servers().size() && !rules.stream().allMatch(r -> decidedWithin(firstPass, pass, r.get()))) {
+      list = o.servers();
+      arrivals = probe(client, list);
+    }
+    double[] predicted = Arrays.copyOf(o.predictedMs(), list.size());
+    return List.of(
+        figures.replayed(client, prefix + "-first", rules.get(0).get(), list, predicted, arrivals, rate, optimum),
+        figures.replayed(client, prefix + "-intelligent", rules.get(1).get(), list, predicted, arrivals, rate, optimum));
+  }
+
+  /** True when {@code policy} stops on the replies to a list of {@code size} before all of it was sent. */
+  private static boolean decidedWithin(List<GeoDistanceOrder.Outcome> arrivals, int size, AutoStopPolicy policy) {
+    GeoDistanceOrder.Stop stop = GeoDistanceOrder.replay(arrivals, size, policy);
+    return stop.reason().equals("stop_rule") && stop.probes() < size;
+  }
+
+  /** Probes {@code list} in its order through the SDK's list discovery; every probe's outcome, in arrival order. */
+  private List<GeoDistanceOrder.Outcome> probe(DemoWorld.Site client, List<EmulatedServer> list) {
     Map<String, Integer> indexByKey = new HashMap<>();
     List<ListedServer> listed = new ArrayList<>();
     for (EmulatedServer s : list) {
@@ -150,11 +184,6 @@ final class OrderedListMethod implements DiscoveryMethod {
         }
       });
     }
-    int n = figures.nClose();
-    StopRule.IntelligentClose rule = StopRule.intelligent(n, env.model());
-    return List.of(
-        figures.replayed(client, prefix + "-first", AutoStopPolicy.firstNClose(n), list, o.predictedMs(), arrivals, rate, optimum),
-        figures.replayed(client, prefix + "-intelligent", AutoStopPolicy.intelligentNClose(rule.nClose(), rule.window(),
-            rule.marginMs()), list, o.predictedMs(), arrivals, rate, optimum));
+    return List.copyOf(arrivals);
   }
 }
