@@ -73,7 +73,8 @@ public final class Reed implements Runnable {
     for (CommandLine sub : cl.getSubcommands().values()) {
       if (sub.getCommand() instanceof OptionHeadings.Sectioned s) s.optionHeadings().install(sub);
       // "reed coordinator [OPTIONS]": the headed list below says the rest, not 30 lines of brackets
-      if (sub.getCommandSpec().usageMessage().customSynopsis().length == 0) sub.getCommandSpec().usageMessage().abbreviateSynopsis(true);
+      CommandLine.Model.UsageMessageSpec usage = sub.getCommandSpec().usageMessage();
+      if (usage.customSynopsis().length == 0) usage.abbreviateSynopsis(true);
     }
     cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING, help -> "");
     cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Reed::groupedCommands);

@@ -49,12 +49,18 @@ public final class CoordinatorCommand implements Callable<Integer>, OptionHeadin
   /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
   static final OptionHeadings HEADINGS = OptionHeadings.of(
       OptionHeadings.section("Kafka", "--kafka", "--kafka-config", "--group-id"),
-      OptionHeadings.section("Serving and API", "--bind", "--grpc-port", "--http", "--cors-origins", "--ws-overhead-ms", "--q3-master-port", "--valve-master-port", "--metrics-port"),
-      OptionHeadings.section("Security", "--tls-cert", "--tls-key", "--api-keys", "--anonymous-rate", "--trusted-proxies", "--log-client-addresses"),
-      OptionHeadings.section("Rounds and model", "--dimensions", "--height", "--round-interval", "--window-rounds", "--replay", "--expire-after", "--landmark-quarantine", "--integrity-config"),
-      OptionHeadings.section("Replicas and leadership", "--leader-election", "--lease-file", "--lease", "--serve-only"),
+      OptionHeadings.section("Serving and API", "--bind", "--grpc-port", "--http", "--cors-origins",
+          "--ws-overhead-ms", "--q3-master-port", "--valve-master-port", "--metrics-port"),
+      OptionHeadings.section("Security", "--tls-cert", "--tls-key", "--api-keys", "--anonymous-rate",
+          "--trusted-proxies", "--log-client-addresses"),
+      OptionHeadings.section("Rounds and model", "--dimensions", "--height", "--round-interval",
+          "--window-rounds", "--replay", "--expire-after", "--landmark-quarantine", "--integrity-config"),
+      OptionHeadings.section("Replicas and leadership", "--leader-election", "--lease-file", "--lease",
+          "--serve-only"),
       OptionHeadings.section("Catalog", "--targets", "--deny", "--crawl", "--crawl-every"),
-      OptionHeadings.section("Snapshots and checkpoints", "--snapshot-dir", "--snapshot-every", "--snapshot-keep", "--index-checkpoint", "--index-checkpoint-every", "--index-checkpoint-serve-within"),
+      OptionHeadings.section("Snapshots and checkpoints", "--snapshot-dir", "--snapshot-every",
+          "--snapshot-keep", "--index-checkpoint", "--index-checkpoint-every",
+          "--index-checkpoint-serve-within"),
       OptionHeadings.section("Locations", "--geoip", "--asn"),
       OptionHeadings.section("Client reports", "--reports", "--report-key-file", "--reports-config"));
 

@@ -42,11 +42,15 @@ public final class EvalCommand implements Callable<Integer>, OptionHeadings.Sect
   /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
   static final OptionHeadings HEADINGS = OptionHeadings.of(
       OptionHeadings.section("Input and output", "--matrix", "--nodes", "--out", "--describe"),
-      OptionHeadings.section("Landmarks and coordinates", "--landmarks", "--landmark-list", "--strategy", "--kmedoids-cap", "--dimensions", "--height", "--robust", "--sweep"),
-      OptionHeadings.section("Clients and discovery", "--clients", "--players", "--model", "--n-close", "--rate", "--page-size"),
+      OptionHeadings.section("Landmarks and coordinates", "--landmarks", "--landmark-list", "--strategy",
+          "--kmedoids-cap", "--dimensions", "--height", "--robust", "--sweep"),
+      OptionHeadings.section("Clients and discovery", "--clients", "--players", "--model", "--n-close",
+          "--rate", "--page-size"),
       OptionHeadings.section("Baselines", "--baselines", "--geo-error", "--estimator"),
-      OptionHeadings.section("Client reports", "--reports", "--liars", "--liar-kind", "--report-attack", "--reports-config"),
-      OptionHeadings.section("Integrity and quarantine", "--integrity", "--attack", "--attack-share", "--integrity-config", "--lying-landmark", "--quarantine"),
+      OptionHeadings.section("Client reports", "--reports", "--liars", "--liar-kind", "--report-attack",
+          "--reports-config"),
+      OptionHeadings.section("Integrity and quarantine", "--integrity", "--attack", "--attack-share",
+          "--integrity-config", "--lying-landmark", "--quarantine"),
       OptionHeadings.section("Runs", "--seed", "--seeds", "--threads"));
 
   @Override

@@ -237,8 +237,8 @@ public record EvalSettings(
 
     /** @throws IllegalArgumentException naming the option of a bad value */
     public EvalSettings build() {
-      return new EvalSettings(coordinates, model, pageSize, landmarks, landmarkList, strategy, clients, nClose, rate, kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError,
-          estimator, reports, lying, players);
+      return new EvalSettings(coordinates, model, pageSize, landmarks, landmarkList, strategy, clients, nClose, rate,
+          kmedoidsCapMs, clientStride, seed, seeds, threads, baselines, geoError, estimator, reports, lying, players);
     }
   }
 

@@ -43,9 +43,13 @@ public final class AgentCommand implements Callable<Integer>, OptionHeadings.Sec
 
   /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
   static final OptionHeadings HEADINGS = OptionHeadings.of(
-      OptionHeadings.section("Identity and Kafka", "--id", "--region", "--location", "--kafka", "--kafka-config"),
-      OptionHeadings.section("Probing", "--bind", "--targets", "--deny", "--interval", "--rate", "--once", "--probe-timeout"),
-      OptionHeadings.section("Calibration beacons", "--beacon", "--beacon-advertise", "--beacon-rate", "--ws-beacon", "--ws-advertise", "--ws-tls-cert", "--ws-tls-key", "--ws-origins", "--ws-max-connections", "--ws-rate"),
+      OptionHeadings.section("Identity and Kafka", "--id", "--region", "--location", "--kafka",
+          "--kafka-config"),
+      OptionHeadings.section("Probing", "--bind", "--targets", "--deny", "--interval", "--rate", "--once",
+          "--probe-timeout"),
+      OptionHeadings.section("Calibration beacons", "--beacon", "--beacon-advertise", "--beacon-rate",
+          "--ws-beacon", "--ws-advertise", "--ws-tls-cert", "--ws-tls-key", "--ws-origins",
+          "--ws-max-connections", "--ws-rate"),
       OptionHeadings.section("Delivery and spool", "--spool-dir", "--spool-max-mb", "--delivery-timeout"),
       OptionHeadings.section("Operations", "--metrics-port", "--metrics-host", "--log-client-addresses"));
 

@@ -67,12 +67,17 @@ public final class BrowseCommand implements Callable<Integer>, OptionHeadings.Se
 
   /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
   static final OptionHeadings HEADINGS = OptionHeadings.of(
-      OptionHeadings.section("Coordinator", "--coordinator", "--deadline", "--location", "--report", "--suspect-servers"),
+      OptionHeadings.section("Coordinator", "--coordinator", "--deadline", "--location", "--report",
+          "--suspect-servers"),
       OptionHeadings.section("Server filter", "--game", "--map", "--not-full", "--not-empty", "--password"),
-      OptionHeadings.section("Stopping (the rules' tunables are --model keys)", "--autostop", "--n-close", "--rtt-stop", "--rtt-limit", "--max-time"),
+      OptionHeadings.section("Stopping (the rules' tunables are --model keys)", "--autostop", "--n-close",
+          "--rtt-stop", "--rtt-limit", "--max-time"),
       OptionHeadings.section("Probing", "--rate", "--bind", "--timeout", "--model", "--reposition"),
-      OptionHeadings.section("Traditional discovery and fallback", "--compare-traditional", "--master", "--master-protocol", "--valve-master", "--valve-filter", "--fallback", "--geoip", "--asn", "--cluster-by"),
-      OptionHeadings.section("Other modes", "--zero-probe", "--locate", "--group", "--objective", "--ceiling"),
+      OptionHeadings.section("Traditional discovery and fallback", "--compare-traditional", "--master",
+          "--master-protocol", "--valve-master", "--valve-filter", "--fallback", "--geoip", "--asn",
+          "--cluster-by"),
+      OptionHeadings.section("Other modes", "--zero-probe", "--locate", "--group", "--objective",
+          "--ceiling"),
       OptionHeadings.section("Output", "--rows", "--plain", "--json"));
 
   @Override
@@ -371,9 +376,12 @@ public final class BrowseCommand implements Callable<Integer>, OptionHeadings.Se
         .withMaxDuration(Duration.ofSeconds(maxTimeSeconds));
   }
 
-  /** The discovery model of --model, its stop rules' tunables included. */
+  private DiscoveryModel discoveryModel;
+
+  /** The discovery model of --model (read once), its stop rules' tunables included. */
   private DiscoveryModel model() {
-    return ModelFile.option("--model", modelFile.file(), DiscoveryModel.defaults());
+    if (discoveryModel == null) discoveryModel = ModelFile.option("--model", modelFile.file(), DiscoveryModel.defaults());
+    return discoveryModel;
   }
 
   private Filter filter() {

@@ -36,9 +36,12 @@ public final class DemoCommand implements Callable<Integer>, OptionHeadings.Sect
 
   /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
   static final OptionHeadings HEADINGS = OptionHeadings.of(
-      OptionHeadings.section("World", "--world", "--servers", "--landmarks", "--seed", "--jitter", "--loss", "--no-geo", "--realtime"),
-      OptionHeadings.section("Measurement", "--agent-rate", "--max-rounds", "--convergence", "--dimensions", "--no-height"),
-      OptionHeadings.section("Discovery", "--model", "--n-close", "--rate", "--traditional-rate", "--no-reports"),
+      OptionHeadings.section("World", "--world", "--servers", "--landmarks", "--seed", "--jitter", "--loss",
+          "--no-geo", "--realtime"),
+      OptionHeadings.section("Measurement", "--agent-rate", "--max-rounds", "--convergence", "--dimensions",
+          "--no-height"),
+      OptionHeadings.section("Discovery", "--model", "--n-close", "--rate", "--traditional-rate",
+          "--no-reports"),
       OptionHeadings.section("Output", "--out", "--json", "--markdown", "--verbose"),
       OptionHeadings.section("Serving after the table", "--serve", "--serve-interval", "--browser-city"));
 
@@ -146,9 +149,10 @@ public final class DemoCommand implements Callable<Integer>, OptionHeadings.Sect
     PrintWriter stderr = spec.commandLine().getErr();
     DemoOptions options;
     try {
-      options = new DemoOptions(servers, landmarks, world, dimensions.dimensions(), !noHeight, seed, jitterMs, loss, agentRate, maxRounds, convergence, nClose.nClose(),
-          ModelFile.option("--model", model.file(), DiscoveryModel.defaults()), rate, traditionalRate, out, json, markdown, serve, Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity,
-          !noReports, realtime);
+      DiscoveryModel discovery = ModelFile.option("--model", model.file(), DiscoveryModel.defaults());
+      options = new DemoOptions(servers, landmarks, world, dimensions.dimensions(), !noHeight, seed, jitterMs, loss,
+          agentRate, maxRounds, convergence, nClose.nClose(), discovery, rate, traditionalRate, out, json, markdown, serve,
+          Duration.ofSeconds(serveIntervalSeconds), !noGeo, serve, browserCity, !noReports, realtime);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

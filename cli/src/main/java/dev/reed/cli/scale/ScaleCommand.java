@@ -24,8 +24,10 @@ public final class ScaleCommand implements Callable<Integer>, OptionHeadings.Sec
 
   /** --help by topic (OptionHeadings; ReedTest checks every option is under one). */
   static final OptionHeadings HEADINGS = OptionHeadings.of(
-      OptionHeadings.section("Load", "--targets", "--landmarks", "--timeouts", "--round-seconds", "--rounds", "--query-rate", "--query-warmup", "--page-size"),
-      OptionHeadings.section("Replicas", "--replicas", "--serving-replicas", "--replica-heap", "--replica-gc", "--coordinator-round", "--no-kill"),
+      OptionHeadings.section("Load", "--targets", "--landmarks", "--timeouts", "--round-seconds",
+          "--rounds", "--query-rate", "--query-warmup", "--page-size"),
+      OptionHeadings.section("Replicas", "--replicas", "--serving-replicas", "--replica-heap",
+          "--replica-gc", "--coordinator-round", "--no-kill"),
       OptionHeadings.section("Broker and output", "--bootstrap", "--out"));
 
   @Override

@@ -131,11 +131,10 @@ public final class FloodHarness {
     AtomicLong refused = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     java.util.concurrent.locks.LockSupport.parkNanos(floodStart - System.nanoTime());
-    if (attackers == 0) java.util.concurrent.locks.LockSupport.parkNanos(end - System.nanoTime());
     List<HttpClient> attack = new ArrayList<>();
     for (int i = 0; i < attackers; i++) attack.add(from("127.0.0." + (2 + i % 250)));
     Semaphore window = new Semaphore(inFlight);
-    for (long i = 0; System.nanoTime() < end; i++) {
+    for (long i = 0; attackers > 0 && System.nanoTime() < end; i++) {
       if (!window.tryAcquire(100, TimeUnit.MILLISECONDS)) continue;
       sent.incrementAndGet();
       attack.get((int) (i % attackers)).sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
